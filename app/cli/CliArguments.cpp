@@ -1,0 +1,140 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "app/cli/CliArguments.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace fabriclab::app {
+namespace {
+
+std::vector<std::string> splitList(const std::string& option, const std::string& text) {
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto comma = text.find(',', start);
+        const auto item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (item.empty())
+            throw UsageError(option + " expects a comma-separated list without empty items, got \"" +
+                             text + "\"");
+        items.push_back(item);
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return items;
+}
+
+int parseCount(const std::string& option, const std::string& text) {
+    int value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < 1)
+        throw UsageError(option + " expects positive whole numbers, got \"" + text + "\"");
+    return value;
+}
+
+double parsePositive(const std::string& option, const std::string& text) {
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
+        value <= 0 || value > 600)
+        throw UsageError(option + " expects a number of months from 1 to 600, got \"" + text + "\"");
+    return value;
+}
+
+} // namespace
+
+std::string usageText() {
+    return R"(fabriclab-cli: evaluate GPU-cluster fabric designs headless
+
+Usage:
+  fabriclab-cli run DESIGN [--fabric ID] [--json]       full report for one design
+  fabriclab-cli compare DESIGN --fabrics ID,ID,... [--json]
+                                                        the same design on several fabrics
+  fabriclab-cli sweep DESIGN --servers N,N,... [--fabrics ID,...] [--json]
+                                                        regenerate at several sizes
+  fabriclab-cli catalog [--json]                        list fabric, GPU and model ids
+  fabriclab-cli --help | --version
+
+Options:
+  --fabric ID        evaluate on this fabric instead of the design's own
+  --fabrics ID,...   fabrics to compare (compare: required; sweep: default the design's)
+  --servers N,...    server counts to sweep; the design needs a "generator"
+  --prices FILE      price catalog to cost with (same format as resources/catalog/prices.json)
+  --months N         amortization period for $/GPU-hour (default from the price catalog: 36)
+  --json             machine-readable output: one object (run) or an array (compare, sweep)
+
+DESIGN is a *.fabric.json file (format "fabriclab-design", version 1). The report gives
+GPU and switch counts, theoretical bisection bandwidth (max-flow min-cut over the worst
+natural halving, as Gb/s and as a ratio of half the injection bandwidth; 1.0 = non-blocking)
+and the fabric's bill of materials, capex, power and $/GPU-hour.
+
+Exit status: 0 on success; 2 on bad input, with one line on stderr and nothing on stdout.
+)";
+}
+
+CliArguments parseArguments(const std::vector<std::string>& args) {
+    CliArguments parsed;
+    if (args.empty())
+        throw UsageError("no command given (try fabriclab-cli --help)");
+    const std::string& first = args.front();
+    if (first == "--help" || first == "-h" || first == "help") {
+        parsed.command = "help";
+        return parsed;
+    }
+    if (first == "--version") {
+        parsed.command = "version";
+        return parsed;
+    }
+    if (first != "run" && first != "compare" && first != "sweep" && first != "catalog")
+        throw UsageError("unknown command \"" + first + "\" (expected run, compare, sweep or catalog)");
+    parsed.command = first;
+
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        const auto value = [&]() -> const std::string& {
+            if (i + 1 >= args.size())
+                throw UsageError(arg + " needs a value");
+            return args[++i];
+        };
+        if (arg == "--help" || arg == "-h") {
+            parsed.command = "help";
+            return parsed;
+        } else if (arg == "--json") {
+            parsed.json = true;
+        } else if (arg == "--fabric") {
+            parsed.fabric = value();
+        } else if (arg == "--fabrics") {
+            parsed.fabrics = splitList(arg, value());
+        } else if (arg == "--servers") {
+            for (const auto& item : splitList(arg, value()))
+                parsed.servers.push_back(parseCount(arg, item));
+        } else if (arg == "--prices") {
+            parsed.pricesFile = value();
+        } else if (arg == "--months") {
+            parsed.months = parsePositive(arg, value());
+        } else if (arg.starts_with("-")) {
+            throw UsageError("unknown option \"" + arg + "\"");
+        } else if (parsed.design.empty()) {
+            parsed.design = arg;
+        } else {
+            throw UsageError("unexpected argument \"" + arg + "\" (one design per call)");
+        }
+    }
+
+    if (parsed.command != "catalog" && parsed.design.empty())
+        throw UsageError(parsed.command + " needs a DESIGN file");
+    if (parsed.command == "run" && !parsed.fabrics.empty())
+        throw UsageError("run takes --fabric ID; use compare for --fabrics");
+    if (parsed.command == "compare" && parsed.fabrics.empty())
+        throw UsageError("compare needs --fabrics ID,ID,...");
+    if (parsed.command == "sweep" && parsed.servers.empty())
+        throw UsageError("sweep needs --servers N,N,...");
+    if (parsed.command != "run" && parsed.fabric)
+        throw UsageError("--fabric is for run; use --fabrics with " + parsed.command);
+    if (parsed.command != "sweep" && !parsed.servers.empty())
+        throw UsageError("--servers is for sweep");
+    return parsed;
+}
+
+} // namespace fabriclab::app

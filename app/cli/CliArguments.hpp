@@ -1,0 +1,36 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fabriclab::app {
+
+/// A command line that cannot be understood; main() prints it and exits with 2.
+class UsageError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+/// The parsed command line of fabriclab-cli.
+struct CliArguments {
+    std::string command;                   ///< run, compare, sweep, catalog, help, version
+    std::string design;                    ///< path of the design file
+    std::optional<std::string> fabric;     ///< run --fabric
+    std::vector<std::string> fabrics;      ///< compare/sweep --fabrics
+    std::vector<int> servers;              ///< sweep --servers
+    std::optional<std::string> pricesFile; ///< --prices
+    std::optional<double> months;          ///< --months
+    bool json = false;
+};
+
+/// Throws UsageError naming the bad argument.
+CliArguments parseArguments(const std::vector<std::string>& args);
+
+/// The text `fabriclab-cli --help` prints.
+std::string usageText();
+
+} // namespace fabriclab::app

@@ -1,0 +1,97 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "app/cli/CliCommands.hpp"
+
+#include "app/cli/TextReport.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/io/JsonCursor.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace fabriclab::app {
+namespace {
+
+using namespace fabriclab::model;
+
+Catalog loadCatalog(const CliArguments& args) {
+    Catalog catalog = Catalog::builtin();
+    if (args.pricesFile) {
+        std::ifstream in(*args.pricesFile, std::ios::binary);
+        if (!in)
+            throw JsonError(*args.pricesFile, "/", "cannot open for reading");
+        std::ostringstream text;
+        text << in.rdbuf();
+        catalog.loadPrices(text.str(), *args.pricesFile);
+    }
+    return catalog;
+}
+
+std::vector<std::string> fabricsOrDesign(const CliArguments& args, const Design& design) {
+    return args.fabrics.empty() ? std::vector<std::string>{design.fabric.spec.id} : args.fabrics;
+}
+
+std::string render(const CliArguments& args, const std::vector<RunReport>& reports,
+                   const std::vector<nlohmann::json>& rows) {
+    if (!args.json)
+        return formatTable(reports);
+    nlohmann::json array = nlohmann::json::array();
+    for (const auto& row : rows)
+        array.push_back(row);
+    return array.dump(2) + "\n";
+}
+
+} // namespace
+
+std::string executeCommand(const CliArguments& args) {
+    const Catalog catalog = loadCatalog(args);
+    if (args.command == "catalog") {
+        if (!args.json)
+            return formatCatalog(catalog);
+        nlohmann::json ids = {{"fabrics", nlohmann::json::array()},
+                              {"gpus", nlohmann::json::array()},
+                              {"models", nlohmann::json::array()}};
+        for (const auto& [id, unused] : catalog.fabrics())
+            ids["fabrics"].push_back(id);
+        for (const auto& [id, unused] : catalog.gpus())
+            ids["gpus"].push_back(id);
+        for (const auto& [id, unused] : catalog.models())
+            ids["models"].push_back(id);
+        return ids.dump(2) + "\n";
+    }
+
+    const Design design = loadDesign(args.design, catalog);
+    RunOptions options;
+    options.amortizationMonths = args.months;
+
+    if (args.command == "run") {
+        options.fabricId = args.fabric;
+        const RunReport report = runDesign(design, catalog, options);
+        return args.json ? reportToJson(report).dump(2) + "\n" : formatReport(report);
+    }
+
+    std::vector<RunReport> reports;
+    std::vector<nlohmann::json> rows;
+    const auto evaluate = [&](const Design& sized, const std::string& fabric, bool withServers) {
+        options.fabricId = fabric;
+        reports.push_back(runDesign(sized, catalog, options));
+        auto row = reportToJson(reports.back());
+        row["fabric"] = fabric;
+        if (withServers)
+            row["servers"] = reports.back().servers;
+        rows.push_back(std::move(row));
+    };
+    if (args.command == "compare") {
+        for (const auto& fabric : args.fabrics)
+            evaluate(design, fabric, false);
+    } else {
+        for (const int servers : args.servers) {
+            const Design sized = withServers(design, servers);
+            for (const auto& fabric : fabricsOrDesign(args, design))
+                evaluate(sized, fabric, true);
+        }
+    }
+    return render(args, reports, rows);
+}
+
+} // namespace fabriclab::app

@@ -1,0 +1,90 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "app/cli/TextReport.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace fabriclab::app {
+namespace {
+
+using namespace fabriclab::model;
+
+/// 1234567.8 -> "1,234,568": thousands separators make capex readable at a glance.
+std::string grouped(double value) {
+    const long long whole = std::llround(value);
+    const std::string digits = std::to_string(whole < 0 ? -whole : whole);
+    std::string text = whole < 0 ? "-" : "";
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            text += ',';
+        text += digits[i];
+    }
+    return text;
+}
+
+std::string fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+} // namespace
+
+std::string formatReport(const RunReport& r) {
+    std::ostringstream out;
+    const auto& b = r.bisection;
+    const auto& c = r.cost;
+    out << r.designName << "\n"
+        << "  fabric        " << r.fabric.id << "  (" << r.fabric.name << ")\n"
+        << "  GPUs          " << grouped(r.gpus) << " on " << grouped(r.servers) << " servers\n"
+        << "  switches      " << r.switches.leaf << " leaf, " << r.switches.spine << " spine, "
+        << r.switches.core << " core\n"
+        << "  bisection     " << grouped(b.minCut.value) << " Gb/s of " << grouped(b.halfInjection.value)
+        << " Gb/s half-injection, ratio " << fixed(b.ratio, 2) << " (" << b.split << ")\n"
+        << "  fabric capex  $" << grouped(c.capex.value) << "  (switches $" << grouped(c.switches.value)
+        << ", NICs $" << grouped(c.nics.value) << ", cables and optics $" << grouped(c.cables.value)
+        << ")\n"
+        << "  per GPU-hour  $" << fixed(c.perGpuHour, 3) << " over " << fixed(c.amortizationMonths, 0)
+        << " months\n"
+        << "  fabric power  " << grouped(c.power.value) << " W\n"
+        << "  bill of materials\n";
+    for (const auto& line : c.bom)
+        out << "    " << grouped(static_cast<double>(line.quantity)) << " x " << line.item << " @ $"
+            << grouped(line.unitPrice.value) << " = $" << grouped(line.total().value) << "\n";
+    return out.str();
+}
+
+std::string formatTable(const std::vector<RunReport>& reports) {
+    std::ostringstream out;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-18s %8s %8s %7s %7s %7s %14s %7s %14s %10s\n", "fabric",
+                  "servers", "GPUs", "leaf", "spine", "core", "bisect Gb/s", "ratio",
+                  "capex $", "$/GPU-h");
+    out << line;
+    for (const auto& r : reports) {
+        std::snprintf(line, sizeof line, "%-18s %8d %8d %7d %7d %7d %14s %7.2f %14s %10.3f\n",
+                      r.fabric.id.c_str(), r.servers, r.gpus, r.switches.leaf, r.switches.spine,
+                      r.switches.core, grouped(r.bisection.minCut.value).c_str(), r.bisection.ratio,
+                      grouped(r.cost.capex.value).c_str(), r.cost.perGpuHour);
+        out << line;
+    }
+    return out.str();
+}
+
+std::string formatCatalog(const Catalog& catalog) {
+    std::ostringstream out;
+    out << "fabrics\n";
+    for (const auto& [id, f] : catalog.fabrics())
+        out << "  " << id << std::string(id.size() < 18 ? 18 - id.size() : 1, ' ') << f.name << "\n";
+    out << "gpus\n";
+    for (const auto& [id, g] : catalog.gpus())
+        out << "  " << id << std::string(id.size() < 18 ? 18 - id.size() : 1, ' ') << g.name << "\n";
+    out << "models\n";
+    for (const auto& [id, m] : catalog.models())
+        out << "  " << id << std::string(id.size() < 18 ? 18 - id.size() : 1, ' ') << m.name << "\n";
+    return out.str();
+}
+
+} // namespace fabriclab::app

@@ -1,0 +1,20 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/catalog/Catalog.hpp"
+#include "model/report/RunReport.hpp"
+
+#include <string>
+#include <vector>
+
+namespace fabriclab::app {
+
+/// The human-readable report of one design.
+std::string formatReport(const model::RunReport& report);
+/// One row per report: compare and sweep side by side.
+std::string formatTable(const std::vector<model::RunReport>& reports);
+/// The ids a design file may name.
+std::string formatCatalog(const model::Catalog& catalog);
+
+} // namespace fabriclab::app

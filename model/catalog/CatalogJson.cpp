@@ -1,0 +1,163 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/catalog/CatalogJson.hpp"
+
+namespace fabriclab::model::catalog_json {
+namespace {
+
+// Generous bounds: they catch typos and hostile values, not unusual hardware.
+constexpr double kMaxGbps = 3200;
+constexpr double kMaxRadix = 2048;
+constexpr double kMaxLatencyNs = 1e7;
+constexpr double kMaxUsd = 1e8;
+constexpr double kMaxWatts = 1e6;
+
+int sourcedInt(const JsonCursor& cursor, double lo, double hi) {
+    const double v = sourcedNumber(cursor, lo, hi);
+    if (v != static_cast<double>(static_cast<int>(v)))
+        cursor.fail("expected a whole number");
+    return static_cast<int>(v);
+}
+
+} // namespace
+
+double sourcedNumber(const JsonCursor& cursor, double lo, double hi) {
+    if (cursor.isObject()) {
+        cursor.allowOnly({"value", "source"});
+        return cursor["value"].number(lo, hi);
+    }
+    return cursor.number(lo, hi);
+}
+
+Fabric parseFabric(const JsonCursor& c) {
+    c.allowOnly({"id", "name", "transport", "portGbps", "switchRadix", "switchLatencyNs",
+                 "nicLatencyNs", "routing", "lineEfficiency", "incastEfficiency",
+                 "protocolOverhead", "inNetworkReduction", "hardware", "source"});
+    Fabric f;
+    f.id = c["id"].string();
+    f.name = c["name"].string();
+    f.transport = c["transport"].string();
+    if (f.transport != "infiniband" && f.transport != "ethernet")
+        c["transport"].fail("expected \"infiniband\" or \"ethernet\"");
+    f.portSpeed = Gbps(sourcedNumber(c["portGbps"], 1, kMaxGbps));
+    f.switchRadix = sourcedInt(c["switchRadix"], 2, kMaxRadix);
+    f.switchLatencyNs = sourcedNumber(c["switchLatencyNs"], 0, kMaxLatencyNs);
+    f.nicLatencyNs = sourcedNumber(c["nicLatencyNs"], 0, kMaxLatencyNs);
+    const std::string routing = c["routing"].string();
+    if (routing == "ecmp")
+        f.routing = Routing::Ecmp;
+    else if (routing == "adaptive")
+        f.routing = Routing::Adaptive;
+    else
+        c["routing"].fail("expected \"ecmp\" or \"adaptive\", got \"" + routing + "\"");
+    f.lineEfficiency = sourcedNumber(c["lineEfficiency"], 0.01, 1);
+    f.incastEfficiency = sourcedNumber(c["incastEfficiency"], 0.01, 1);
+    f.protocolOverhead = sourcedNumber(c["protocolOverhead"], 0, 0.99);
+    f.inNetworkReduction = c["inNetworkReduction"].boolean();
+    const JsonCursor hw = c["hardware"];
+    hw.allowOnly({"switch", "nic", "serverCable", "switchCable", "transceiver"});
+    f.hardware = FabricHardware{hw["switch"].string(), hw["nic"].string(),
+                                hw["serverCable"].string(), hw["switchCable"].string(),
+                                hw["transceiver"].string()};
+    return f;
+}
+
+GpuSpec parseGpu(const JsonCursor& c) {
+    c.allowOnly({"id", "name", "bf16Tflops", "fp8Tflops", "hbmGB", "scaleUpGBps",
+                 "scaleUpDomain", "defaultMfu", "powerWatts", "source"});
+    GpuSpec g;
+    g.id = c["id"].string();
+    g.name = c["name"].string();
+    g.bf16Tflops = sourcedNumber(c["bf16Tflops"], 1, 1e6);
+    g.fp8Tflops = sourcedNumber(c["fp8Tflops"], 1, 1e6);
+    g.hbmGB = sourcedNumber(c["hbmGB"], 1, 1e5);
+    g.scaleUpGBps = sourcedNumber(c["scaleUpGBps"], 1, 1e5);
+    g.scaleUpDomain = sourcedInt(c["scaleUpDomain"], 1, 1024);
+    const JsonCursor mfu = c["defaultMfu"];
+    mfu.allowOnly({"bf16", "fp8"});
+    g.defaultMfuBf16 = sourcedNumber(mfu["bf16"], 0.01, 1);
+    g.defaultMfuFp8 = sourcedNumber(mfu["fp8"], 0.01, 1);
+    g.powerWatts = sourcedNumber(c["powerWatts"], 0, 1e5);
+    return g;
+}
+
+ModelSpec parseModel(const JsonCursor& c) {
+    c.allowOnly({"id", "name", "paramsB", "activeParamsB", "layers", "hiddenSize", "seqLen",
+                 "experts", "expertsPerToken", "source"});
+    ModelSpec m;
+    m.id = c["id"].string();
+    m.name = c["name"].string();
+    m.paramsB = sourcedNumber(c["paramsB"], 1e-3, 1e5);
+    m.activeParamsB = sourcedNumber(c["activeParamsB"], 1e-3, m.paramsB);
+    m.layers = sourcedInt(c["layers"], 1, 100000);
+    m.hiddenSize = sourcedInt(c["hiddenSize"], 1, 10000000);
+    m.seqLen = sourcedInt(c["seqLen"], 1, 100000000);
+    m.experts = sourcedInt(c["experts"], 1, 100000);
+    m.expertsPerToken = sourcedInt(c["expertsPerToken"], 1, m.experts);
+    return m;
+}
+
+PricedPart parsePart(const JsonCursor& c) {
+    c.allowOnly({"id", "name", "ports", "portGbps", "gbps", "medium", "priceUsd", "powerWatts"});
+    PricedPart part;
+    part.id = c["id"].string();
+    part.name = c["name"].string();
+    part.price = Usd(sourcedNumber(c["priceUsd"], 0, kMaxUsd));
+    part.power = Watts(sourcedNumber(c["powerWatts"], 0, kMaxWatts));
+    if (auto ports = c.find("ports"))
+        part.ports = static_cast<int>(ports->integer(1, static_cast<long long>(kMaxRadix)));
+    if (auto speed = c.find("portGbps"))
+        part.gbps = speed->number(1, kMaxGbps);
+    if (auto speed = c.find("gbps"))
+        part.gbps = speed->number(1, kMaxGbps);
+    if (auto medium = c.find("medium"))
+        part.medium = medium->string();
+    return part;
+}
+
+nlohmann::json toJson(const Fabric& f) {
+    return {{"id", f.id},
+            {"name", f.name},
+            {"transport", f.transport},
+            {"portGbps", f.portSpeed.value},
+            {"switchRadix", f.switchRadix},
+            {"switchLatencyNs", f.switchLatencyNs},
+            {"nicLatencyNs", f.nicLatencyNs},
+            {"routing", f.routing == Routing::Adaptive ? "adaptive" : "ecmp"},
+            {"lineEfficiency", f.lineEfficiency},
+            {"incastEfficiency", f.incastEfficiency},
+            {"protocolOverhead", f.protocolOverhead},
+            {"inNetworkReduction", f.inNetworkReduction},
+            {"hardware",
+             {{"switch", f.hardware.switchId},
+              {"nic", f.hardware.nicId},
+              {"serverCable", f.hardware.serverCableId},
+              {"switchCable", f.hardware.switchCableId},
+              {"transceiver", f.hardware.transceiverId}}}};
+}
+
+nlohmann::json toJson(const GpuSpec& g) {
+    return {{"id", g.id},
+            {"name", g.name},
+            {"bf16Tflops", g.bf16Tflops},
+            {"fp8Tflops", g.fp8Tflops},
+            {"hbmGB", g.hbmGB},
+            {"scaleUpGBps", g.scaleUpGBps},
+            {"scaleUpDomain", g.scaleUpDomain},
+            {"defaultMfu", {{"bf16", g.defaultMfuBf16}, {"fp8", g.defaultMfuFp8}}},
+            {"powerWatts", g.powerWatts}};
+}
+
+nlohmann::json toJson(const ModelSpec& m) {
+    return {{"id", m.id},
+            {"name", m.name},
+            {"paramsB", m.paramsB},
+            {"activeParamsB", m.activeParamsB},
+            {"layers", m.layers},
+            {"hiddenSize", m.hiddenSize},
+            {"seqLen", m.seqLen},
+            {"experts", m.experts},
+            {"expertsPerToken", m.expertsPerToken}};
+}
+
+} // namespace fabriclab::model::catalog_json

@@ -1,0 +1,11 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The JSON text of resources/catalog/*.json, compiled in by cmake/EmbedCatalogs.cmake.
+namespace fabriclab::model::embedded {
+extern const char* const fabricsJson;
+extern const char* const gpusJson;
+extern const char* const modelsJson;
+extern const char* const pricesJson;
+} // namespace fabriclab::model::embedded

@@ -1,0 +1,44 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/core/Units.hpp"
+
+#include <string>
+
+namespace fabriclab::model {
+
+enum class Routing { Ecmp, Adaptive };
+
+/// Catalog ids of the parts a fabric is built from (see PriceCatalog).
+struct FabricHardware {
+    std::string switchId;
+    std::string nicId;
+    std::string serverCableId; ///< server to leaf
+    std::string switchCableId; ///< switch to switch fibre
+    std::string transceiverId; ///< one per end of a switch-to-switch fibre
+
+    friend bool operator==(const FabricHardware&, const FabricHardware&) = default;
+};
+
+/// How a fabric behaves and what it is built from. Behaviour is data: the simulator reads
+/// these numbers and never branches on the fabric's id.
+struct Fabric {
+    std::string id;   ///< catalog id ("ib-ndr")
+    std::string name; ///< for people
+    std::string transport = "ethernet"; ///< "infiniband" or "ethernet"
+    Gbps portSpeed{400};
+    int switchRadix = 64;
+    double switchLatencyNs = 0;  ///< port to port, per hop
+    double nicLatencyNs = 0;     ///< NIC and software start-up, one side
+    Routing routing = Routing::Ecmp;
+    double lineEfficiency = 1;   ///< share of line rate a NIC delivers at large sizes
+    double incastEfficiency = 1; ///< share kept under many-to-one congestion
+    double protocolOverhead = 0; ///< share lost to the transport stack (TCP)
+    bool inNetworkReduction = false; ///< SHARP-style reduction in the switches
+    FabricHardware hardware;
+
+    friend bool operator==(const Fabric&, const Fabric&) = default;
+};
+
+} // namespace fabriclab::model

@@ -1,0 +1,27 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace fabriclab::model {
+
+/// Looks an enum value up in a table of {value, name} pairs: the one place where the
+/// names files and reports use are spelled, so reading and writing cannot drift apart.
+template <class Table, class Enum> std::string_view enumName(const Table& table, Enum value) {
+    for (const auto& [v, name] : table)
+        if (v == value)
+            return name;
+    return "?";
+}
+
+template <class Enum, class Table>
+std::optional<Enum> enumValue(const Table& table, std::string_view text) {
+    for (const auto& [v, name] : table)
+        if (name == text)
+            return v;
+    return std::nullopt;
+}
+
+} // namespace fabriclab::model

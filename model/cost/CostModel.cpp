@@ -1,0 +1,87 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/cost/CostModel.hpp"
+
+#include <stdexcept>
+
+namespace fabriclab::model {
+namespace {
+
+const PricedPart& part(const std::map<std::string, PricedPart>& parts, const std::string& id,
+                       const char* what) {
+    const auto it = parts.find(id);
+    if (it == parts.end())
+        throw std::invalid_argument(std::string("the price catalog has no ") + what + " \"" + id +
+                                    "\"");
+    return it->second;
+}
+
+void addLine(CostReport& report, CostCategory category, const std::string& item,
+             const PricedPart& p, long long quantity) {
+    if (quantity > 0)
+        report.bom.push_back(BomLine{category, item + ": " + p.name, p.id, quantity, p.price, p.power});
+}
+
+} // namespace
+
+std::string_view toString(CostCategory category) {
+    switch (category) {
+    case CostCategory::Switches:
+        return "switches";
+    case CostCategory::Nics:
+        return "nics";
+    case CostCategory::Cables:
+        return "cables";
+    }
+    return "?";
+}
+
+CostReport estimateCost(const Topology& topology, const Fabric& fabric, const PriceCatalog& prices,
+                        const CostOptions& options) {
+    const auto& hw = fabric.hardware;
+    const PricedPart& switchPart = part(prices.switches, hw.switchId, "switch");
+    const PricedPart& nicPart = part(prices.nics, hw.nicId, "NIC");
+    const PricedPart& serverCable = part(prices.cables, hw.serverCableId, "cable");
+    const PricedPart& fibre = part(prices.cables, hw.switchCableId, "cable");
+    const PricedPart& transceiver = part(prices.transceivers, hw.transceiverId, "transceiver");
+
+    long long nics = 0;
+    for (const auto& [id, node] : topology.nodes())
+        if (node.kind == NodeKind::Server)
+            nics += node.server.nics;
+    long long serverCables = 0;
+    long long switchCables = 0;
+    for (const auto& [id, link] : topology.links()) {
+        const bool server = topology.node(link.a).kind == NodeKind::Server ||
+                            topology.node(link.b).kind == NodeKind::Server;
+        (server ? serverCables : switchCables) += link.count;
+    }
+    const TierCounts tiers = topology.switchCounts();
+
+    CostReport report;
+    addLine(report, CostCategory::Switches, "leaf switch", switchPart, tiers.leaf);
+    addLine(report, CostCategory::Switches, "spine switch", switchPart, tiers.spine);
+    addLine(report, CostCategory::Switches, "core switch", switchPart, tiers.core);
+    addLine(report, CostCategory::Nics, "server NIC", nicPart, nics);
+    addLine(report, CostCategory::Cables, "server-to-leaf cable", serverCable, serverCables);
+    addLine(report, CostCategory::Cables, "switch-to-switch fibre", fibre, switchCables);
+    addLine(report, CostCategory::Cables, "transceiver (two per fibre)", transceiver,
+            2 * switchCables);
+
+    for (const BomLine& line : report.bom) {
+        (line.category == CostCategory::Switches ? report.switches
+         : line.category == CostCategory::Nics   ? report.nics
+                                                 : report.cables) += line.total();
+        report.power += line.power();
+    }
+    report.capex = report.switches + report.nics + report.cables;
+    report.amortizationMonths = options.amortizationMonths.value_or(prices.amortizationMonths);
+    if (!(report.amortizationMonths > 0))
+        throw std::invalid_argument("amortization months must be positive");
+    const int gpus = topology.gpuCount();
+    const double gpuHours = report.amortizationMonths * prices.hoursPerMonth * gpus;
+    report.perGpuHour = gpuHours > 0 ? report.capex.value / gpuHours : 0.0;
+    return report;
+}
+
+} // namespace fabriclab::model

@@ -1,0 +1,55 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/catalog/Fabric.hpp"
+#include "model/catalog/PriceCatalog.hpp"
+#include "model/core/Units.hpp"
+#include "model/topology/Topology.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fabriclab::model {
+
+enum class CostCategory { Switches, Nics, Cables };
+
+/// One priced line of the bill of materials.
+struct BomLine {
+    CostCategory category = CostCategory::Switches;
+    std::string item;   ///< what it is, e.g. "leaf switch: NVIDIA Quantum-2 QM9700"
+    std::string partId; ///< price catalog id
+    long long quantity = 0;
+    Usd unitPrice{0};
+    Watts unitPower{0};
+
+    Usd total() const { return unitPrice * static_cast<double>(quantity); }
+    Watts power() const { return unitPower * static_cast<double>(quantity); }
+};
+
+/// Capital cost of the fabric (not the GPUs) and what it adds per GPU-hour.
+struct CostReport {
+    std::vector<BomLine> bom;
+    Usd switches{0};
+    Usd nics{0};
+    Usd cables{0}; ///< cables and transceivers
+    Usd capex{0};
+    Watts power{0}; ///< typical draw of switches, NICs and optics
+    double amortizationMonths = 36;
+    double perGpuHour = 0; ///< capex spread over every GPU for the amortization period, USD
+};
+
+struct CostOptions {
+    std::optional<double> amortizationMonths; ///< the price catalog's default when absent
+};
+
+/// Bill of materials: every switch at the fabric's switch price; one NIC per server NIC;
+/// a server cable per server-to-switch cable; a fibre plus two transceivers per
+/// switch-to-switch cable. Throws std::invalid_argument when a part has no price.
+CostReport estimateCost(const Topology& topology, const Fabric& fabric, const PriceCatalog& prices,
+                        const CostOptions& options = {});
+
+std::string_view toString(CostCategory category);
+
+} // namespace fabriclab::model

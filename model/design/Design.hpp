@@ -1,0 +1,28 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/catalog/Fabric.hpp"
+#include "model/design/CatalogRef.hpp"
+#include "model/design/CollectiveSpec.hpp"
+#include "model/design/Workload.hpp"
+#include "model/fabric/GeneratorParams.hpp"
+#include "model/topology/Topology.hpp"
+
+#include <optional>
+#include <string>
+
+namespace fabriclab::model {
+
+/// Everything a design file holds: the fabric choice, the explicit topology, and where it
+/// was generated, the generator's parameters; optionally a workload and a collective.
+struct Design {
+    std::string name;
+    CatalogRef<Fabric> fabric;
+    std::optional<GeneratorParams> generator;
+    Topology topology;
+    std::optional<Workload> workload;
+    std::optional<CollectiveSpec> collective;
+};
+
+} // namespace fabriclab::model

@@ -1,0 +1,44 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/core/EnumNames.hpp"
+#include "model/design/CollectiveSpec.hpp"
+#include "model/design/Workload.hpp"
+
+#include <array>
+#include <utility>
+
+namespace fabriclab::model {
+namespace {
+
+constexpr std::array<std::pair<CollectiveOp, std::string_view>, 5> kOps{{
+    {CollectiveOp::AllReduce, "allreduce"},
+    {CollectiveOp::AllGather, "allgather"},
+    {CollectiveOp::ReduceScatter, "reducescatter"},
+    {CollectiveOp::AllToAll, "alltoall"},
+    {CollectiveOp::Broadcast, "broadcast"},
+}};
+constexpr std::array<std::pair<CollectiveAlgorithm, std::string_view>, 7> kAlgorithms{{
+    {CollectiveAlgorithm::Auto, "auto"},
+    {CollectiveAlgorithm::Ring, "ring"},
+    {CollectiveAlgorithm::Hierarchical, "hierarchical"},
+    {CollectiveAlgorithm::Tree, "tree"},
+    {CollectiveAlgorithm::Sharp, "sharp"},
+    {CollectiveAlgorithm::Direct, "direct"},
+    {CollectiveAlgorithm::Pxn, "pxn"},
+}};
+
+} // namespace
+
+std::string_view toString(CollectiveOp op) { return enumName(kOps, op); }
+std::string_view toString(CollectiveAlgorithm algorithm) { return enumName(kAlgorithms, algorithm); }
+std::optional<CollectiveOp> collectiveOpFromString(std::string_view text) {
+    return enumValue<CollectiveOp>(kOps, text);
+}
+std::optional<CollectiveAlgorithm> collectiveAlgorithmFromString(std::string_view text) {
+    return enumValue<CollectiveAlgorithm>(kAlgorithms, text);
+}
+std::string_view toString(Precision precision) {
+    return precision == Precision::Fp8 ? "fp8" : "bf16";
+}
+
+} // namespace fabriclab::model

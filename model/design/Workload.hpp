@@ -1,0 +1,34 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/catalog/GpuSpec.hpp"
+#include "model/catalog/ModelSpec.hpp"
+#include "model/design/CatalogRef.hpp"
+
+#include <optional>
+#include <string_view>
+
+namespace fabriclab::model {
+
+enum class Precision { Bf16, Fp8 };
+std::string_view toString(Precision precision);
+
+/// A training job and how it is split over the cluster.
+struct Workload {
+    CatalogRef<ModelSpec> model;
+    CatalogRef<GpuSpec> gpu;
+    long long globalBatchTokens = 4194304; ///< tokens per optimizer step, whole cluster
+    int tp = 1;   ///< tensor parallel (inside the scale-up domain)
+    int pp = 1;   ///< pipeline stages
+    int dp = 1;   ///< data-parallel replicas; tp x pp x dp = GPUs
+    int ep = 1;   ///< expert parallel
+    int zero = 0; ///< ZeRO stage 0-3 (3 = FSDP)
+    Precision precision = Precision::Bf16;
+    std::optional<double> mfu; ///< the GPU catalog's default for the precision when absent
+    double overlap = 0;        ///< share of communication hidden behind compute, 0-1
+
+    friend bool operator==(const Workload&, const Workload&) = default;
+};
+
+} // namespace fabriclab::model

@@ -1,0 +1,90 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/fabric/GeneratorError.hpp"
+#include "model/fabric/Generators.hpp"
+#include "model/fabric/LeafTier.hpp"
+
+#include <algorithm>
+
+namespace fabriclab::model {
+
+using namespace generator;
+
+namespace {
+
+/// Units (rail groups or racks) per pod: as asked, or as many as a spine's downlinks reach.
+int unitsPerPod(const GeneratorParams& p, const LeafTierPlan& plan, int spineDownlinks) {
+    if (p.serversPerPod) {
+        if (*p.serversPerPod % plan.serversPerUnit != 0)
+            throw GeneratorError("serversPerPod",
+                                 "serversPerPod must be a multiple of the " +
+                                     std::to_string(plan.serversPerUnit) +
+                                     " servers one leaf group holds, got " +
+                                     std::to_string(*p.serversPerPod));
+        return std::min(plan.units, *p.serversPerPod / plan.serversPerUnit);
+    }
+    const int fit = spineDownlinks / plan.leavesPerUnit;
+    if (fit == 0)
+        throw GeneratorError("spineRadix",
+                             "a pod needs " + std::to_string(plan.leavesPerUnit) +
+                                 " leaf ports per spine, a radix-" + std::to_string(p.spineRadix) +
+                                 " spine at " + ratioText(p.spineOversubscription) + " has " +
+                                 std::to_string(spineDownlinks) + " downlinks");
+    return std::min(plan.units, fit);
+}
+
+} // namespace
+
+Topology generateFatTree(const GeneratorParams& p) {
+    const LeafTierPlan plan = planLeafTier(p);
+    const int spineDown = maxDownlinks(p.spineRadix, p.spineOversubscription);
+    const int podUnits = unitsPerPod(p, plan, spineDown);
+    const int pods = (plan.units + podUnits - 1) / podUnits;
+    const int leavesPerPod = podUnits * plan.leavesPerUnit;
+
+    const int spinesPerPod = spreadCount(leavesPerPod, plan.uplinksPerLeaf, spineDown,
+                                         std::min(2, plan.uplinksPerLeaf));
+    if (spinesPerPod == 0)
+        throw GeneratorError("spineRadix", "needs " + std::to_string(leavesPerPod) +
+                                               " leaf ports per spine, a spine has " +
+                                               std::to_string(spineDown) + " downlinks");
+    const int spineDownUsed = leavesPerPod * (plan.uplinksPerLeaf / spinesPerPod);
+    const int spineUp = uplinksFor(spineDownUsed, p.spineOversubscription);
+    if (pods > 1 && pods > p.coreRadix)
+        throw GeneratorError("coreRadix", "needs " + std::to_string(pods) +
+                                              " pod ports per core switch, radix is " +
+                                              std::to_string(p.coreRadix));
+    const int coresPerPlane =
+        pods > 1 ? spreadCount(pods, spineUp, p.coreRadix, std::min(2, spineUp)) : 0;
+    if (pods > 1 && coresPerPlane == 0)
+        throw GeneratorError("coreRadix", "needs " + std::to_string(pods) +
+                                              " pod ports per core switch, radix is " +
+                                              std::to_string(p.coreRadix));
+
+    Topology topology;
+    int serversLeft = p.servers;
+    std::vector<std::vector<NodeId>> planes(static_cast<std::size_t>(spinesPerPod));
+    std::vector<std::vector<NodeId>> podSpines;
+    for (int pod = 0; pod < pods; ++pod) {
+        const auto leaves = addServersAndLeaves(topology, p, plan, pod * podUnits, podUnits, pod,
+                                                serversLeft);
+        auto spines =
+            addSwitches(topology, NodeKind::Spine, spinesPerPod, p.spineRadix, p.nicSpeed, pod);
+        wireEvenly(topology, leaves, spines, plan.uplinksPerLeaf, p.nicSpeed);
+        podSpines.push_back(std::move(spines));
+    }
+    if (pods > 1) {
+        // Core plane j serves spine j of every pod, as in the classic k-ary fat-tree.
+        for (int plane = 0; plane < spinesPerPod; ++plane) {
+            const auto cores =
+                addSwitches(topology, NodeKind::Core, coresPerPlane, p.coreRadix, p.nicSpeed, -1);
+            std::vector<NodeId> lower;
+            for (const auto& spines : podSpines)
+                lower.push_back(spines[static_cast<std::size_t>(plane)]);
+            wireEvenly(topology, lower, cores, spineUp, p.nicSpeed);
+        }
+    }
+    return topology;
+}
+
+} // namespace fabriclab::model

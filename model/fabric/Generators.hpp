@@ -1,0 +1,36 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/fabric/GeneratorParams.hpp"
+#include "model/topology/Topology.hpp"
+
+#include <functional>
+#include <span>
+#include <string_view>
+
+namespace fabriclab::model {
+
+/// Two tiers: leaves under a spine layer; a single leaf when every NIC fits on one switch.
+/// Throws GeneratorError naming the limit and the numbers when the request cannot be built.
+Topology generateLeafSpine(const GeneratorParams& params);
+
+/// Three tiers: pods of leaves and spines under core planes (spine j of every pod
+/// connects to core plane j). A request that fits one pod gets no core tier.
+Topology generateFatTree(const GeneratorParams& params);
+
+/// A generator as the registry lists it for the CLI, the file loader and the dialog.
+struct GeneratorEntry {
+    std::string_view kind;        ///< the design file's generator "kind"
+    std::string_view description; ///< one line for menus and --help
+    std::function<Topology(const GeneratorParams&)> generate;
+};
+
+std::span<const GeneratorEntry> generators();
+/// nullptr when no generator has that kind.
+const GeneratorEntry* findGenerator(std::string_view kind);
+
+/// Runs the generator named by params.kind and lays the result out in tiers.
+Topology generate(const GeneratorParams& params);
+
+} // namespace fabriclab::model

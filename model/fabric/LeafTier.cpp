@@ -1,0 +1,179 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/fabric/LeafTier.hpp"
+
+#include "model/fabric/GeneratorError.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace fabriclab::model::generator {
+namespace {
+
+// Limits that keep a request within what the engine and the canvas handle; beyond them
+// a typo (an extra zero) is far likelier than a real cluster.
+constexpr int kMaxServers = 131072;
+constexpr int kMaxGpus = 1 << 20;
+constexpr int kMaxPerServer = 1024;
+constexpr int kMaxRadix = 2048;
+constexpr double kMaxNicGbps = 3200;
+constexpr double kMaxRatio = 64;
+// Rounding slack so that 64 x 2/3 ports count as the 42 a person would expect.
+constexpr double kEpsilon = 1e-9;
+
+void requireRange(const char* field, double value, double lo, double hi) {
+    if (!(value >= lo && value <= hi)) {
+        std::ostringstream message;
+        message << field << " must be between " << lo << " and " << hi << ", got " << value;
+        throw GeneratorError(field, message.str());
+    }
+}
+
+void validate(const GeneratorParams& p) {
+    requireRange("servers", p.servers, 1, kMaxServers);
+    requireRange("gpusPerServer", p.gpusPerServer, 1, kMaxPerServer);
+    requireRange("nicsPerServer", p.nicsPerServer, 1, kMaxPerServer);
+    requireRange("nicGbps", p.nicSpeed.value, 1, kMaxNicGbps);
+    requireRange("leafRadix", p.leafRadix, 2, kMaxRadix);
+    requireRange("spineRadix", p.spineRadix, 2, kMaxRadix);
+    requireRange("coreRadix", p.coreRadix, 2, kMaxRadix);
+    requireRange("oversubscription", p.oversubscription, 1.0 / kMaxRatio, kMaxRatio);
+    requireRange("spineOversubscription", p.spineOversubscription, 1.0 / kMaxRatio, kMaxRatio);
+    if (p.serversPerPod)
+        requireRange("serversPerPod", *p.serversPerPod, 1, kMaxServers);
+    const long long gpus = static_cast<long long>(p.servers) * p.gpusPerServer;
+    if (gpus > kMaxGpus)
+        throw GeneratorError("servers", "the cluster would have " + std::to_string(gpus) +
+                                            " GPUs; FabricLab plans up to " +
+                                            std::to_string(kMaxGpus));
+}
+
+} // namespace
+
+std::string ratioText(double ratio) {
+    std::ostringstream text;
+    text << ratio << ":1";
+    return text.str();
+}
+
+int maxDownlinks(int radix, double ratio) {
+    return static_cast<int>(std::floor(radix * ratio / (1 + ratio) + kEpsilon));
+}
+
+int uplinksFor(int downlinks, double ratio) {
+    return static_cast<int>(std::ceil(downlinks / ratio - kEpsilon));
+}
+
+LeafTierPlan planLeafTier(const GeneratorParams& p) {
+    validate(p);
+    LeafTierPlan plan;
+    const int downlinks = maxDownlinks(p.leafRadix, p.oversubscription);
+    if (p.railOptimized) {
+        // NIC r of every server in a unit lands on the unit's leaf r: one port per server.
+        plan.leavesPerUnit = p.nicsPerServer;
+        plan.portsPerServerLeaf = 1;
+        plan.serversPerUnit = std::min(p.servers, downlinks);
+    } else {
+        // Top-of-rack: every NIC of a server lands on the same leaf.
+        plan.leavesPerUnit = 1;
+        plan.portsPerServerLeaf = p.nicsPerServer;
+        const int perLeaf = downlinks / p.nicsPerServer;
+        if (perLeaf == 0)
+            throw GeneratorError("leafRadix",
+                                 "a server needs " + std::to_string(p.nicsPerServer) +
+                                     " ports on its leaf, but a radix-" +
+                                     std::to_string(p.leafRadix) + " leaf at " +
+                                     ratioText(p.oversubscription) + " has only " + std::to_string(downlinks) + " downlinks");
+        plan.serversPerUnit = std::min(p.servers, perLeaf);
+    }
+    if (plan.serversPerUnit < 1)
+        throw GeneratorError("leafRadix", "a radix-" + std::to_string(p.leafRadix) +
+                                              " leaf has no downlink left at this oversubscription");
+    // Spread servers evenly over the units a full unit size needs, as a designer would:
+    // 128 servers in groups of at most 42 become 4 groups of 32, not 42+42+42+2.
+    plan.units = (p.servers + plan.serversPerUnit - 1) / plan.serversPerUnit;
+    plan.serversPerUnit = (p.servers + plan.units - 1) / plan.units;
+    plan.uplinksPerLeaf =
+        uplinksFor(plan.serversPerUnit * plan.portsPerServerLeaf, p.oversubscription);
+    return plan;
+}
+
+int spreadCount(int lowerCount, int uplinks, int upperPorts, int minimum) {
+    if (uplinks <= 0 || lowerCount > upperPorts)
+        return 0;
+    const long long totalPorts = static_cast<long long>(lowerCount) * uplinks;
+    const int lowerBound = static_cast<int>(
+        std::max<long long>(minimum, (totalPorts + upperPorts - 1) / upperPorts));
+    for (int count = std::max(1, lowerBound); count <= uplinks; ++count)
+        if (uplinks % count == 0 && static_cast<long long>(lowerCount) * (uplinks / count) <= upperPorts)
+            return count;
+    return 0;
+}
+
+std::vector<NodeId> addSwitches(Topology& topology, NodeKind kind, int count, int radix,
+                                Gbps speed, int pod) {
+    const auto tiers = topology.switchCounts();
+    int next = 1 + (kind == NodeKind::Leaf ? tiers.leaf
+                    : kind == NodeKind::Spine ? tiers.spine
+                                              : tiers.core);
+    std::vector<NodeId> ids;
+    ids.reserve(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        Node node;
+        node.name = std::string(toString(kind)) + "-" + std::to_string(next++);
+        node.kind = kind;
+        node.sw = SwitchProps{radix, speed};
+        node.placement.pod = pod;
+        ids.push_back(topology.addNode(std::move(node)));
+    }
+    return ids;
+}
+
+std::vector<NodeId> addServersAndLeaves(Topology& topology, const GeneratorParams& p,
+                                        const LeafTierPlan& plan, int firstUnit, int unitCount,
+                                        int pod, int& serversLeft) {
+    std::vector<NodeId> leaves;
+    // Rail leaves sit rows away from most of their servers; a top-of-rack leaf is in reach
+    // of copper.
+    const LinkMedium medium = p.railOptimized ? LinkMedium::Aoc : LinkMedium::Dac;
+    int serverNumber = topology.serverCount() + 1;
+    for (int unit = firstUnit; unit < firstUnit + unitCount && serversLeft > 0; ++unit) {
+        auto unitLeaves =
+            addSwitches(topology, NodeKind::Leaf, plan.leavesPerUnit, p.leafRadix, p.nicSpeed, pod);
+        for (int rail = 0; rail < plan.leavesPerUnit; ++rail) {
+            Node leaf = topology.node(unitLeaves[static_cast<std::size_t>(rail)]);
+            leaf.placement.group = unit;
+            leaf.placement.rail = p.railOptimized ? rail : -1;
+            topology.replaceNode(unitLeaves[static_cast<std::size_t>(rail)], std::move(leaf));
+        }
+        const int inUnit = std::min(serversLeft, plan.serversPerUnit);
+        for (int s = 0; s < inUnit; ++s) {
+            Node server;
+            server.name = "srv-" + std::to_string(serverNumber++);
+            server.kind = NodeKind::Server;
+            server.server.gpus = p.gpusPerServer;
+            server.server.nics = p.nicsPerServer;
+            server.server.nicSpeed = p.nicSpeed;
+            server.placement = Placement{pod, unit, -1};
+            const NodeId serverId = topology.addNode(std::move(server));
+            for (const NodeId leaf : unitLeaves)
+                topology.addLink(Link{serverId, leaf, p.nicSpeed, plan.portsPerServerLeaf, medium,
+                                      defaultLengthMeters(medium)});
+        }
+        serversLeft -= inUnit;
+        leaves.insert(leaves.end(), unitLeaves.begin(), unitLeaves.end());
+    }
+    return leaves;
+}
+
+void wireEvenly(Topology& topology, const std::vector<NodeId>& lower,
+                const std::vector<NodeId>& upper, int uplinksPerLower, Gbps speed) {
+    const int parallel = uplinksPerLower / static_cast<int>(upper.size());
+    for (const NodeId down : lower)
+        for (const NodeId up : upper)
+            topology.addLink(Link{down, up, speed, parallel, LinkMedium::Optics,
+                                  defaultLengthMeters(LinkMedium::Optics)});
+}
+
+} // namespace fabriclab::model::generator

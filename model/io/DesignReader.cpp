@@ -1,0 +1,351 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/catalog/CatalogJson.hpp"
+#include "model/fabric/GeneratorError.hpp"
+#include "model/fabric/Generators.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/layout/TieredLayout.hpp"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace fabriclab::model {
+namespace {
+
+// Bounds that catch typos and hostile files; real clusters sit far inside them.
+constexpr long long kMaxNodes = 1'000'000;
+constexpr long long kMaxParallel = 4096;
+constexpr double kMaxGbps = 3200;
+constexpr double kMaxCoordinate = 1e8;
+constexpr long long kMaxBytes = 1LL << 50; // 1 PiB per rank
+constexpr long long kMaxTokens = 1'000'000'000'000LL;
+constexpr long long kMaxParallelism = 1 << 20;
+
+template <class Spec, class Find, class Parse>
+CatalogRef<Spec> readCatalogRef(const JsonCursor& c, const char* what, Find find, Parse parse,
+                                const std::map<std::string, Spec, std::less<>>& known) {
+    if (c.isObject())
+        return {parse(c), true};
+    const std::string id = c.string();
+    if (const Spec* spec = find(id))
+        return {*spec, false};
+    std::string list;
+    for (const auto& [knownId, unused] : known)
+        list += (list.empty() ? "" : ", ") + knownId;
+    c.fail(std::string("unknown ") + what + " \"" + id + "\" (known: " + list + ")");
+}
+
+class DesignReader {
+public:
+    DesignReader(const Catalog& catalog) : m_catalog(catalog) {}
+
+    Design read(const JsonCursor& root) {
+        root.allowOnly({"format", "version", "name", "description", "fabric", "generator", "nodes",
+                        "links", "workload", "collective"});
+        readHeader(root);
+        Design design;
+        design.name = root.has("name") ? root["name"].string() : std::string();
+        design.fabric = readCatalogRef<Fabric>(
+            root["fabric"], "fabric", [&](std::string_view id) { return m_catalog.findFabric(id); },
+            catalog_json::parseFabric, m_catalog.fabrics());
+        if (auto generator = root.find("generator"))
+            design.generator = readGenerator(*generator, design.fabric.spec);
+
+        if (root.has("nodes")) {
+            design.topology = readTopology(root, design);
+        } else if (design.generator) {
+            if (root.has("links"))
+                root["links"].fail("links given without nodes");
+            design.topology = expand(root["generator"], *design.generator);
+        } else {
+            root.fail("a design needs \"nodes\" and \"links\", or a \"generator\" to build them");
+        }
+        if (auto workload = root.find("workload"))
+            design.workload = readWorkload(*workload, design.topology.gpuCount());
+        if (auto collective = root.find("collective"))
+            design.collective = readCollective(*collective);
+        return design;
+    }
+
+private:
+    static void readHeader(const JsonCursor& root) {
+        if (root["format"].string() != "fabriclab-design")
+            root["format"].fail("expected \"fabriclab-design\"");
+        const auto version = root["version"].integer(1, 1'000'000);
+        if (version > kDesignFormatVersion)
+            root["version"].fail("written by a newer FabricLab (design version " +
+                                 std::to_string(version) + "); this build reads version " +
+                                 std::to_string(kDesignFormatVersion) +
+                                 ". Update FabricLab to open it");
+    }
+
+    static int readInt(const JsonCursor& c, std::string_view key, long long lo, long long hi,
+                       int fallback) {
+        const auto field = c.find(key);
+        return field ? static_cast<int>(field->integer(lo, hi)) : fallback;
+    }
+
+    static double readNumber(const JsonCursor& c, std::string_view key, double lo, double hi,
+                             double fallback) {
+        const auto field = c.find(key);
+        return field ? field->number(lo, hi) : fallback;
+    }
+
+    static GeneratorParams readGenerator(const JsonCursor& g, const Fabric& fabric) {
+        g.allowOnly({"kind", "servers", "gpusPerServer", "nicsPerServer", "nicGbps", "railOptimized",
+                     "leafRadix", "spineRadix", "coreRadix", "oversubscription",
+                     "spineOversubscription", "serversPerPod"});
+        GeneratorParams p;
+        p.kind = g["kind"].string();
+        if (!findGenerator(p.kind))
+            g["kind"].fail("unknown generator kind \"" + p.kind + "\" (expected leaf-spine or fat-tree)");
+        // Wide type checks here; the generator checks the meaningful ranges and says why.
+        p.servers = static_cast<int>(g["servers"].integer(-kMaxNodes, kMaxNodes));
+        p.gpusPerServer = readInt(g, "gpusPerServer", -kMaxNodes, kMaxNodes, 8);
+        p.nicsPerServer = readInt(g, "nicsPerServer", -kMaxNodes, kMaxNodes, 8);
+        p.nicSpeed = Gbps(readNumber(g, "nicGbps", -1e12, 1e12, fabric.portSpeed.value));
+        p.railOptimized = g.has("railOptimized") ? g["railOptimized"].boolean() : p.nicsPerServer > 1;
+        p.leafRadix = readInt(g, "leafRadix", -kMaxNodes, kMaxNodes, fabric.switchRadix);
+        p.spineRadix = readInt(g, "spineRadix", -kMaxNodes, kMaxNodes, fabric.switchRadix);
+        p.coreRadix = readInt(g, "coreRadix", -kMaxNodes, kMaxNodes, p.spineRadix);
+        p.oversubscription = readNumber(g, "oversubscription", -1e12, 1e12, 1.0);
+        p.spineOversubscription = readNumber(g, "spineOversubscription", -1e12, 1e12, 1.0);
+        if (g.has("serversPerPod"))
+            p.serversPerPod = static_cast<int>(g["serversPerPod"].integer(-kMaxNodes, kMaxNodes));
+        return p;
+    }
+
+    static Topology expand(const JsonCursor& g, const GeneratorParams& params) {
+        try {
+            return generate(params);
+        } catch (const GeneratorError& e) {
+            if (!e.field().empty() && g.has(e.field()))
+                g[e.field()].fail(e.what());
+            g.fail(e.what());
+        }
+    }
+
+    Topology readTopology(const JsonCursor& root, const Design& design) {
+        Topology topology;
+        const JsonCursor nodes = root["nodes"];
+        const auto nodeCount = nodes.size();
+        if (nodeCount > static_cast<std::size_t>(kMaxNodes))
+            nodes.fail("too many nodes (" + std::to_string(nodeCount) + "); FabricLab reads up to " +
+                       std::to_string(kMaxNodes));
+        std::map<std::string, std::size_t> firstSeen;
+        bool needsLayout = false;
+        for (std::size_t i = 0; i < nodeCount; ++i) {
+            const JsonCursor n = nodes.at(i);
+            Node node = readNode(n, design, needsLayout);
+            if (const auto seen = firstSeen.find(node.name); seen != firstSeen.end())
+                n["id"].fail("duplicate node id \"" + node.name + "\" (first at /nodes/" +
+                             std::to_string(seen->second) + ")");
+            firstSeen.emplace(node.name, i);
+            topology.addNode(std::move(node));
+        }
+        if (!root.has("links"))
+            root.fail("\"nodes\" given without \"links\" (use [] for none)");
+        readLinks(root["links"], design.fabric.spec, topology);
+        if (needsLayout)
+            layoutTiers(topology);
+        return topology;
+    }
+
+    static Node readNode(const JsonCursor& n, const Design& design, bool& needsLayout) {
+        n.allowOnly({"id", "kind", "x", "y", "gpus", "nics", "nicGbps", "scaleUpGBps", "radix",
+                     "portGbps", "pod", "group", "rail"});
+        Node node;
+        node.name = n["id"].string();
+        if (node.name.empty() || node.name.size() > 200)
+            n["id"].fail("expected a non-empty id of at most 200 characters");
+        const std::string kind = n["kind"].string();
+        const auto parsedKind = nodeKindFromString(kind);
+        if (!parsedKind)
+            n["kind"].fail("unknown node kind \"" + kind + "\" (expected server, leaf, spine or core)");
+        node.kind = *parsedKind;
+        needsLayout = needsLayout || !n.has("x") || !n.has("y");
+        node.x = readNumber(n, "x", -kMaxCoordinate, kMaxCoordinate, 0);
+        node.y = readNumber(n, "y", -kMaxCoordinate, kMaxCoordinate, 0);
+
+        const auto* gen = design.generator ? &*design.generator : nullptr;
+        const Fabric& fabric = design.fabric.spec;
+        if (node.kind == NodeKind::Server) {
+            for (auto key : {"radix", "portGbps"})
+                if (n.has(key))
+                    n[key].fail("a server has no \"" + std::string(key) + "\"; that belongs to switches");
+            node.server.gpus = readInt(n, "gpus", 1, 1024, gen ? gen->gpusPerServer : 8);
+            node.server.nics = readInt(n, "nics", 1, 1024, gen ? gen->nicsPerServer : 8);
+            node.server.nicSpeed = Gbps(readNumber(n, "nicGbps", 1, kMaxGbps,
+                                                   gen ? gen->nicSpeed.value : fabric.portSpeed.value));
+            node.server.scaleUpGBps = readNumber(n, "scaleUpGBps", 1, 1e5, node.server.scaleUpGBps);
+        } else {
+            for (auto key : {"gpus", "nics", "nicGbps", "scaleUpGBps"})
+                if (n.has(key))
+                    n[key].fail("a switch has no \"" + std::string(key) + "\"; that belongs to servers");
+            const int generated = !gen ? fabric.switchRadix
+                                  : node.kind == NodeKind::Leaf  ? gen->leafRadix
+                                  : node.kind == NodeKind::Spine ? gen->spineRadix
+                                                                 : gen->coreRadix;
+            node.sw.radix = readInt(n, "radix", 1, 4096, generated);
+            node.sw.portSpeed = Gbps(readNumber(n, "portGbps", 1, kMaxGbps,
+                                                gen ? gen->nicSpeed.value : fabric.portSpeed.value));
+        }
+        node.placement.pod = readInt(n, "pod", 0, kMaxNodes, -1);
+        node.placement.group = readInt(n, "group", 0, kMaxNodes, -1);
+        node.placement.rail = readInt(n, "rail", 0, kMaxNodes, -1);
+        return node;
+    }
+
+    static void readLinks(const JsonCursor& links, const Fabric& fabric, Topology& topology) {
+        std::map<NodeId, int> ports;
+        const auto count = links.size();
+        if (count > static_cast<std::size_t>(kMaxNodes) * 8)
+            links.fail("too many links (" + std::to_string(count) + ")");
+        for (std::size_t i = 0; i < count; ++i) {
+            const JsonCursor l = links.at(i);
+            l.allowOnly({"a", "b", "gbps", "count", "medium", "lengthM"});
+            Link link;
+            const auto endpoint = [&](const char* key) {
+                const std::string name = l[key].string();
+                const auto id = topology.findNode(name);
+                if (!id)
+                    l[key].fail("no node with id \"" + name + "\"");
+                return *id;
+            };
+            link.a = endpoint("a");
+            link.b = endpoint("b");
+            const Node& a = topology.node(link.a);
+            const Node& b = topology.node(link.b);
+            if (link.a == link.b)
+                l.fail("link connects " + a.name + " to itself");
+            if (a.kind == NodeKind::Server && b.kind == NodeKind::Server)
+                l.fail("link connects two servers (" + a.name + ", " + b.name +
+                       "); servers attach to switches");
+            link.speed = Gbps(readNumber(l, "gbps", 1, kMaxGbps, fabric.portSpeed.value));
+            link.count = readInt(l, "count", 1, kMaxParallel, 1);
+            const bool serverLink = a.kind == NodeKind::Server || b.kind == NodeKind::Server;
+            link.medium = serverLink ? LinkMedium::Dac : LinkMedium::Optics;
+            if (auto medium = l.find("medium")) {
+                const auto parsed = linkMediumFromString(medium->string());
+                if (!parsed)
+                    medium->fail("unknown medium \"" + medium->string() + "\" (expected dac, aoc or optics)");
+                link.medium = *parsed;
+            }
+            link.lengthMeters = readNumber(l, "lengthM", 0, 100000, defaultLengthMeters(link.medium));
+            for (const Node* end : {&a, &b}) {
+                const NodeId id = end == &a ? link.a : link.b;
+                const int used = ports[id] += link.count;
+                const int limit = end->kind == NodeKind::Server ? end->server.nics : end->sw.radix;
+                if (used > limit)
+                    l.fail(std::string(toString(end->kind)) + " " + end->name + " would use " +
+                           std::to_string(used) + (end->kind == NodeKind::Server ? " NIC ports, it has " : " ports, radix is ") +
+                           std::to_string(limit));
+            }
+            topology.addLink(link);
+        }
+    }
+
+    Workload readWorkload(const JsonCursor& w, int gpus) const {
+        w.allowOnly({"model", "gpu", "globalBatchTokens", "tp", "pp", "dp", "ep", "zero",
+                     "precision", "mfu", "overlap"});
+        Workload load;
+        load.model = readCatalogRef<ModelSpec>(
+            w["model"], "model", [&](std::string_view id) { return m_catalog.findModel(id); },
+            catalog_json::parseModel, m_catalog.models());
+        load.gpu = readCatalogRef<GpuSpec>(
+            w["gpu"], "gpu", [&](std::string_view id) { return m_catalog.findGpu(id); },
+            catalog_json::parseGpu, m_catalog.gpus());
+        load.globalBatchTokens = w["globalBatchTokens"].integer(1, kMaxTokens);
+        load.tp = readInt(w, "tp", 1, kMaxParallelism, 1);
+        load.pp = readInt(w, "pp", 1, kMaxParallelism, 1);
+        load.dp = readInt(w, "dp", 1, kMaxParallelism, 1);
+        load.ep = readInt(w, "ep", 1, kMaxParallelism, 1);
+        load.zero = readInt(w, "zero", 0, 3, 0);
+        if (auto precision = w.find("precision")) {
+            const std::string text = precision->string();
+            if (text == "bf16")
+                load.precision = Precision::Bf16;
+            else if (text == "fp8")
+                load.precision = Precision::Fp8;
+            else
+                precision->fail("expected \"bf16\" or \"fp8\", got \"" + text + "\"");
+        }
+        if (w.has("mfu"))
+            load.mfu = w["mfu"].number(0.001, 1);
+        load.overlap = readNumber(w, "overlap", 0, 1, 0);
+        const long long product = static_cast<long long>(load.tp) * load.pp * load.dp;
+        if (product != gpus)
+            w.fail("tp x pp x dp = " + std::to_string(load.tp) + " x " + std::to_string(load.pp) +
+                   " x " + std::to_string(load.dp) + " = " + std::to_string(product) +
+                   ", but the design has " + std::to_string(gpus) + " GPUs");
+        if (load.ep > static_cast<long long>(load.dp) * load.tp)
+            w["ep"].fail("expert parallelism " + std::to_string(load.ep) +
+                         " exceeds the tp x dp = " + std::to_string(load.dp * load.tp) +
+                         " GPUs of a pipeline stage");
+        return load;
+    }
+
+    static CollectiveSpec readCollective(const JsonCursor& c) {
+        c.allowOnly({"op", "bytes", "algorithm"});
+        CollectiveSpec spec;
+        const std::string op = c["op"].string();
+        const auto parsedOp = collectiveOpFromString(op);
+        if (!parsedOp)
+            c["op"].fail("unknown collective \"" + op +
+                         "\" (expected allreduce, allgather, reducescatter, alltoall or broadcast)");
+        spec.op = *parsedOp;
+        spec.bytes = c["bytes"].integer(1, kMaxBytes);
+        if (auto algorithm = c.find("algorithm")) {
+            const auto parsed = collectiveAlgorithmFromString(algorithm->string());
+            if (!parsed)
+                algorithm->fail("unknown algorithm \"" + algorithm->string() +
+                                "\" (expected auto, ring, hierarchical, tree, sharp, direct or pxn)");
+            spec.algorithm = *parsed;
+        }
+        return spec;
+    }
+
+    const Catalog& m_catalog;
+};
+
+} // namespace
+
+Design parseDesign(std::string_view text, const std::string& origin, const Catalog& catalog) {
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        // e.byte locates the fault; nlohmann's own text repeats it with more detail.
+        std::string detail = e.what();
+        if (const auto colon = detail.find("syntax error"); colon != std::string::npos)
+            detail = detail.substr(colon);
+        throw JsonError(origin, "/", "not valid JSON near byte " + std::to_string(e.byte) + ": " + detail);
+    }
+    const JsonCursor root(document, origin);
+    if (!document.is_object())
+        root.fail(std::string("expected a design object, got a ") + document.type_name());
+    return DesignReader(catalog).read(root);
+}
+
+Design loadDesign(const std::filesystem::path& path, const Catalog& catalog) {
+    const std::string origin = path.string();
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        throw JsonError(origin, "/", "is a folder, not a design file");
+    const auto size = std::filesystem::file_size(path, error);
+    if (error)
+        throw JsonError(origin, "/", "cannot read: " + error.message());
+    if (size > kMaxDesignFileBytes)
+        throw JsonError(origin, "/", "is " + std::to_string(size >> 20) +
+                                         " MiB; design files are at most " +
+                                         std::to_string(kMaxDesignFileBytes >> 20) + " MiB");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw JsonError(origin, "/", "cannot open for reading");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseDesign(text.str(), origin, catalog);
+}
+
+} // namespace fabriclab::model

@@ -1,0 +1,141 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/catalog/CatalogJson.hpp"
+#include "model/io/DesignFile.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+
+namespace fabriclab::model {
+namespace {
+
+/// Whole numbers are written without ".0" so hand-written files stay as people wrote them.
+nlohmann::json number(double value) {
+    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 9e15)
+        return static_cast<long long>(value);
+    return value;
+}
+
+template <class Spec> nlohmann::json catalogRef(const CatalogRef<Spec>& ref) {
+    return ref.isInline ? catalog_json::toJson(ref.spec) : nlohmann::json(ref.spec.id);
+}
+
+nlohmann::json generatorJson(const GeneratorParams& p) {
+    nlohmann::json g = {{"kind", p.kind},
+                        {"servers", p.servers},
+                        {"gpusPerServer", p.gpusPerServer},
+                        {"nicsPerServer", p.nicsPerServer},
+                        {"nicGbps", number(p.nicSpeed.value)},
+                        {"railOptimized", p.railOptimized},
+                        {"leafRadix", p.leafRadix},
+                        {"spineRadix", p.spineRadix},
+                        {"oversubscription", number(p.oversubscription)}};
+    if (p.kind == "fat-tree") {
+        g["coreRadix"] = p.coreRadix;
+        g["spineOversubscription"] = number(p.spineOversubscription);
+        if (p.serversPerPod)
+            g["serversPerPod"] = *p.serversPerPod;
+    }
+    return g;
+}
+
+nlohmann::json nodeJson(const Node& node) {
+    nlohmann::json n = {{"id", node.name},
+                        {"kind", std::string(toString(node.kind))},
+                        {"x", number(node.x)},
+                        {"y", number(node.y)}};
+    if (node.kind == NodeKind::Server) {
+        n["gpus"] = node.server.gpus;
+        n["nics"] = node.server.nics;
+        n["nicGbps"] = number(node.server.nicSpeed.value);
+        n["scaleUpGBps"] = number(node.server.scaleUpGBps);
+    } else {
+        n["radix"] = node.sw.radix;
+        n["portGbps"] = number(node.sw.portSpeed.value);
+    }
+    if (node.placement.pod >= 0)
+        n["pod"] = node.placement.pod;
+    if (node.placement.group >= 0)
+        n["group"] = node.placement.group;
+    if (node.placement.rail >= 0)
+        n["rail"] = node.placement.rail;
+    return n;
+}
+
+nlohmann::json workloadJson(const Workload& w) {
+    nlohmann::json j = {{"model", catalogRef(w.model)},
+                        {"gpu", catalogRef(w.gpu)},
+                        {"globalBatchTokens", w.globalBatchTokens},
+                        {"tp", w.tp},
+                        {"pp", w.pp},
+                        {"dp", w.dp},
+                        {"ep", w.ep},
+                        {"zero", w.zero},
+                        {"precision", std::string(toString(w.precision))},
+                        {"overlap", number(w.overlap)}};
+    if (w.mfu)
+        j["mfu"] = number(*w.mfu);
+    return j;
+}
+
+} // namespace
+
+nlohmann::json designToJson(const Design& design) {
+    nlohmann::json root = {{"format", "fabriclab-design"},
+                           {"version", kDesignFormatVersion},
+                           {"name", design.name},
+                           {"fabric", catalogRef(design.fabric)}};
+    if (design.generator)
+        root["generator"] = generatorJson(*design.generator);
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const auto& [id, node] : design.topology.nodes())
+        nodes.push_back(nodeJson(node));
+    nlohmann::json links = nlohmann::json::array();
+    for (const auto& [id, link] : design.topology.links())
+        links.push_back({{"a", design.topology.node(link.a).name},
+                         {"b", design.topology.node(link.b).name},
+                         {"gbps", number(link.speed.value)},
+                         {"count", link.count},
+                         {"medium", std::string(toString(link.medium))},
+                         {"lengthM", number(link.lengthMeters)}});
+    root["nodes"] = std::move(nodes);
+    root["links"] = std::move(links);
+    if (design.workload)
+        root["workload"] = workloadJson(*design.workload);
+    if (design.collective)
+        root["collective"] = {{"op", std::string(toString(design.collective->op))},
+                              {"bytes", design.collective->bytes},
+                              {"algorithm", std::string(toString(design.collective->algorithm))}};
+    return root;
+}
+
+std::string serializeDesign(const Design& design) { return designToJson(design).dump(2) + "\n"; }
+
+void saveDesign(const Design& design, const std::filesystem::path& path) {
+    const std::string text = serializeDesign(design);
+    std::random_device entropy;
+    const auto temporary =
+        path.parent_path() / (path.filename().string() + ".tmp-" + std::to_string(entropy()));
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw std::runtime_error(path.string() + ": cannot write to this folder");
+        out << text;
+        out.flush();
+        if (!out) {
+            out.close();
+            std::filesystem::remove(temporary);
+            throw std::runtime_error(path.string() + ": writing failed (disk full?)");
+        }
+    }
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+        std::filesystem::remove(temporary);
+        throw std::runtime_error(path.string() + ": cannot replace the file: " + error.message());
+    }
+}
+
+} // namespace fabriclab::model

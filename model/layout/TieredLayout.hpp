@@ -1,0 +1,18 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/topology/Topology.hpp"
+
+namespace fabriclab::model {
+
+/// Scene units between neighbouring servers and between tiers.
+inline constexpr double kServerSpacing = 40;
+inline constexpr double kTierSpacing = 160;
+
+/// Places nodes in rows by role (core on top, then spines, leaves, servers at the bottom),
+/// each row ordered by pod, group and rail and centred over the server row, so generated
+/// fabrics read like the diagrams architects draw. A pure function of the topology.
+void layoutTiers(Topology& topology);
+
+} // namespace fabriclab::model

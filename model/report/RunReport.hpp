@@ -1,0 +1,47 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/analysis/Bisection.hpp"
+#include "model/catalog/Catalog.hpp"
+#include "model/cost/CostModel.hpp"
+#include "model/design/Design.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace fabriclab::model {
+
+struct RunOptions {
+    std::optional<std::string> fabricId;       ///< evaluate on this fabric instead of the design's
+    std::optional<double> amortizationMonths;  ///< the price catalog's default when absent
+};
+
+/// What one design delivers and costs: the figures `fabriclab-cli run` prints.
+struct RunReport {
+    std::string designName;
+    Fabric fabric;
+    int gpus = 0;
+    int servers = 0;
+    TierCounts switches;
+    BisectionResult bisection;
+    CostReport cost;
+};
+
+/// Evaluates a design. Throws std::invalid_argument with a sentence naming the fault when
+/// the design cannot be evaluated (unknown fabric, unconnected or disconnected servers,
+/// switches over their radix).
+RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptions& options = {});
+
+/// The `run --json` object of DESIGN.md. Sections the engine does not compute yet
+/// (simulated bisection, collective, step) are null rather than a misleading zero.
+nlohmann::json reportToJson(const RunReport& report);
+
+/// The design with `servers` servers, regenerated from its generator (sweeps).
+/// Scales the workload's data parallelism with the GPU count; throws
+/// std::invalid_argument when the design has no generator or the split cannot scale.
+Design withServers(const Design& design, int servers);
+
+} // namespace fabriclab::model

@@ -1,0 +1,160 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/topology/Topology.hpp"
+
+#include <stdexcept>
+
+namespace fabriclab::model {
+
+NodeId Topology::addNode(Node node) {
+    if (m_byName.count(node.name))
+        throw std::invalid_argument("duplicate node id '" + node.name + "'");
+    const NodeId id{m_nextNode++};
+    m_byName.emplace(node.name, id);
+    m_nodes.emplace(id, std::move(node));
+    return id;
+}
+
+LinkId Topology::addLink(Link link) {
+    if (!contains(link.a) || !contains(link.b))
+        throw std::invalid_argument("link endpoint is not a node of this topology");
+    const LinkId id{m_nextLink++};
+    m_links.emplace(id, link);
+    return id;
+}
+
+void Topology::removeNode(NodeId id) {
+    const auto it = m_nodes.find(id);
+    if (it == m_nodes.end())
+        return;
+    std::erase_if(m_links, [id](const auto& entry) {
+        return entry.second.a == id || entry.second.b == id;
+    });
+    m_byName.erase(it->second.name);
+    m_nodes.erase(it);
+}
+
+void Topology::removeLink(LinkId id) { m_links.erase(id); }
+
+void Topology::replaceNode(NodeId id, Node node) {
+    auto& slot = m_nodes.at(id);
+    if (node.name != slot.name) {
+        if (m_byName.count(node.name))
+            throw std::invalid_argument("duplicate node id '" + node.name + "'");
+        m_byName.erase(slot.name);
+        m_byName.emplace(node.name, id);
+    }
+    slot = std::move(node);
+}
+
+void Topology::replaceLink(LinkId id, Link link) {
+    if (!contains(link.a) || !contains(link.b))
+        throw std::invalid_argument("link endpoint is not a node of this topology");
+    m_links.at(id) = link;
+}
+
+const Node& Topology::node(NodeId id) const { return m_nodes.at(id); }
+const Link& Topology::link(LinkId id) const { return m_links.at(id); }
+
+std::optional<NodeId> Topology::findNode(std::string_view name) const {
+    const auto it = m_byName.find(std::string(name));
+    if (it == m_byName.end())
+        return std::nullopt;
+    return it->second;
+}
+
+int Topology::portsUsed(NodeId id) const {
+    int ports = 0;
+    for (const auto& [linkId, link] : m_links)
+        if (link.a == id || link.b == id)
+            ports += link.a == link.b ? 2 * link.count : link.count;
+    return ports;
+}
+
+std::vector<LinkId> Topology::linksOf(NodeId id) const {
+    std::vector<LinkId> result;
+    for (const auto& [linkId, link] : m_links)
+        if (link.a == id || link.b == id)
+            result.push_back(linkId);
+    return result;
+}
+
+int Topology::serverCount() const {
+    int count = 0;
+    for (const auto& [id, node] : m_nodes)
+        count += node.kind == NodeKind::Server;
+    return count;
+}
+
+int Topology::gpuCount() const {
+    int count = 0;
+    for (const auto& [id, node] : m_nodes)
+        if (node.kind == NodeKind::Server)
+            count += node.server.gpus;
+    return count;
+}
+
+TierCounts Topology::switchCounts() const {
+    TierCounts counts;
+    for (const auto& [id, node] : m_nodes) {
+        switch (node.kind) {
+        case NodeKind::Leaf:
+            ++counts.leaf;
+            break;
+        case NodeKind::Spine:
+            ++counts.spine;
+            break;
+        case NodeKind::Core:
+            ++counts.core;
+            break;
+        case NodeKind::Server:
+            break;
+        }
+    }
+    return counts;
+}
+
+Gbps Topology::injectionBandwidth() const {
+    Gbps total{0};
+    for (const auto& [id, link] : m_links) {
+        const bool aServer = node(link.a).kind == NodeKind::Server;
+        const bool bServer = node(link.b).kind == NodeKind::Server;
+        if (aServer != bServer)
+            total += link.capacity();
+    }
+    return total;
+}
+
+std::vector<std::string> Topology::problems() const {
+    std::vector<std::string> found;
+    // Ports per node in one pass: a 16K-GPU fabric has tens of thousands of links.
+    std::map<NodeId, int> ports;
+    for (const auto& [id, link] : m_links) {
+        const auto& a = node(link.a);
+        const auto& b = node(link.b);
+        const std::string where = "link " + a.name + " - " + b.name;
+        if (link.a == link.b)
+            found.push_back(where + ": connects a node to itself");
+        if (link.speed.value <= 0 || link.count <= 0)
+            found.push_back(where + ": has no capacity (speed and count must be positive)");
+        if (a.kind == NodeKind::Server && b.kind == NodeKind::Server)
+            found.push_back(where + ": connects two servers directly; servers attach to switches");
+        ports[link.a] += link.count;
+        ports[link.b] += link.count;
+    }
+    for (const auto& [id, node] : m_nodes) {
+        const int used = ports.count(id) ? ports.at(id) : 0;
+        if (isSwitch(node.kind) && used > node.sw.radix)
+            found.push_back(std::string(toString(node.kind)) + " " + node.name + ": uses " +
+                            std::to_string(used) + " ports, radix is " +
+                            std::to_string(node.sw.radix));
+        if (node.kind == NodeKind::Server && used == 0)
+            found.push_back("server " + node.name + ": is not connected to any switch");
+        if (node.kind == NodeKind::Server && used > node.server.nics)
+            found.push_back("server " + node.name + ": uses " + std::to_string(used) +
+                            " NIC ports, has " + std::to_string(node.server.nics) + " NICs");
+    }
+    return found;
+}
+
+} // namespace fabriclab::model

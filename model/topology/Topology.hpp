@@ -1,0 +1,70 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/topology/Link.hpp"
+#include "model/topology/Node.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace fabriclab::model {
+
+/// Switch counts per tier, as the report and the status bar show them.
+struct TierCounts {
+    int leaf = 0;
+    int spine = 0;
+    int core = 0;
+    int total() const { return leaf + spine + core; }
+};
+
+/// The record of a fabric: explicit nodes and links, addressed by stable ids.
+/// Iteration order is insertion order (ids only grow), so files and reports are stable.
+/// Graph algorithms build their own Boost.Graph views from this record (see
+/// model/analysis), which keeps Boost types out of headers the views include.
+class Topology {
+public:
+    NodeId addNode(Node node);
+    LinkId addLink(Link link);
+    /// Removes the node and every link attached to it.
+    void removeNode(NodeId id);
+    void removeLink(LinkId id);
+    void replaceNode(NodeId id, Node node);
+    void replaceLink(LinkId id, Link link);
+
+    const std::map<NodeId, Node>& nodes() const { return m_nodes; }
+    const std::map<LinkId, Link>& links() const { return m_links; }
+    const Node& node(NodeId id) const;
+    const Link& link(LinkId id) const;
+    bool contains(NodeId id) const { return m_nodes.count(id) != 0; }
+    std::optional<NodeId> findNode(std::string_view name) const;
+
+    /// Ports a node has in use: the sum of `count` over its links.
+    int portsUsed(NodeId id) const;
+    /// Links attached to a node, in insertion order.
+    std::vector<LinkId> linksOf(NodeId id) const;
+
+    int serverCount() const;
+    int gpuCount() const;
+    TierCounts switchCounts() const;
+    /// Sum of the link capacity servers attach with: what they can inject into the fabric.
+    Gbps injectionBandwidth() const;
+
+    /// Problems that make the design unusable, one message per problem naming the node or
+    /// link: self links, switches using more ports than their radix, zero capacity, a
+    /// server with no link. Empty when the design is sound.
+    std::vector<std::string> problems() const;
+
+private:
+    std::map<NodeId, Node> m_nodes;
+    std::map<LinkId, Link> m_links;
+    std::unordered_map<std::string, NodeId> m_byName;
+    std::uint32_t m_nextNode = 1;
+    std::uint32_t m_nextLink = 1;
+};
+
+} // namespace fabriclab::model
