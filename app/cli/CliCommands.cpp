@@ -32,14 +32,20 @@ std::vector<std::string> fabricsOrDesign(const CliArguments& args, const Design&
 }
 
 std::string render(const CliArguments& args, const std::vector<RunReport>& reports,
-                   const std::vector<nlohmann::json>& rows) {
+                   const std::vector<nlohmann::ordered_json>& rows) {
     if (!args.json)
         return formatTable(reports);
-    nlohmann::json array = nlohmann::json::array();
+    nlohmann::ordered_json array = nlohmann::ordered_json::array();
     for (const auto& row : rows)
         array.push_back(row);
     return array.dump(2) + "\n";
 }
+
+} // namespace
+
+namespace {
+
+std::string executeOnDesign(const CliArguments& args, const Catalog& catalog);
 
 } // namespace
 
@@ -60,6 +66,18 @@ std::string executeCommand(const CliArguments& args) {
         return ids.dump(2) + "\n";
     }
 
+    try {
+        return executeOnDesign(args, catalog);
+    } catch (const JsonError&) {
+        throw; // already names the file and the JSON path
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(args.design + ": " + e.what());
+    }
+}
+
+namespace {
+
+std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
     RunOptions options;
     options.amortizationMonths = args.months;
@@ -71,7 +89,7 @@ std::string executeCommand(const CliArguments& args) {
     }
 
     std::vector<RunReport> reports;
-    std::vector<nlohmann::json> rows;
+    std::vector<nlohmann::ordered_json> rows;
     const auto evaluate = [&](const Design& sized, const std::string& fabric, bool withServers) {
         options.fabricId = fabric;
         reports.push_back(runDesign(sized, catalog, options));
@@ -93,5 +111,7 @@ std::string executeCommand(const CliArguments& args) {
     }
     return render(args, reports, rows);
 }
+
+} // namespace
 
 } // namespace fabriclab::app

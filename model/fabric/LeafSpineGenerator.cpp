@@ -11,7 +11,7 @@ namespace fabriclab::model {
 using namespace generator;
 
 Topology generateLeafSpine(const GeneratorParams& p) {
-    const LeafTierPlan plan = planLeafTier(p);
+    validateRequest(p);
     Topology topology;
     int serversLeft = p.servers;
 
@@ -24,6 +24,7 @@ Topology generateLeafSpine(const GeneratorParams& p) {
         return topology;
     }
 
+    const LeafTierPlan plan = planLeafTier(p);
     const auto leaves =
         addServersAndLeaves(topology, p, plan, 0, plan.units, -1, serversLeft);
     const int leafCount = static_cast<int>(leaves.size());

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 namespace fabriclab::model::generator {
@@ -25,12 +26,15 @@ constexpr double kEpsilon = 1e-9;
 void requireRange(const char* field, double value, double lo, double hi) {
     if (!(value >= lo && value <= hi)) {
         std::ostringstream message;
-        message << field << " must be between " << lo << " and " << hi << ", got " << value;
+        message << std::setprecision(12) << field << " must be between " << lo << " and " << hi
+                << ", got " << value;
         throw GeneratorError(field, message.str());
     }
 }
 
-void validate(const GeneratorParams& p) {
+} // namespace
+
+void validateRequest(const GeneratorParams& p) {
     requireRange("servers", p.servers, 1, kMaxServers);
     requireRange("gpusPerServer", p.gpusPerServer, 1, kMaxPerServer);
     requireRange("nicsPerServer", p.nicsPerServer, 1, kMaxPerServer);
@@ -49,8 +53,6 @@ void validate(const GeneratorParams& p) {
                                             std::to_string(kMaxGpus));
 }
 
-} // namespace
-
 std::string ratioText(double ratio) {
     std::ostringstream text;
     text << ratio << ":1";
@@ -66,7 +68,7 @@ int uplinksFor(int downlinks, double ratio) {
 }
 
 LeafTierPlan planLeafTier(const GeneratorParams& p) {
-    validate(p);
+    validateRequest(p);
     LeafTierPlan plan;
     const int downlinks = maxDownlinks(p.leafRadix, p.oversubscription);
     if (p.railOptimized) {

@@ -21,6 +21,9 @@ struct LeafTierPlan {
     int uplinksPerLeaf = 0;
 };
 
+/// Refuses out-of-range fields (GeneratorError names the field).
+void validateRequest(const GeneratorParams& params);
+
 /// Refuses out-of-range fields (GeneratorError names the field) and sizes the leaf tier.
 LeafTierPlan planLeafTier(const GeneratorParams& params);
 

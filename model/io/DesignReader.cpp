@@ -21,6 +21,9 @@ constexpr double kMaxCoordinate = 1e8;
 constexpr long long kMaxBytes = 1LL << 50; // 1 PiB per rank
 constexpr long long kMaxTokens = 1'000'000'000'000LL;
 constexpr long long kMaxParallelism = 1 << 20;
+// Generator fields are read as any int here; the generator itself checks the meaningful
+// range and explains it ("servers must be between 1 and 131072").
+constexpr long long kAnyInt = 2'000'000'000;
 
 template <class Spec, class Find, class Parse>
 CatalogRef<Spec> readCatalogRef(const JsonCursor& c, const char* what, Find find, Parse parse,
@@ -101,18 +104,18 @@ private:
         if (!findGenerator(p.kind))
             g["kind"].fail("unknown generator kind \"" + p.kind + "\" (expected leaf-spine or fat-tree)");
         // Wide type checks here; the generator checks the meaningful ranges and says why.
-        p.servers = static_cast<int>(g["servers"].integer(-kMaxNodes, kMaxNodes));
-        p.gpusPerServer = readInt(g, "gpusPerServer", -kMaxNodes, kMaxNodes, 8);
-        p.nicsPerServer = readInt(g, "nicsPerServer", -kMaxNodes, kMaxNodes, 8);
+        p.servers = static_cast<int>(g["servers"].integer(-kAnyInt, kAnyInt));
+        p.gpusPerServer = readInt(g, "gpusPerServer", -kAnyInt, kAnyInt, 8);
+        p.nicsPerServer = readInt(g, "nicsPerServer", -kAnyInt, kAnyInt, 8);
         p.nicSpeed = Gbps(readNumber(g, "nicGbps", -1e12, 1e12, fabric.portSpeed.value));
         p.railOptimized = g.has("railOptimized") ? g["railOptimized"].boolean() : p.nicsPerServer > 1;
-        p.leafRadix = readInt(g, "leafRadix", -kMaxNodes, kMaxNodes, fabric.switchRadix);
-        p.spineRadix = readInt(g, "spineRadix", -kMaxNodes, kMaxNodes, fabric.switchRadix);
-        p.coreRadix = readInt(g, "coreRadix", -kMaxNodes, kMaxNodes, p.spineRadix);
+        p.leafRadix = readInt(g, "leafRadix", -kAnyInt, kAnyInt, fabric.switchRadix);
+        p.spineRadix = readInt(g, "spineRadix", -kAnyInt, kAnyInt, fabric.switchRadix);
+        p.coreRadix = readInt(g, "coreRadix", -kAnyInt, kAnyInt, p.spineRadix);
         p.oversubscription = readNumber(g, "oversubscription", -1e12, 1e12, 1.0);
         p.spineOversubscription = readNumber(g, "spineOversubscription", -1e12, 1e12, 1.0);
         if (g.has("serversPerPod"))
-            p.serversPerPod = static_cast<int>(g["serversPerPod"].integer(-kMaxNodes, kMaxNodes));
+            p.serversPerPod = static_cast<int>(g["serversPerPod"].integer(-kAnyInt, kAnyInt));
         return p;
     }
 
@@ -324,7 +327,7 @@ Design parseDesign(std::string_view text, const std::string& origin, const Catal
     }
     const JsonCursor root(document, origin);
     if (!document.is_object())
-        root.fail(std::string("expected a design object, got a ") + document.type_name());
+        root.fail("expected a design object, got " + withArticle(document.type_name()));
     return DesignReader(catalog).read(root);
 }
 

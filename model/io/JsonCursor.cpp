@@ -31,6 +31,11 @@ std::string formatNumber(double value) {
 
 } // namespace
 
+std::string withArticle(std::string_view typeName) {
+    const bool vowel = !typeName.empty() && std::string_view("aeiou").find(typeName[0]) != std::string_view::npos;
+    return (vowel ? "an " : "a ") + std::string(typeName);
+}
+
 JsonError::JsonError(std::string origin, std::string path, std::string problem)
     : std::invalid_argument(origin + ": at " + (path.empty() ? "/" : path) + ": " + problem),
       m_origin(std::move(origin)), m_path(path.empty() ? "/" : std::move(path)),
@@ -51,7 +56,7 @@ std::string JsonCursor::describe() const {
     }
     if (v.is_number())
         return "the number " + v.dump();
-    return std::string("a ") + v.type_name();
+    return withArticle(v.type_name());
 }
 
 bool JsonCursor::has(std::string_view key) const {

@@ -27,6 +27,9 @@ private:
     std::string m_problem;
 };
 
+/// "an array", "a string": JSON type names as a sentence needs them.
+std::string withArticle(std::string_view typeName);
+
 /// A read-only position inside a parsed JSON document that knows its own path, so every
 /// check can say exactly where it failed. All accessors throw JsonError.
 class JsonCursor {

@@ -53,7 +53,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     return report;
 }
 
-nlohmann::json reportToJson(const RunReport& r) {
+nlohmann::ordered_json reportToJson(const RunReport& r) {
     const auto& c = r.cost;
     return {
         {"gpus", r.gpus},

@@ -37,7 +37,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
 
 /// The `run --json` object of DESIGN.md. Sections the engine does not compute yet
 /// (simulated bisection, collective, step) are null rather than a misleading zero.
-nlohmann::json reportToJson(const RunReport& report);
+nlohmann::ordered_json reportToJson(const RunReport& report);
 
 /// The design with `servers` servers, regenerated from its generator (sweeps).
 /// Scales the workload's data parallelism with the GPU count; throws

@@ -1,0 +1,190 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/sim/FabricNetwork.hpp"
+
+#include <deque>
+#include <stdexcept>
+
+namespace fabriclab::sim {
+namespace {
+
+using model::NodeKind;
+
+/// splitmix64: a cheap, well-mixed hash so that ECMP choices look random but repeat.
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+// Signal propagation in fibre and copper: at most 4.5 ns per metre (figures.md, NVIDIA cable specs).
+constexpr double kSecondsPerMeter = 4.5e-9;
+
+} // namespace
+
+FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabric& fabric,
+                             std::uint64_t ecmpSeed)
+    : m_topology(&topology), m_fabric(fabric), m_seed(ecmpSeed) {
+    for (const auto& [id, node] : topology.nodes()) {
+        m_index.emplace(id, static_cast<std::uint32_t>(m_index.size()));
+        if (node.kind == NodeKind::Server)
+            m_servers.push_back(id);
+    }
+    m_switchHops.resize(m_index.size());
+    const double goodput = fabric.lineEfficiency * (1 - fabric.protocolOverhead);
+
+    const auto addChannel = [&](model::LinkId link, double gbps, bool server) {
+        m_capacity.push_back(gbps * goodput);
+        m_channelLink.push_back(link);
+        m_channelIsServer.push_back(server ? 1 : 0);
+        return static_cast<std::uint32_t>(m_capacity.size() - 1);
+    };
+
+    for (const auto& [linkId, link] : topology.links()) {
+        const auto& a = topology.node(link.a);
+        const auto& b = topology.node(link.b);
+        const bool aServer = a.kind == NodeKind::Server;
+        const bool bServer = b.kind == NodeKind::Server;
+        if (aServer && bServer)
+            continue; // refused on load; never routed
+        if (aServer || bServer) {
+            const model::NodeId server = aServer ? link.a : link.b;
+            const model::NodeId sw = aServer ? link.b : link.a;
+            for (int m = 0; m < link.count; ++m) {
+                Cable cable{linkId, m, m_index.at(sw), 0, 0, link.lengthMeters};
+                cable.up = addChannel(linkId, link.speed.value, true);
+                cable.down = addChannel(linkId, link.speed.value, true);
+                m_nics[server].push_back(cable);
+            }
+            continue;
+        }
+        const int perDirection = adaptive() ? 1 : link.count;
+        const double gbps = adaptive() ? link.capacity().value : link.speed.value;
+        const std::uint32_t forward = static_cast<std::uint32_t>(m_capacity.size());
+        for (int c = 0; c < perDirection; ++c)
+            addChannel(linkId, gbps, false);
+        const std::uint32_t backward = static_cast<std::uint32_t>(m_capacity.size());
+        for (int c = 0; c < perDirection; ++c)
+            addChannel(linkId, gbps, false);
+        const std::uint32_t ia = m_index.at(link.a);
+        const std::uint32_t ib = m_index.at(link.b);
+        m_switchHops[ia].push_back(Hop{ib, forward, link.count, perDirection, link.lengthMeters});
+        m_switchHops[ib].push_back(Hop{ia, backward, link.count, perDirection, link.lengthMeters});
+    }
+}
+
+int FabricNetwork::nicCount(model::NodeId server) const {
+    const auto it = m_nics.find(server);
+    return it == m_nics.end() ? 0 : static_cast<int>(it->second.size());
+}
+
+const FabricNetwork::Cable& FabricNetwork::cable(Endpoint endpoint) const {
+    const auto it = m_nics.find(endpoint.server);
+    if (it == m_nics.end() || endpoint.nic < 0 || endpoint.nic >= static_cast<int>(it->second.size()))
+        throw std::invalid_argument("server " + m_topology->node(endpoint.server).name + " has no NIC " +
+                                    std::to_string(endpoint.nic));
+    return it->second[static_cast<std::size_t>(endpoint.nic)];
+}
+
+double FabricNetwork::nicGoodputGbps(Endpoint endpoint) const { return m_capacity[cable(endpoint).up]; }
+std::uint32_t FabricNetwork::nicUp(Endpoint endpoint) const { return cable(endpoint).up; }
+std::uint32_t FabricNetwork::nicDown(Endpoint endpoint) const { return cable(endpoint).down; }
+
+const std::vector<int>& FabricNetwork::distancesTo(std::uint32_t target) const {
+    auto [it, inserted] = m_distances.try_emplace(target);
+    if (!inserted)
+        return it->second;
+    auto& distance = it->second;
+    distance.assign(m_switchHops.size(), -1);
+    std::deque<std::uint32_t> queue{target};
+    distance[target] = 0;
+    while (!queue.empty()) {
+        const std::uint32_t u = queue.front();
+        queue.pop_front();
+        for (const Hop& hop : m_switchHops[u])
+            if (distance[hop.to] < 0) {
+                distance[hop.to] = distance[u] + 1;
+                queue.push_back(hop.to);
+            }
+    }
+    return distance;
+}
+
+Route FabricNetwork::route(Endpoint from, Endpoint to, std::uint64_t flowKey) const {
+    Route route;
+    if (from.server == to.server)
+        return route; // inside the scale-up domain: no fabric involved
+    const Cable& source = cable(from);
+    const Cable& sink = cable(to);
+    route.elements.push_back({source.up, 1.0});
+    route.wireMeters = source.meters + sink.meters;
+    const std::vector<int>& distance = distancesTo(sink.switchNode);
+    if (distance[source.switchNode] < 0)
+        throw std::invalid_argument("no path from " + m_topology->node(from.server).name + " to " +
+                                    m_topology->node(to.server).name);
+    route.switchHops = distance[source.switchNode] + 1;
+
+    const std::uint64_t key =
+        mix(m_seed ^ mix(from.server.value * 131ULL + static_cast<std::uint64_t>(from.nic)) ^
+            mix((to.server.value * 131ULL + static_cast<std::uint64_t>(to.nic)) << 1) ^ mix(flowKey << 2));
+    if (!adaptive()) {
+        // Static ECMP: at every switch the hash picks one cable among the equal-cost ones.
+        for (std::uint32_t u = source.switchNode; u != sink.switchNode;) {
+            int members = 0;
+            for (const Hop& hop : m_switchHops[u])
+                if (distance[hop.to] == distance[u] - 1)
+                    members += hop.members;
+            int pick = static_cast<int>(mix(key ^ u) % static_cast<std::uint64_t>(members));
+            for (const Hop& hop : m_switchHops[u]) {
+                if (distance[hop.to] != distance[u] - 1)
+                    continue;
+                if (pick < hop.members) {
+                    route.elements.push_back({hop.channel0 + static_cast<std::uint32_t>(pick), 1.0});
+                    route.wireMeters += hop.meters;
+                    u = hop.to;
+                    break;
+                }
+                pick -= hop.members;
+            }
+        }
+    } else {
+        // Adaptive routing: at every switch the flow spreads over all equal-cost cables in
+        // proportion to their number, hop by hop (a frontier of fractions per distance).
+        std::map<std::uint32_t, double> frontier{{source.switchNode, 1.0}};
+        bool firstPath = true;
+        while (!(frontier.size() == 1 && frontier.begin()->first == sink.switchNode)) {
+            std::map<std::uint32_t, double> next;
+            for (const auto& [u, fraction] : frontier) {
+                int members = 0;
+                for (const Hop& hop : m_switchHops[u])
+                    if (distance[hop.to] == distance[u] - 1)
+                        members += hop.members;
+                for (const Hop& hop : m_switchHops[u]) {
+                    if (distance[hop.to] != distance[u] - 1)
+                        continue;
+                    const double share = fraction * hop.members / members;
+                    route.elements.push_back({hop.channel0, share});
+                    next[hop.to] += share;
+                    if (firstPath) {
+                        route.wireMeters += hop.meters;
+                        firstPath = false;
+                    }
+                }
+            }
+            firstPath = true;
+            frontier = std::move(next);
+        }
+    }
+    route.elements.push_back({sink.down, 1.0});
+    return route;
+}
+
+double FabricNetwork::latencySeconds(const Route& route) const {
+    if (route.elements.empty())
+        return 0;
+    return 2 * m_fabric.nicLatencyNs * 1e-9 + route.switchHops * m_fabric.switchLatencyNs * 1e-9 +
+           route.wireMeters * kSecondsPerMeter;
+}
+
+} // namespace fabriclab::sim

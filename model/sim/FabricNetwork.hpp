@@ -1,0 +1,113 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/catalog/Fabric.hpp"
+#include "model/topology/Topology.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace fabriclab::sim {
+
+/// A NIC of a server: where a flow starts or ends.
+struct Endpoint {
+    model::NodeId server;
+    int nic = 0;
+    friend bool operator==(const Endpoint&, const Endpoint&) = default;
+};
+
+/// A flow's use of one channel: `fraction` of its rate passes through it.
+struct PathElement {
+    std::uint32_t channel;
+    double fraction;
+};
+
+/// A route: the channels a flow loads and what it pays before its first byte arrives.
+struct Route {
+    std::vector<PathElement> elements;
+    int switchHops = 0;      ///< switches crossed
+    double wireMeters = 0;   ///< cable length along the route
+};
+
+/// The topology as the simulator sees it: every direction of every cable is a channel
+/// with a capacity in Gb/s of goodput (line rate x the fabric's line efficiency x
+/// (1 - protocol overhead)), and routes map endpoints onto channels.
+///
+/// Server cables are always one channel per cable and direction, since a NIC is one
+/// cable. Switch-to-switch cables are one channel each under static ECMP, where a flow
+/// hashes onto a single member; under adaptive routing a parallel bundle is one channel,
+/// since traffic is sprayed evenly over its members.
+///
+/// Routing follows equal-cost shortest paths between the endpoints' switches (servers
+/// never forward), which is up/down routing on leaf/spine and fat-tree fabrics. Not
+/// thread-safe: distance tables are filled lazily; use one network per thread.
+class FabricNetwork {
+public:
+    FabricNetwork(const model::Topology& topology, const model::Fabric& fabric,
+                  std::uint64_t ecmpSeed = 0);
+
+    const model::Topology& topology() const { return *m_topology; }
+    const model::Fabric& fabric() const { return m_fabric; }
+    bool adaptive() const { return m_fabric.routing == model::Routing::Adaptive; }
+
+    std::size_t channelCount() const { return m_capacity.size(); }
+    double capacityGbps(std::uint32_t channel) const { return m_capacity[channel]; }
+    /// The link a channel belongs to.
+    model::LinkId linkOf(std::uint32_t channel) const { return m_channelLink[channel]; }
+    bool isServerChannel(std::uint32_t channel) const { return m_channelIsServer[channel] != 0; }
+
+    /// Servers in topology order, and how many NICs (cables) each has.
+    const std::vector<model::NodeId>& servers() const { return m_servers; }
+    int nicCount(model::NodeId server) const;
+    /// Goodput of one NIC, Gb/s.
+    double nicGoodputGbps(Endpoint endpoint) const;
+    /// Channel carrying the NIC's traffic into the fabric, and out of it.
+    std::uint32_t nicUp(Endpoint endpoint) const;
+    std::uint32_t nicDown(Endpoint endpoint) const;
+
+    /// Route from one NIC to another. `flowKey` picks the ECMP member (hash of the
+    /// endpoints, the key and the seed), so a run is reproducible and reseedable.
+    /// Throws std::invalid_argument when the destination cannot be reached.
+    Route route(Endpoint from, Endpoint to, std::uint64_t flowKey) const;
+
+    /// Start-up latency of a transfer on a route: NIC on both sides, each switch, wire.
+    double latencySeconds(const Route& route) const;
+
+private:
+    struct Cable {
+        model::LinkId link;
+        int member = 0;
+        std::uint32_t switchNode = 0; ///< index of the switch the NIC cable lands on
+        std::uint32_t up = 0;         ///< channel server -> switch
+        std::uint32_t down = 0;       ///< channel switch -> server
+        double meters = 0;
+    };
+    struct Hop {
+        std::uint32_t to;        ///< node index
+        std::uint32_t channel0;  ///< first channel of this direction
+        int members;             ///< cables in the bundle
+        int channels;            ///< 1 (bundle) or members
+        double meters;
+    };
+
+    const Cable& cable(Endpoint endpoint) const;
+    const std::vector<int>& distancesTo(std::uint32_t node) const;
+
+    const model::Topology* m_topology;
+    model::Fabric m_fabric;
+    std::uint64_t m_seed;
+    std::vector<double> m_capacity;
+    std::vector<model::LinkId> m_channelLink;
+    std::vector<char> m_channelIsServer;
+    std::map<model::NodeId, std::uint32_t> m_index;
+    std::vector<std::vector<Hop>> m_switchHops; ///< per node index, switch neighbours only
+    std::vector<model::NodeId> m_servers;
+    std::map<model::NodeId, std::vector<Cable>> m_nics;
+    mutable std::unordered_map<std::uint32_t, std::vector<int>> m_distances;
+};
+
+} // namespace fabriclab::sim

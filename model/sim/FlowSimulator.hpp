@@ -1,0 +1,62 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/sim/FabricNetwork.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace fabriclab::sim {
+
+/// One point-to-point transfer between two NICs.
+struct Transfer {
+    Endpoint from;
+    Endpoint to;
+    double bytes = 0;
+    std::vector<std::uint32_t> after; ///< indices of transfers that must finish first
+    std::uint64_t flowKey = 0;        ///< queue pair / channel index, feeds the ECMP hash
+    double extraLatency = 0;          ///< seconds added to the start-up latency (protocol)
+};
+
+/// A point of the playback timeline.
+struct Sample {
+    double time = 0;            ///< simulated seconds
+    double throughputGbps = 0;  ///< sum of all flow rates
+    std::vector<float> linkUtilization; ///< per channel, 0-1, when recording links
+};
+
+struct SimulationOptions {
+    bool recordLinks = false;     ///< per-channel utilization in samples (for views)
+    std::size_t maxSamples = 512; ///< the timeline is thinned to at most this many points
+};
+
+struct Progress {
+    int permille = 0;
+    double simulatedSeconds = 0;
+};
+
+struct SimulationResult {
+    double seconds = 0;                ///< when the last transfer finished
+    std::vector<double> finishTimes;   ///< per transfer
+    std::vector<Sample> timeline;
+    std::size_t events = 0;            ///< solver runs, for benchmarks
+};
+
+/// Event-driven flow-level simulation: transfers start once the ones they depend on have
+/// finished plus their start-up latency; active transfers share the fabric max-min fairly
+/// (FlowSolver); at each completion the finished flows retire, dependants are released
+/// and the rates are solved again. An instance holds no global state: run as many side by
+/// side as you like. The stop token is polled once per event; a stopped run throws
+/// std::runtime_error("cancelled").
+class FlowSimulator {
+public:
+    SimulationResult run(const FabricNetwork& network, const std::vector<Transfer>& transfers,
+                         std::stop_token stop = {}, const SimulationOptions& options = {},
+                         const std::function<void(const Progress&)>& progress = {}) const;
+};
+
+} // namespace fabriclab::sim

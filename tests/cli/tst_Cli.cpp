@@ -1,0 +1,363 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// fabriclab-cli as scripts use it (DESIGN.md "fabriclab-cli"): exit 0 with JSON on stdout and
+// nothing on stderr; on bad input exit 2, stdout empty, and exactly one stderr line that
+// names the file and the JSON path or the offending argument.
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+// moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
+#ifndef Q_MOC_RUN
+#include <nlohmann/json.hpp>
+
+#include <string>
+#endif
+
+using nlohmann::json;
+
+namespace {
+
+struct Outcome {
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Outcome runCli(const QStringList& arguments) {
+    QProcess process;
+    process.setProgram(QStringLiteral(FABRICLAB_CLI));
+    process.setArguments(arguments);
+    process.start();
+    Outcome outcome;
+    if (!process.waitForStarted(30000))
+        return outcome;
+    process.closeWriteChannel();
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        process.waitForFinished();
+        return outcome;
+    }
+    outcome.status = process.exitStatus();
+    outcome.exitCode = process.exitCode();
+    outcome.out = process.readAllStandardOutput();
+    outcome.err = process.readAllStandardError();
+    return outcome;
+}
+
+/// 4 servers x 8 NICs on one radix-64 leaf: 32 GPUs.
+json generatorDesign() {
+    return {{"format", "fabriclab-design"},
+            {"version", 1},
+            {"name", "32 x H100 on one leaf"},
+            {"fabric", "ib-ndr"},
+            {"generator",
+             {{"kind", "leaf-spine"},
+              {"servers", 4},
+              {"gpusPerServer", 8},
+              {"nicsPerServer", 8},
+              {"nicGbps", 400},
+              {"railOptimized", true},
+              {"leafRadix", 64},
+              {"spineRadix", 64},
+              {"oversubscription", 1.0}}}};
+}
+
+/// One 8-GPU server on one leaf, spelled out without a generator.
+json explicitDesign() {
+    return {{"format", "fabriclab-design"},
+            {"version", 1},
+            {"name", "one server"},
+            {"fabric", "ib-ndr"},
+            {"nodes", {{{"id", "srv-1"}, {"kind", "server"}}, {{"id", "leaf-1"}, {"kind", "leaf"}}}},
+            {"links", {{{"a", "srv-1"}, {"b", "leaf-1"}, {"gbps", 400}, {"count", 8}}}}};
+}
+
+std::string patched(json base, const json& patch) {
+    base.merge_patch(patch);
+    return base.dump(2);
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
+}
+
+QString diagnostics(const Outcome& o) {
+    return QStringLiteral("exit %1 (%2)\nstdout: %3\nstderr: %4")
+        .arg(o.exitCode)
+        .arg(QString::fromLatin1(o.status == QProcess::NormalExit ? "normal" : "crash/timeout"))
+        .arg(QString::fromUtf8(o.out.left(2000)), QString::fromUtf8(o.err.left(2000)));
+}
+
+/// Parses stdout, recording a failure message instead of throwing out of the test.
+bool parseJson(const QByteArray& text, json& value, QString& error) {
+    try {
+        value = json::parse(text.toStdString());
+        return true;
+    } catch (const json::exception& e) {
+        error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+bool isNumber(const json& object, const char* key) { return object.contains(key) && object.at(key).is_number(); }
+
+} // namespace
+
+class tst_Cli : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void helpAndVersion_data();
+    void helpAndVersion();
+    void runJson();
+    void compareJson();
+    void sweepJson();
+    void badInput_data();
+    void badInput();
+    void samples_data();
+    void samples();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_good;
+    QString m_explicit;
+};
+
+void tst_Cli::initTestCase() {
+    QVERIFY2(QFileInfo(QStringLiteral(FABRICLAB_CLI)).isExecutable(), FABRICLAB_CLI);
+    QVERIFY2(m_dir.isValid(), qPrintable(m_dir.errorString()));
+    m_good = m_dir.filePath(QStringLiteral("good.fabric.json"));
+    m_explicit = m_dir.filePath(QStringLiteral("explicit.fabric.json"));
+    QVERIFY(writeFile(m_good, QByteArray::fromStdString(generatorDesign().dump(2))));
+    QVERIFY(writeFile(m_explicit, QByteArray::fromStdString(explicitDesign().dump(2))));
+}
+
+void tst_Cli::helpAndVersion_data() {
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("mentions");
+    QTest::addRow("--help") << QStringList{"--help"} << QStringList{"run", "compare", "sweep"};
+    QTest::addRow("run --help") << QStringList{"run", "--help"} << QStringList{"run", "compare", "sweep"};
+    QTest::addRow("--version") << QStringList{"--version"} << QStringList{"fabriclab-cli", "."};
+}
+
+void tst_Cli::helpAndVersion() {
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, mentions);
+    const Outcome o = runCli(arguments);
+    QVERIFY2(o.status == QProcess::NormalExit, qPrintable(diagnostics(o)));
+    QCOMPARE(o.exitCode, 0);
+    QCOMPARE(o.err, QByteArray());
+    const QString out = QString::fromUtf8(o.out);
+    QVERIFY(!out.trimmed().isEmpty());
+    for (const QString& word : mentions)
+        QVERIFY2(out.contains(word), qPrintable(word + QStringLiteral(" missing from: ") + out));
+}
+
+void tst_Cli::runJson() {
+    const Outcome o = runCli({QStringLiteral("run"), m_good, QStringLiteral("--json")});
+    QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
+    QCOMPARE(o.err, QByteArray());
+
+    json report;
+    QString error;
+    QVERIFY2(parseJson(o.out, report, error), qPrintable(error));
+    QVERIFY(report.is_object());
+    QVERIFY(isNumber(report, "gpus"));
+    QCOMPARE(report.at("gpus").get<int>(), 32);
+    QVERIFY(isNumber(report, "servers"));
+    QCOMPARE(report.at("servers").get<int>(), 4);
+
+    QVERIFY(report.contains("switches") && report.at("switches").is_object());
+    const json& switches = report.at("switches");
+    for (const char* tier : {"leaf", "spine", "core"})
+        QVERIFY2(isNumber(switches, tier), tier);
+    // 32 NICs fit one radix-64 leaf: no spine, no core.
+    QCOMPARE(switches.at("leaf").get<int>(), 1);
+    QCOMPARE(switches.at("spine").get<int>(), 0);
+    QCOMPARE(switches.at("core").get<int>(), 0);
+
+    QVERIFY(report.contains("bisection") && report.at("bisection").is_object());
+    for (const char* key : {"theoreticalGbps", "effectiveGbps", "ratio"})
+        QVERIFY2(report.at("bisection").contains(key), key);
+    QVERIFY(isNumber(report.at("bisection"), "theoreticalGbps"));
+    QVERIFY(isNumber(report.at("bisection"), "ratio"));
+
+    QVERIFY(report.contains("collective"));
+    QVERIFY(report.contains("step"));
+
+    QVERIFY(report.contains("cost") && report.at("cost").is_object());
+    const json& cost = report.at("cost");
+    for (const char* key :
+         {"fabricCapexUsd", "switchesUsd", "nicsUsd", "cablesUsd", "perGpuHourUsd", "powerWatts"})
+        QVERIFY2(isNumber(cost, key), key);
+    QVERIFY(cost.at("fabricCapexUsd").get<double>() > 0);
+    QVERIFY(cost.at("perGpuHourUsd").get<double>() > 0);
+    QVERIFY(cost.at("powerWatts").get<double>() > 0);
+}
+
+void tst_Cli::compareJson() {
+    const Outcome o = runCli({QStringLiteral("compare"), m_good, QStringLiteral("--fabrics"),
+                              QStringLiteral("ib-ndr,roce-v2"), QStringLiteral("--json")});
+    QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
+    QCOMPARE(o.err, QByteArray());
+
+    json rows;
+    QString error;
+    QVERIFY2(parseJson(o.out, rows, error), qPrintable(error));
+    QVERIFY(rows.is_array());
+    QCOMPARE(rows.size(), std::size_t(2));
+    const char* expected[] = {"ib-ndr", "roce-v2"};
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        QVERIFY(rows[i].is_object());
+        QVERIFY(rows[i].contains("fabric") && rows[i].at("fabric").is_string());
+        QCOMPARE(QString::fromStdString(rows[i].at("fabric").get<std::string>()),
+                 QString::fromUtf8(expected[i]));
+        QCOMPARE(rows[i].at("gpus").get<int>(), 32);
+        QVERIFY(rows[i].at("cost").at("fabricCapexUsd").get<double>() > 0);
+    }
+}
+
+void tst_Cli::sweepJson() {
+    const Outcome o = runCli({QStringLiteral("sweep"), m_good, QStringLiteral("--servers"),
+                              QStringLiteral("8,16"), QStringLiteral("--json")});
+    QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
+    QCOMPARE(o.err, QByteArray());
+
+    json rows;
+    QString error;
+    QVERIFY2(parseJson(o.out, rows, error), qPrintable(error));
+    QVERIFY(rows.is_array());
+    QCOMPARE(rows.size(), std::size_t(2));
+    const int servers[] = {8, 16};
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        QVERIFY(rows[i].is_object());
+        QVERIFY(isNumber(rows[i], "servers"));
+        QCOMPARE(rows[i].at("servers").get<int>(), servers[i]);
+        QCOMPARE(rows[i].at("gpus").get<int>(), servers[i] * 8);
+        QVERIFY(rows[i].contains("fabric"));
+        QCOMPARE(QString::fromStdString(rows[i].at("fabric").get<std::string>()), QStringLiteral("ib-ndr"));
+    }
+}
+
+void tst_Cli::badInput_data() {
+    // "file" is written to {file} when not null; {good}, {explicit} and {dir} name fixtures.
+    QTest::addColumn<QByteArray>("file");
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<QString>("words");
+
+    const json gen = generatorDesign();
+    const QStringList runFile{"run", "{file}", "--json"};
+    const auto bad = [&](const char* name, const std::string& text, const char* where, const char* words) {
+        QTest::addRow("file: %s", name) << QByteArray::fromStdString(text) << runFile
+                                        << QString::fromUtf8(where) << QString::fromUtf8(words);
+    };
+    const auto usage = [](const char* name, const QStringList& arguments, const char* where,
+                          const char* words) {
+        QTest::addRow("usage: %s", name) << QByteArray() << arguments << QString::fromUtf8(where)
+                                         << QString::fromUtf8(words);
+    };
+
+    bad("malformed", R"({"format": "fabriclab-design", "version": 1, )", "{file}: at /:", "not valid JSON");
+    bad("not an object", "[]", "{file}: at /:", "design object");
+    bad("newer version", patched(gen, {{"version", 2}}), "{file}: at /version:", "newer FabricLab");
+    bad("unknown fabric", patched(gen, {{"fabric", "ib-ndrx"}}), "{file}: at /fabric:", "unknown fabric");
+    bad("dangling link",
+        patched(explicitDesign(), {{"links", {{{"a", "srv-1"}, {"b", "leaf-7"}}}}}),
+        "{file}: at /links/0/b:", "leaf-7");
+    bad("zero servers", patched(gen, {{"generator", {{"servers", 0}}}}), "{file}: at /generator/servers:",
+        "servers");
+    bad("typo in generator", patched(gen, {{"generator", {{"oversubscribtion", 1}}}}),
+        "{file}: at /generator/oversubscribtion:", "unknown field");
+    bad("tp*pp*dp != GPUs",
+        patched(gen, {{"workload",
+                       {{"model", "llama3-8b"}, {"gpu", "h100-sxm"}, {"globalBatchTokens", 1048576},
+                        {"tp", 8}, {"dp", 3}}}}),
+        "{file}: at /workload:", "tp x pp x dp");
+
+    usage("no command", {}, "no command", "--help");
+    usage("unknown command", {"simulate", "{good}"}, "\"simulate\"", "unknown command");
+    usage("missing DESIGN", {"run", "--json"}, "run", "DESIGN");
+    usage("missing file", {"run", "{dir}/missing.fabric.json"}, "{dir}/missing.fabric.json: at /:",
+          "cannot read");
+    usage("a folder as DESIGN", {"run", "{dir}"}, "{dir}: at /:", "folder");
+    usage("unknown option", {"run", "{good}", "--jsn"}, "\"--jsn\"", "unknown option");
+    usage("--fabric nope", {"run", "{good}", "--fabric", "nope"}, "\"nope\"", "unknown fabric");
+    usage("compare without --fabrics", {"compare", "{good}", "--json"}, "--fabrics", "compare");
+    usage("compare with an unknown fabric", {"compare", "{good}", "--fabrics", "ib-ndr,nope"},
+          "\"nope\"", "unknown fabric");
+    usage("--servers 0", {"sweep", "{good}", "--servers", "0"}, "--servers", "positive");
+    usage("--servers abc", {"sweep", "{good}", "--servers", "8,abc"}, "--servers", "\"abc\"");
+    usage("--servers empty item", {"sweep", "{good}", "--servers", "8,,16"}, "--servers", "empty");
+    usage("sweep without generator", {"sweep", "{explicit}", "--servers", "8"}, "sweep", "generator");
+    usage("two designs", {"run", "{good}", "{explicit}"}, "{explicit}", "one design");
+}
+
+void tst_Cli::badInput() {
+    QFETCH(QByteArray, file);
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, where);
+    QFETCH(QString, words);
+
+    const QString filePath = m_dir.filePath(QString::fromUtf8(QTest::currentDataTag())
+                                                .replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")),
+                                                         QStringLiteral("-")) +
+                                            QStringLiteral(".fabric.json"));
+    if (!file.isNull())
+        QVERIFY(writeFile(filePath, file));
+    const auto expand = [&](QString text) {
+        return text.replace(QStringLiteral("{file}"), filePath)
+            .replace(QStringLiteral("{good}"), m_good)
+            .replace(QStringLiteral("{explicit}"), m_explicit)
+            .replace(QStringLiteral("{dir}"), m_dir.path());
+    };
+    for (QString& argument : arguments)
+        argument = expand(argument);
+
+    const Outcome o = runCli(arguments);
+    QVERIFY2(o.status == QProcess::NormalExit, qPrintable(diagnostics(o)));
+    QVERIFY2(o.exitCode == 2, qPrintable(diagnostics(o)));
+    QVERIFY2(o.out.isEmpty(), qPrintable(diagnostics(o)));
+    QVERIFY2(o.err.endsWith('\n'), qPrintable(diagnostics(o)));
+    QVERIFY2(o.err.count('\n') == 1, qPrintable(diagnostics(o)));
+    const QString line = QString::fromUtf8(o.err).trimmed();
+    QVERIFY2(!line.isEmpty(), qPrintable(diagnostics(o)));
+    QVERIFY2(line.contains(expand(where)), qPrintable(expand(where) + QStringLiteral(" not in: ") + line));
+    QVERIFY2(line.contains(words), qPrintable(words + QStringLiteral(" not in: ") + line));
+}
+
+void tst_Cli::samples_data() {
+    QTest::addColumn<QString>("path");
+    const QDir samples(QStringLiteral(FABRICLAB_SOURCE_DIR "/samples"));
+    const QStringList files = samples.entryList({QStringLiteral("*.fabric.json")}, QDir::Files, QDir::Name);
+    if (files.isEmpty())
+        QSKIP("no samples/*.fabric.json yet");
+    for (const QString& name : files)
+        QTest::newRow(qPrintable(name)) << samples.filePath(name);
+}
+
+void tst_Cli::samples() {
+    QFETCH(QString, path);
+    const Outcome o = runCli({QStringLiteral("run"), path, QStringLiteral("--json")});
+    QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
+    QCOMPARE(o.err, QByteArray());
+
+    json report;
+    QString error;
+    QVERIFY2(parseJson(o.out, report, error), qPrintable(error));
+    QVERIFY(isNumber(report, "gpus"));
+    QVERIFY(report.at("gpus").get<long long>() > 0);
+    QVERIFY(report.contains("cost") && isNumber(report.at("cost"), "fabricCapexUsd"));
+    QVERIFY(report.at("cost").at("fabricCapexUsd").get<double>() > 0);
+}
+
+QTEST_GUILESS_MAIN(tst_Cli)
+#include "tst_Cli.moc"

@@ -1,0 +1,435 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// Design files (DESIGN.md "Design file"): what is saved loads back byte for byte, saves are
+// atomic, and every malformed or hostile document is refused with its origin, the JSON
+// path and what was expected - never a crash, never a silently fixed design.
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+// moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
+#ifndef Q_MOC_RUN
+#include "model/catalog/Catalog.hpp"
+#include "model/catalog/CatalogJson.hpp"
+#include "model/fabric/Generators.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/io/JsonCursor.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#endif
+
+using namespace fabriclab::model;
+using nlohmann::json;
+
+namespace {
+
+const std::string kOrigin = "bad.fabric.json";
+
+const Catalog& catalog() { return Catalog::builtin(); }
+
+/// 4 servers x 8 NICs fit one radix-64 leaf: 32 GPUs, no spine.
+json generatorDesign() {
+    return {{"format", "fabriclab-design"},
+            {"version", 1},
+            {"name", "32 x H100 on one leaf"},
+            {"fabric", "ib-ndr"},
+            {"generator",
+             {{"kind", "leaf-spine"},
+              {"servers", 4},
+              {"gpusPerServer", 8},
+              {"nicsPerServer", 8},
+              {"nicGbps", 400},
+              {"railOptimized", true},
+              {"leafRadix", 64},
+              {"spineRadix", 64},
+              {"oversubscription", 1.0}}}};
+}
+
+/// One 8-GPU server on one leaf, spelled out without a generator.
+json explicitDesign() {
+    return {{"format", "fabriclab-design"},
+            {"version", 1},
+            {"name", "one server"},
+            {"fabric", "ib-ndr"},
+            {"nodes",
+             {{{"id", "srv-1"}, {"kind", "server"}, {"x", 0}, {"y", 100}},
+              {{"id", "leaf-1"}, {"kind", "leaf"}, {"x", 0}, {"y", 0}}}},
+            {"links", {{{"a", "srv-1"}, {"b", "leaf-1"}, {"gbps", 400}, {"count", 8}}}}};
+}
+
+/// A copy of `base` with an RFC 7386 merge patch applied (null removes a member).
+std::string patched(json base, const json& patch) {
+    base.merge_patch(patch);
+    return base.dump();
+}
+
+json workloadFor32Gpus() {
+    return {{"model", "llama3-70b"}, {"gpu", "h100-sxm"}, {"globalBatchTokens", 4194304},
+            {"tp", 8},               {"pp", 1},           {"dp", 4},
+            {"ep", 1},               {"zero", 1},         {"mfu", 0.4},
+            {"overlap", 0.5}};
+}
+
+std::string readFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+QString fromStd(const std::string& text) { return QString::fromStdString(text); }
+
+} // namespace
+
+class tst_DesignFile : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTripGenerator_data();
+    void roundTripGenerator();
+    void saveAndLoad();
+    void inlineFabricStaysInline();
+    void workloadAndCollectiveRoundTrip();
+    void saveIntoMissingFolderThrows();
+    void refusesBadDocument_data();
+    void refusesBadDocument();
+    void loadRefusesUnreadablePath_data();
+    void loadRefusesUnreadablePath();
+};
+
+void tst_DesignFile::roundTripGenerator_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("expectedGpus");
+
+    QTest::addRow("leaf-spine 4 servers, one leaf") << fromStd(generatorDesign().dump()) << 32;
+    QTest::addRow("leaf-spine 16 servers rail-optimized, spines")
+        << fromStd(patched(generatorDesign(), {{"generator", {{"servers", 16}}}})) << 128;
+    QTest::addRow("leaf-spine 12 servers top-of-rack 2:1")
+        << fromStd(patched(generatorDesign(),
+                           {{"generator",
+                             {{"servers", 12}, {"railOptimized", false}, {"oversubscription", 2}}}}))
+        << 96;
+    QTest::addRow("fat-tree 64 servers radix 16")
+        << fromStd(patched(generatorDesign(),
+                           {{"generator",
+                             {{"kind", "fat-tree"},
+                              {"servers", 64},
+                              {"nicsPerServer", 1},
+                              {"railOptimized", false},
+                              {"leafRadix", 16},
+                              {"spineRadix", 16},
+                              {"coreRadix", 16}}}}))
+        << 512;
+}
+
+void tst_DesignFile::roundTripGenerator() {
+    QFETCH(QString, text);
+    QFETCH(int, expectedGpus);
+
+    const Design first = parseDesign(text.toStdString(), "generated.fabric.json", catalog());
+    QVERIFY(first.generator.has_value());
+    const std::string once = serializeDesign(first);
+    const Design second = parseDesign(once, "once.fabric.json", catalog());
+    const std::string twice = serializeDesign(second);
+    QCOMPARE(fromStd(twice), fromStd(once));
+
+    // The expanded topology is exactly what the generator builds, in both generations.
+    const Topology generated = generate(*first.generator);
+    QVERIFY(generated.nodes().size() > 1);
+    QCOMPARE(first.topology.nodes().size(), generated.nodes().size());
+    QCOMPARE(first.topology.links().size(), generated.links().size());
+    QCOMPARE(second.topology.nodes().size(), generated.nodes().size());
+    QCOMPARE(second.topology.links().size(), generated.links().size());
+    QCOMPARE(first.topology.gpuCount(), expectedGpus);
+    QCOMPARE(second.topology.gpuCount(), expectedGpus);
+
+    // The canonical form spells the topology out and keeps the generator beside it.
+    const json saved = json::parse(once);
+    QCOMPARE(saved.at("nodes").size(), generated.nodes().size());
+    QCOMPARE(saved.at("links").size(), generated.links().size());
+    QVERIFY(saved.contains("generator"));
+    QVERIFY(second.generator.has_value());
+    QVERIFY(*second.generator == *first.generator);
+}
+
+void tst_DesignFile::saveAndLoad() {
+    QTemporaryDir dir;
+    QVERIFY2(dir.isValid(), qPrintable(dir.errorString()));
+    const std::filesystem::path path = dir.filePath("cluster.fabric.json").toStdString();
+
+    const Design design = parseDesign(generatorDesign().dump(), "memory", catalog());
+    const std::string expected = serializeDesign(design);
+    saveDesign(design, path);
+    QCOMPARE(fromStd(readFile(path)), fromStd(expected));
+    QCOMPARE(fromStd(serializeDesign(loadDesign(path, catalog()))), fromStd(expected));
+
+    // Saving over an existing file replaces it and still leaves no temporary behind.
+    Design renamed = design;
+    renamed.name = "renamed";
+    saveDesign(renamed, path);
+    QCOMPARE(fromStd(loadDesign(path, catalog()).name), QStringLiteral("renamed"));
+
+    const QDir folder(dir.path());
+    const auto filters = QDir::Files | QDir::Hidden | QDir::System;
+    QCOMPARE(folder.entryList({QStringLiteral("*.tmp-*")}, filters), QStringList());
+    QCOMPARE(folder.entryList(filters), QStringList{QStringLiteral("cluster.fabric.json")});
+}
+
+void tst_DesignFile::inlineFabricStaysInline() {
+    const Fabric* ndr = catalog().findFabric("ib-ndr");
+    QVERIFY(ndr != nullptr);
+    json fabric = catalog_json::toJson(*ndr);
+    fabric["name"] = "NDR as our vendor quoted it";
+    fabric["switchLatencyNs"] = 321;
+    const std::string text = patched(generatorDesign(), {{"fabric", fabric}});
+
+    const Design first = parseDesign(text, "inline.fabric.json", catalog());
+    QVERIFY(first.fabric.isInline);
+    QCOMPARE(fromStd(first.fabric.spec.name), QStringLiteral("NDR as our vendor quoted it"));
+    QCOMPARE(first.fabric.spec.switchLatencyNs, 321.0);
+
+    const std::string once = serializeDesign(first);
+    const json saved = json::parse(once);
+    QVERIFY2(saved.at("fabric").is_object(), saved.at("fabric").dump().c_str());
+    QCOMPARE(fromStd(saved.at("fabric").at("name").get<std::string>()),
+             QStringLiteral("NDR as our vendor quoted it"));
+
+    const Design second = parseDesign(once, "once.fabric.json", catalog());
+    QVERIFY(second.fabric.isInline);
+    QVERIFY(second.fabric.spec == first.fabric.spec);
+    QCOMPARE(fromStd(serializeDesign(second)), fromStd(once));
+
+    // The catalog id form stays an id.
+    const json byId = json::parse(serializeDesign(parseDesign(generatorDesign().dump(), "id", catalog())));
+    QVERIFY(byId.at("fabric").is_string());
+    QCOMPARE(fromStd(byId.at("fabric").get<std::string>()), QStringLiteral("ib-ndr"));
+}
+
+void tst_DesignFile::workloadAndCollectiveRoundTrip() {
+    json workload = workloadFor32Gpus();
+    workload["precision"] = "fp8";
+    const json collective = {{"op", "alltoall"}, {"bytes", 1048576}, {"algorithm", "ring"}};
+    const std::string text =
+        patched(generatorDesign(), {{"workload", workload}, {"collective", collective}});
+
+    const Design first = parseDesign(text, "workload.fabric.json", catalog());
+    QVERIFY(first.workload.has_value());
+    QVERIFY(first.collective.has_value());
+    QCOMPARE(first.workload->tp, 8);
+    QCOMPARE(first.workload->dp, 4);
+    QCOMPARE(first.workload->zero, 1);
+    QVERIFY(first.workload->precision == Precision::Fp8);
+    QVERIFY(first.workload->mfu.has_value());
+    QCOMPARE(*first.workload->mfu, 0.4);
+    QCOMPARE(first.workload->overlap, 0.5);
+    QVERIFY(!first.workload->model.isInline);
+    QCOMPARE(fromStd(first.workload->model.spec.id), QStringLiteral("llama3-70b"));
+    QCOMPARE(fromStd(first.workload->gpu.spec.id), QStringLiteral("h100-sxm"));
+    QVERIFY(first.collective->op == CollectiveOp::AllToAll);
+    QCOMPARE(first.collective->bytes, 1048576LL);
+    QVERIFY(first.collective->algorithm == CollectiveAlgorithm::Ring);
+
+    const std::string once = serializeDesign(first);
+    const Design second = parseDesign(once, "once.fabric.json", catalog());
+    QVERIFY(second.workload.has_value());
+    QVERIFY(second.collective.has_value());
+    QVERIFY(*second.workload == *first.workload);
+    QVERIFY(*second.collective == *first.collective);
+    QCOMPARE(fromStd(serializeDesign(second)), fromStd(once));
+
+    const json saved = json::parse(once);
+    QCOMPARE(fromStd(saved.at("workload").at("model").get<std::string>()), QStringLiteral("llama3-70b"));
+    QCOMPARE(fromStd(saved.at("collective").at("op").get<std::string>()), QStringLiteral("alltoall"));
+}
+
+void tst_DesignFile::saveIntoMissingFolderThrows() {
+    QTemporaryDir dir;
+    QVERIFY2(dir.isValid(), qPrintable(dir.errorString()));
+    const std::filesystem::path path =
+        std::filesystem::path(dir.path().toStdString()) / "no-such-folder" / "x.fabric.json";
+    const Design design = parseDesign(generatorDesign().dump(), "memory", catalog());
+
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, saveDesign(design, path));
+    try {
+        saveDesign(design, path);
+    } catch (const std::runtime_error& e) {
+        QVERIFY2(fromStd(e.what()).contains(fromStd(path.string())), e.what());
+    }
+    QVERIFY(!std::filesystem::exists(path.parent_path()));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList());
+}
+
+void tst_DesignFile::refusesBadDocument_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("words");
+
+    const json gen = generatorDesign();
+    const json exp = explicitDesign();
+    const json workload = workloadFor32Gpus();
+    const json collective = {{"op", "allreduce"}, {"bytes", 1024}};
+    const auto row = [](const char* name, const std::string& text, const char* path,
+                        const char* words) {
+        QTest::addRow("%s", name) << fromStd(text) << QString::fromUtf8(path) << QString::fromUtf8(words);
+    };
+
+    // The document as a whole.
+    row("malformed (truncated)", R"({"format": "fabriclab-design", "version": 1, "fabric": )", "/",
+        "not valid JSON");
+    row("not an object (an array)", "[1, 2, 3]", "/", "expected a design object");
+    row("wrong format", patched(gen, {{"format", "fabriclab-layout"}}), "/format", "fabriclab-design");
+    row("missing version", patched(gen, {{"version", nullptr}}), "/", "\"version\"");
+    row("version 2", patched(gen, {{"version", 2}}), "/version", "newer FabricLab");
+    row("version 0", patched(gen, {{"version", 0}}), "/version", "whole number from 1");
+    row("version as string", patched(gen, {{"version", "1"}}), "/version", "expected a whole number");
+    row("neither nodes nor generator", patched(gen, {{"generator", nullptr}}), "/", "generator");
+    row("unknown top-level field", patched(gen, {{"fabrik", "ib-ndr"}}), "/fabrik", "unknown field");
+
+    // Catalog references.
+    row("unknown fabric id", patched(gen, {{"fabric", "ib-ndr-typo"}}), "/fabric", "unknown fabric");
+    json unknownGpu = workload;
+    unknownGpu["gpu"] = "h900";
+    row("unknown gpu id", patched(gen, {{"workload", unknownGpu}}), "/workload/gpu", "unknown gpu");
+    json unknownModel = workload;
+    unknownModel["model"] = "llama9-1t";
+    row("unknown model id", patched(gen, {{"workload", unknownModel}}), "/workload/model",
+        "unknown model");
+
+    // The generator.
+    row("servers as string", patched(gen, {{"generator", {{"servers", "8"}}}}), "/generator/servers",
+        "expected a whole number");
+    row("zero servers", patched(gen, {{"generator", {{"servers", 0}}}}), "/generator/servers",
+        "servers must be between 1");
+    row("negative nicGbps", patched(gen, {{"generator", {{"nicGbps", -400}}}}), "/generator/nicGbps",
+        "nicGbps must be between 1");
+    row("huge servers", patched(gen, {{"generator", {{"servers", 10'000'000}}}}), "/generator/servers",
+        "10000000");
+    row("oversubscription 0", patched(gen, {{"generator", {{"oversubscription", 0}}}}),
+        "/generator/oversubscription", "oversubscription must be between");
+    row("typo oversubscribtion", patched(gen, {{"generator", {{"oversubscribtion", 2}}}}),
+        "/generator/oversubscribtion", "unknown field");
+    row("unknown generator kind", patched(gen, {{"generator", {{"kind", "dragonfly"}}}}),
+        "/generator/kind", "unknown generator kind");
+    row("links without nodes", patched(gen, {{"links", json::array()}}), "/links", "without nodes");
+
+    // Explicit nodes and links.
+    row("dangling link endpoint",
+        patched(exp, {{"links",
+                       {{{"a", "srv-1"}, {"b", "leaf-1"}, {"count", 4}},
+                        {{"a", "srv-1"}, {"b", "leaf-9"}, {"count", 4}}}}}),
+        "/links/1/b", "no node with id \"leaf-9\"");
+    row("duplicate node id",
+        patched(exp, {{"nodes",
+                       {{{"id", "srv-1"}, {"kind", "server"}},
+                        {{"id", "leaf-1"}, {"kind", "leaf"}},
+                        {{"id", "srv-1"}, {"kind", "server"}}}}}),
+        "/nodes/2/id", "duplicate node id");
+    row("unknown node kind",
+        patched(exp, {{"nodes", {{{"id", "srv-1"}, {"kind", "router"}}}}}), "/nodes/0/kind",
+        "unknown node kind");
+    row("link count 0",
+        patched(exp, {{"links", {{{"a", "srv-1"}, {"b", "leaf-1"}, {"count", 0}}}}}),
+        "/links/0/count", "whole number from 1");
+    row("link to itself",
+        patched(exp, {{"links", {{{"a", "leaf-1"}, {"b", "leaf-1"}, {"count", 1}}}}}), "/links/0",
+        "itself");
+    row("unknown medium",
+        patched(exp, {{"links", {{{"a", "srv-1"}, {"b", "leaf-1"}, {"medium", "copper"}}}}}),
+        "/links/0/medium", "unknown medium");
+    row("switch over radix",
+        patched(exp, {{"nodes",
+                       {{{"id", "srv-1"}, {"kind", "server"}, {"nics", 1}},
+                        {{"id", "srv-2"}, {"kind", "server"}, {"nics", 1}},
+                        {{"id", "srv-3"}, {"kind", "server"}, {"nics", 1}},
+                        {{"id", "leaf-1"}, {"kind", "leaf"}, {"radix", 2}}}},
+                      {"links",
+                       {{{"a", "srv-1"}, {"b", "leaf-1"}},
+                        {{"a", "srv-2"}, {"b", "leaf-1"}},
+                        {{"a", "srv-3"}, {"b", "leaf-1"}}}}}),
+        "/links/2", "radix is 2");
+
+    // Workload and collective.
+    json badSplit = workload;
+    badSplit["dp"] = 2;
+    row("tp*pp*dp != GPUs", patched(gen, {{"workload", badSplit}}), "/workload", "tp x pp x dp");
+    json zero4 = workload;
+    zero4["zero"] = 4;
+    row("zero stage 4", patched(gen, {{"workload", zero4}}), "/workload/zero", "from 0 to 3");
+    json badOp = collective;
+    badOp["op"] = "allgatherv";
+    row("unknown collective op", patched(gen, {{"collective", badOp}}), "/collective/op",
+        "unknown collective");
+    json negativeBytes = collective;
+    negativeBytes["bytes"] = -1024;
+    row("bytes negative", patched(gen, {{"collective", negativeBytes}}), "/collective/bytes",
+        "whole number from 1");
+
+    // Hostile: nesting deep enough to overflow a recursive parser or destructor.
+    const std::string deep = std::string(3000, '[') + std::string(3000, ']');
+    row("3000-deep nested arrays as the document", deep, "/", "expected a design object");
+    std::string deepName = patched(gen, {{"name", nullptr}});
+    deepName.insert(deepName.rfind('}'), ",\"name\":" + deep);
+    row("3000-deep nested arrays as the name", deepName, "/name", "expected a string");
+}
+
+void tst_DesignFile::refusesBadDocument() {
+    QFETCH(QString, text);
+    QFETCH(QString, path);
+    QFETCH(QString, words);
+
+    const std::string document = text.toStdString();
+    QVERIFY_THROWS_EXCEPTION(JsonError, parseDesign(document, kOrigin, catalog()));
+
+    std::optional<JsonError> caught;
+    try {
+        parseDesign(document, kOrigin, catalog());
+    } catch (const JsonError& e) {
+        caught = e;
+    }
+    QVERIFY(caught.has_value());
+    QCOMPARE(fromStd(caught->origin()), fromStd(kOrigin));
+    QCOMPARE(fromStd(caught->path()), path);
+    QVERIFY2(fromStd(caught->problem()).contains(words), caught->what());
+    QVERIFY2(fromStd(caught->what()).startsWith(fromStd(kOrigin + ": at " + caught->path() + ": ")),
+             caught->what());
+}
+
+void tst_DesignFile::loadRefusesUnreadablePath_data() {
+    QTest::addColumn<QString>("relative");
+    QTest::addColumn<QString>("words");
+    QTest::addRow("missing file") << "missing.fabric.json" << "cannot read";
+    QTest::addRow("a folder") << "folder.fabric.json" << "folder";
+}
+
+void tst_DesignFile::loadRefusesUnreadablePath() {
+    QFETCH(QString, relative);
+    QFETCH(QString, words);
+
+    QTemporaryDir dir;
+    QVERIFY2(dir.isValid(), qPrintable(dir.errorString()));
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder.fabric.json")));
+    const std::filesystem::path path = dir.filePath(relative).toStdString();
+
+    QVERIFY_THROWS_EXCEPTION(JsonError, loadDesign(path, catalog()));
+    std::optional<JsonError> caught;
+    try {
+        loadDesign(path, catalog());
+    } catch (const JsonError& e) {
+        caught = e;
+    }
+    QVERIFY(caught.has_value());
+    QCOMPARE(fromStd(caught->origin()), fromStd(path.string()));
+    QVERIFY2(fromStd(caught->what()).startsWith(fromStd(path.string())), caught->what());
+    QVERIFY2(fromStd(caught->problem()).contains(words), caught->what());
+}
+
+QTEST_APPLESS_MAIN(tst_DesignFile)
+#include "tst_DesignFile.moc"

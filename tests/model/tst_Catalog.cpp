@@ -1,0 +1,257 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// The built-in catalog: every id DESIGN.md promises, figures that match figures.md, a
+// source beside every number in resources/catalog/*.json, and edited price lists that are
+// refused with their origin named.
+#include <QStringList>
+#include <QTest>
+
+// moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
+#ifndef Q_MOC_RUN
+#include "model/catalog/Catalog.hpp"
+#include "model/io/JsonCursor.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+#endif
+
+using namespace fabriclab::model;
+using nlohmann::json;
+
+namespace {
+
+const std::filesystem::path kCatalogDir =
+    std::filesystem::path(FABRICLAB_SOURCE_DIR) / "resources" / "catalog";
+const std::string kOrigin = "my-prices.json";
+
+std::string readFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+json catalogFile(const char* name) { return json::parse(readFile(kCatalogDir / name)); }
+
+/// Numbers a catalog may state without a source: document structure and the nominal
+/// port counts and speeds that name a part rather than measure it.
+bool plainNumberAllowed(const std::string& key, const json& value) {
+    static const std::set<std::string> keys{"version", "ports", "portGbps", "gbps"};
+    return keys.count(key) != 0 && value.is_number_integer();
+}
+
+/// Collects every number that is neither the "value" of an object with a non-empty
+/// "source" nor one of the plain integers allowed above.
+void findUnsourced(const json& value, const std::string& path, const std::string& key,
+                   const json* parent, QStringList& problems) {
+    if (value.is_object()) {
+        for (const auto& [k, member] : value.items())
+            findUnsourced(member, path + "/" + k, k, &value, problems);
+    } else if (value.is_array()) {
+        for (std::size_t i = 0; i < value.size(); ++i)
+            findUnsourced(value[i], path + "/" + std::to_string(i), std::to_string(i), &value,
+                          problems);
+    } else if (value.is_number()) {
+        if (plainNumberAllowed(key, value))
+            return;
+        const bool sourced = key == "value" && parent && parent->is_object() &&
+                             parent->contains("source") && (*parent)["source"].is_string() &&
+                             !(*parent)["source"].get<std::string>().empty();
+        if (!sourced)
+            problems << QString::fromStdString(path + " = " + value.dump());
+    }
+}
+
+} // namespace
+
+class tst_Catalog : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void builtinIds_data();
+    void builtinIds();
+    void gpuFigures_data();
+    void gpuFigures();
+    void everyNumberHasSource_data();
+    void everyNumberHasSource();
+    void loadPricesRefusals_data();
+    void loadPricesRefusals();
+    void loadPricesReplaces();
+};
+
+void tst_Catalog::builtinIds_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("id");
+    // DESIGN.md "Catalog ids, at least".
+    for (const char* id : {"ib-hdr", "ib-ndr", "ib-xdr", "roce-v2", "roce-v2-untuned",
+                           "spectrum-x", "ethernet-tcp", "efa"})
+        QTest::addRow("fabric %s", id) << QStringLiteral("fabric") << QString::fromLatin1(id);
+    for (const char* id : {"a100", "h100-sxm", "h200", "b200", "gb200", "mi300x"})
+        QTest::addRow("gpu %s", id) << QStringLiteral("gpu") << QString::fromLatin1(id);
+    for (const char* id : {"llama3-8b", "llama3-70b", "llama3-405b", "gpt3-175b", "mixtral-8x7b",
+                           "deepseek-v3"})
+        QTest::addRow("model %s", id) << QStringLiteral("model") << QString::fromLatin1(id);
+}
+
+void tst_Catalog::builtinIds() {
+    QFETCH(QString, kind);
+    QFETCH(QString, id);
+    const Catalog& catalog = Catalog::builtin();
+    const std::string key = id.toStdString();
+    std::string foundId;
+    if (kind == QLatin1String("fabric")) {
+        const Fabric* f = catalog.findFabric(key);
+        QVERIFY(f);
+        foundId = f->id;
+        // Costing needs every part the fabric is built from (Catalog::loadPrices checks it).
+        const PriceCatalog& prices = catalog.prices();
+        QVERIFY(prices.switches.count(f->hardware.switchId));
+        QVERIFY(prices.nics.count(f->hardware.nicId));
+        QVERIFY(prices.cables.count(f->hardware.serverCableId));
+        QVERIFY(prices.cables.count(f->hardware.switchCableId));
+        QVERIFY(prices.transceivers.count(f->hardware.transceiverId));
+    } else if (kind == QLatin1String("gpu")) {
+        const GpuSpec* g = catalog.findGpu(key);
+        QVERIFY(g);
+        foundId = g->id;
+        QVERIFY(g->bf16Tflops > 0);
+    } else {
+        const ModelSpec* m = catalog.findModel(key);
+        QVERIFY(m);
+        foundId = m->id;
+        QVERIFY(m->paramsB > 0);
+    }
+    QCOMPARE(QString::fromStdString(foundId), id);
+}
+
+void tst_Catalog::gpuFigures_data() {
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<double>("bf16Tflops");
+    QTest::addColumn<double>("fp8Tflops");
+    // figures.md "Compute": dense peaks from the vendor datasheets.
+    QTest::addRow("H100 SXM: 989 / 1,979") << QStringLiteral("h100-sxm") << 989.0 << 1979.0;
+    QTest::addRow("H200: 989 BF16") << QStringLiteral("h200") << 989.0 << 1979.0;
+    QTest::addRow("B200: 2,250 / 4,500") << QStringLiteral("b200") << 2250.0 << 4500.0;
+    // A100 has no FP8 tensor cores: the catalog runs FP8 at the BF16 rate.
+    QTest::addRow("A100: 312 BF16") << QStringLiteral("a100") << 312.0 << 312.0;
+}
+
+void tst_Catalog::gpuFigures() {
+    QFETCH(QString, id);
+    QFETCH(double, bf16Tflops);
+    QFETCH(double, fp8Tflops);
+    const GpuSpec* gpu = Catalog::builtin().findGpu(id.toStdString());
+    QVERIFY(gpu);
+    // Whole numbers read from JSON are exact doubles; the relative 1e-9 only guards the
+    // comparison itself.
+    QVERIFY2(std::abs(gpu->bf16Tflops - bf16Tflops) <= 1e-9 * bf16Tflops,
+             qPrintable(QString::number(gpu->bf16Tflops)));
+    QVERIFY2(std::abs(gpu->fp8Tflops - fp8Tflops) <= 1e-9 * fp8Tflops,
+             qPrintable(QString::number(gpu->fp8Tflops)));
+}
+
+void tst_Catalog::everyNumberHasSource_data() {
+    QTest::addColumn<QString>("file");
+    std::vector<std::string> names;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(kCatalogDir, error))
+        if (entry.path().extension() == ".json")
+            names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    // The four catalogs at least, so an empty or moved directory cannot pass silently.
+    for (const char* expected : {"fabrics.json", "gpus.json", "models.json", "prices.json"})
+        if (std::find(names.begin(), names.end(), expected) == names.end())
+            QFAIL(qPrintable(QStringLiteral("missing %1 in %2")
+                                 .arg(QLatin1String(expected),
+                                      QString::fromStdString(kCatalogDir.string()))));
+    for (const auto& name : names)
+        QTest::addRow("%s", name.c_str()) << QString::fromStdString(name);
+}
+
+void tst_Catalog::everyNumberHasSource() {
+    QFETCH(QString, file);
+    const std::string text = readFile(kCatalogDir / file.toStdString());
+    QVERIFY(!text.empty());
+    const json document = json::parse(text);
+    QStringList problems;
+    findUnsourced(document, "", "", nullptr, problems);
+    QVERIFY2(problems.isEmpty(),
+             qPrintable(QStringLiteral("numbers without a source: ") + problems.join(QStringLiteral(", "))));
+}
+
+void tst_Catalog::loadPricesRefusals_data() {
+    QTest::addColumn<QByteArray>("document");
+    QTest::addColumn<QString>("mentions"); // besides the origin
+
+    QTest::addRow("malformed JSON") << QByteArray(R"({ "kind": "prices", "version": )")
+                                    << QStringLiteral("not valid JSON");
+    QTest::addRow("empty document") << QByteArray() << QStringLiteral("not valid JSON");
+    QTest::addRow("a GPU catalog, not prices")
+        << QByteArray(R"({"format": "fabriclab-catalog", "kind": "gpus", "version": 1})")
+        << QStringLiteral("/kind");
+    json futureVersion = catalogFile("prices.json");
+    futureVersion["version"] = 2;
+    QTest::addRow("version 2") << QByteArray::fromStdString(futureVersion.dump())
+                               << QStringLiteral("version 1");
+    // ib-ndr is built from qm9700; a price list without it would fail far from the cause.
+    json noQuantum = catalogFile("prices.json");
+    auto& switches = noQuantum["switches"];
+    switches.erase(std::remove_if(switches.begin(), switches.end(),
+                                  [](const json& s) { return s["id"] == "qm9700"; }),
+                   switches.end());
+    QTest::addRow("no price for a fabric's switch")
+        << QByteArray::fromStdString(noQuantum.dump())
+        << QStringLiteral("no price for part \"qm9700\"");
+    json negative = catalogFile("prices.json");
+    negative["nics"][0]["priceUsd"]["value"] = -1;
+    QTest::addRow("negative NIC price") << QByteArray::fromStdString(negative.dump())
+                                        << QStringLiteral("/nics/0/priceUsd");
+}
+
+void tst_Catalog::loadPricesRefusals() {
+    QFETCH(QByteArray, document);
+    QFETCH(QString, mentions);
+
+    Catalog catalog = Catalog::builtin();
+    const std::string text = document.toStdString();
+    QVERIFY_THROWS_EXCEPTION(JsonError, catalog.loadPrices(text, kOrigin));
+    try {
+        catalog.loadPrices(text, kOrigin);
+    } catch (const JsonError& e) {
+        QCOMPARE(QString::fromStdString(e.origin()), QString::fromStdString(kOrigin));
+        const QString message = QString::fromStdString(e.what());
+        QVERIFY2(message.startsWith(QString::fromStdString(kOrigin + ": at ")), qPrintable(message));
+        QVERIFY2(message.contains(mentions), qPrintable(message));
+    }
+    // A refused list leaves the one in use untouched.
+    QCOMPARE(catalog.prices().switches.size(), Catalog::builtin().prices().switches.size());
+    QVERIFY(catalog.prices().switches.count("qm9700"));
+    QCOMPARE(catalog.prices().amortizationMonths, Catalog::builtin().prices().amortizationMonths);
+}
+
+void tst_Catalog::loadPricesReplaces() {
+    // The shipped prices.json with a longer amortization and a cheaper Quantum-2.
+    json edited = catalogFile("prices.json");
+    edited["amortizationMonths"]["value"] = 48;
+    for (auto& s : edited["switches"])
+        if (s["id"] == "qm9700")
+            s["priceUsd"]["value"] = 50000;
+    Catalog catalog = Catalog::builtin();
+    catalog.loadPrices(edited.dump(), kOrigin);
+    QCOMPARE(catalog.prices().amortizationMonths, 48.0);
+    QCOMPARE(catalog.prices().switches.at("qm9700").price.value, 50000.0);
+    // The built-in catalog is shared and stays as shipped.
+    QCOMPARE(Catalog::builtin().prices().amortizationMonths, 36.0);
+    QCOMPARE(Catalog::builtin().prices().switches.at("qm9700").price.value, 65000.0);
+}
+
+QTEST_APPLESS_MAIN(tst_Catalog)
+#include "tst_Catalog.moc"

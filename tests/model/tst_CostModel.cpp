@@ -1,0 +1,210 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// Bill of materials and $/GPU-hour from the built-in price catalog. The 8-server 64-GPU
+// rows are article 000's cost math ("Cost Math: What You Actually Pay per GPU"); the
+// two-tier row is counted by hand.
+#include <QTest>
+
+// moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
+#ifndef Q_MOC_RUN
+#include "model/catalog/Catalog.hpp"
+#include "model/cost/CostModel.hpp"
+#include "model/fabric/Generators.hpp"
+#include "model/topology/Topology.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#endif
+
+using namespace fabriclab::model;
+
+namespace {
+
+// Prices are whole dollars and quantities whole numbers, so sums are exact in a double;
+// the division by GPU-hours is the only rounding, hence 1e-9 relative.
+constexpr double kExact = 1e-9;
+// Article 000 rounds its figures ("~$65K", "roughly $490K", "~$0.29/GPU/hour") and the
+// catalog takes the midpoints of its price ranges, so we agree with it to 10%.
+constexpr double kArticle = 0.10;
+
+bool within(double actual, double expected, double relTol) {
+    return std::abs(actual - expected) <= relTol * std::max(1e-12, std::abs(expected));
+}
+
+#define COMPARE_REL(actual, expected, tol)                                                         \
+    QVERIFY2(within((actual), (expected), (tol)),                                                  \
+             qPrintable(QStringLiteral("%1 = %2, expected %3 within %4")                           \
+                            .arg(QLatin1String(#actual))                                          \
+                            .arg(actual, 0, 'g', 12)                                               \
+                            .arg(expected, 0, 'g', 12)                                             \
+                            .arg(tol)))
+
+/// The 64-GPU cluster of article 000: 8 servers x 8 NICs on one radix-64 switch.
+Topology article000Cluster() {
+    GeneratorParams p;
+    p.servers = 8;
+    p.gpusPerServer = 8;
+    p.nicsPerServer = 8;
+    p.leafRadix = 64;
+    p.spineRadix = 64;
+    return generateLeafSpine(p);
+}
+
+/// 16 servers x 8 NICs rail-optimized, radix 64, 1:1: 128 NICs > 64 ports, so two tiers.
+/// d = 32 -> one unit of 16 servers, 8 rail leaves, 16 uplinks each; spines: smallest
+/// divisor of 16 >= max(2, 8 x 16 / 64 = 2) with 8 x 8 <= 64 -> 2 spines, 8 cables each.
+Topology twoTierCluster() {
+    GeneratorParams p;
+    p.servers = 16;
+    p.gpusPerServer = 8;
+    p.nicsPerServer = 8;
+    p.leafRadix = 64;
+    p.spineRadix = 64;
+    return generateLeafSpine(p);
+}
+
+const Fabric& fabric(const char* id) {
+    const Fabric* f = Catalog::builtin().findFabric(id);
+    if (!f)
+        throw std::invalid_argument(std::string("no fabric ") + id);
+    return *f;
+}
+
+} // namespace
+
+class tst_CostModel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void articleCluster_data();
+    void articleCluster();
+    void twoTierBom();
+    void amortizationOverride();
+    void refusals();
+};
+
+void tst_CostModel::articleCluster_data() {
+    QTest::addColumn<QString>("fabricId");
+    QTest::addColumn<double>("catalogCapex");   // hand-summed from prices.json
+    QTest::addColumn<double>("articleCapex");   // article 000
+    QTest::addColumn<double>("articlePerGpuHour"); // article 000
+
+    // 1 x qm9700 $65,000 + 64 x cx7-ndr $6,250 + 64 x ndr-400g-server $390
+    // = 65,000 + 400,000 + 24,960 = $489,960 (article: "roughly $490K", "~$0.29/GPU/hour").
+    QTest::addRow("ib-ndr: 1 Quantum-2 + 64 CX-7 NDR")
+        << QStringLiteral("ib-ndr") << 489960.0 << 490000.0 << 0.29;
+    // 1 x sn5600 $47,000 + 64 x cx7-roce $3,900 + 64 x spx-400g-server $312
+    // = 47,000 + 249,600 + 19,968 = $316,568 (article: "roughly $317K", "~$0.19/GPU/hour").
+    QTest::addRow("spectrum-x: 1 SN5600 + 64 CX-7 RoCE")
+        << QStringLiteral("spectrum-x") << 316568.0 << 317000.0 << 0.19;
+    // 1 x th4-400g $20,000 + 64 x cx6dx-roce $2,190 + 64 x roce-400g-server $234
+    // = 20,000 + 140,160 + 14,976 = $175,136 (article: "roughly $175K", "~$0.10/GPU/hour").
+    QTest::addRow("roce-v2: 1 Tomahawk-4 + 64 CX-6 Dx")
+        << QStringLiteral("roce-v2") << 175136.0 << 175000.0 << 0.10;
+}
+
+void tst_CostModel::articleCluster() {
+    QFETCH(QString, fabricId);
+    QFETCH(double, catalogCapex);
+    QFETCH(double, articleCapex);
+    QFETCH(double, articlePerGpuHour);
+
+    const Catalog& catalog = Catalog::builtin();
+    const Topology topology = article000Cluster();
+    const CostReport report =
+        estimateCost(topology, fabric(fabricId.toStdString().c_str()), catalog.prices());
+
+    // One switch, 64 NICs, 64 server cables, no switch-to-switch fibre or optics.
+    QCOMPARE(report.bom.size(), std::size_t(3));
+    COMPARE_REL(report.capex.value, catalogCapex, kExact);
+    COMPARE_REL(report.capex.value, articleCapex, kArticle);
+    // capex / (36 months x 730 h x 64 GPUs = 1,681,920 GPU-hours).
+    QCOMPARE(report.amortizationMonths, 36.0);
+    COMPARE_REL(report.perGpuHour, catalogCapex / 1681920.0, kExact);
+    COMPARE_REL(report.perGpuHour, articlePerGpuHour, kArticle);
+}
+
+void tst_CostModel::twoTierBom() {
+    // ib-ndr parts. Hand count: 8 leaves + 2 spines; 16 x 8 = 128 NICs; 128 server cables;
+    // 8 leaves x 16 uplinks = 128 fibres; 2 x 128 = 256 transceivers.
+    //   switches: 10 x $65,000                                   = $650,000
+    //   nics:     128 x $6,250                                   = $800,000
+    //   cables:   128 x $390 + 128 x $100 + 256 x $700
+    //             = 49,920 + 12,800 + 179,200                    = $241,920
+    //   capex                                                    = $1,691,920
+    //   per GPU-hour: 1,691,920 / (36 x 730 x 128 = 3,363,840)   = $0.50298...
+    const Topology topology = twoTierCluster();
+    QCOMPARE(topology.switchCounts().leaf, 8);
+    QCOMPARE(topology.switchCounts().spine, 2);
+    const CostReport report = estimateCost(topology, fabric("ib-ndr"), Catalog::builtin().prices());
+
+    struct Expected {
+        CostCategory category;
+        const char* partId;
+        long long quantity;
+        double unitPrice;
+    };
+    const Expected expected[] = {
+        {CostCategory::Switches, "qm9700", 8, 65000},      // leaf switches
+        {CostCategory::Switches, "qm9700", 2, 65000},      // spine switches
+        {CostCategory::Nics, "cx7-ndr", 128, 6250},        // server NICs
+        {CostCategory::Cables, "ndr-400g-server", 128, 390}, // server-to-leaf cables
+        {CostCategory::Cables, "fiber-400g", 128, 100},    // switch-to-switch fibres
+        {CostCategory::Cables, "osfp-400g", 256, 700},     // transceivers, two per fibre
+    };
+    QCOMPARE(report.bom.size(), std::size(expected));
+    for (std::size_t i = 0; i < std::size(expected); ++i) {
+        const BomLine& line = report.bom[i];
+        QVERIFY2(line.category == expected[i].category, line.item.c_str());
+        QCOMPARE(QString::fromStdString(line.partId), QString::fromLatin1(expected[i].partId));
+        QCOMPARE(line.quantity, expected[i].quantity);
+        COMPARE_REL(line.unitPrice.value, expected[i].unitPrice, kExact);
+    }
+    QVERIFY(QString::fromStdString(report.bom[0].item).startsWith(QStringLiteral("leaf switch")));
+    QVERIFY(QString::fromStdString(report.bom[1].item).startsWith(QStringLiteral("spine switch")));
+
+    COMPARE_REL(report.switches.value, 650000.0, kExact);
+    COMPARE_REL(report.nics.value, 800000.0, kExact);
+    COMPARE_REL(report.cables.value, 241920.0, kExact);
+    COMPARE_REL(report.capex.value, 1691920.0, kExact);
+    COMPARE_REL((report.switches + report.nics + report.cables).value, report.capex.value, kExact);
+    double lines = 0;
+    double power = 0;
+    for (const BomLine& line : report.bom) {
+        lines += line.total().value;
+        power += line.power().value;
+    }
+    COMPARE_REL(lines, report.capex.value, kExact);
+    COMPARE_REL(report.power.value, power, kExact);
+    COMPARE_REL(report.perGpuHour, 1691920.0 / 3363840.0, kExact);
+}
+
+void tst_CostModel::amortizationOverride() {
+    // Same capex over twice the months: $/GPU-hour halves (ib-ndr: 0.2913 -> 0.1457).
+    const Topology topology = article000Cluster();
+    const PriceCatalog& prices = Catalog::builtin().prices();
+    const CostReport base = estimateCost(topology, fabric("ib-ndr"), prices);
+    const CostReport longer = estimateCost(topology, fabric("ib-ndr"), prices, CostOptions{72.0});
+
+    QCOMPARE(base.amortizationMonths, 36.0);
+    QCOMPARE(longer.amortizationMonths, 72.0);
+    COMPARE_REL(longer.capex.value, base.capex.value, kExact);
+    COMPARE_REL(longer.perGpuHour, base.perGpuHour / 2, kExact);
+    COMPARE_REL(longer.perGpuHour, 489960.0 / (72 * 730 * 64), kExact);
+}
+
+void tst_CostModel::refusals() {
+    const Topology topology = article000Cluster();
+    const PriceCatalog& prices = Catalog::builtin().prices();
+    // A part the price list does not have.
+    Fabric unpriced = fabric("ib-ndr");
+    unpriced.hardware.switchId = "no-such-switch";
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimateCost(topology, unpriced, prices));
+    // Amortization over no time at all.
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             estimateCost(topology, fabric("ib-ndr"), prices, CostOptions{0.0}));
+}
+
+QTEST_APPLESS_MAIN(tst_CostModel)
+#include "tst_CostModel.moc"

@@ -1,0 +1,265 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// Two-tier generator: how many servers, leaves, spines and cables a request becomes, and
+// which requests are refused with the limit named. Sizing rules (model/fabric/LeafTier.cpp):
+//   d  = floor(radix * o / (1 + o))                    downlinks per leaf at o:1
+//   rail-optimized: units of ceil(S / ceil(S / d)) servers, nics leaves per unit, one cable
+//                   from each server to each leaf of its unit
+//   top-of-rack:    floor(d / nics) servers per leaf, one link of count nics per server
+//   u  = ceil(downUsed / o)                            uplinks per leaf
+//   s  = smallest divisor of u >= max(2, ceil(L * u / spineRadix)) with L * (u / s) <= spineRadix
+//   every NIC on one switch (no spine) when servers * nics <= leafRadix.
+#include <QStringList>
+#include <QTest>
+
+// moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
+#ifndef Q_MOC_RUN
+#include "model/fabric/GeneratorError.hpp"
+#include "model/fabric/Generators.hpp"
+#include "model/topology/Topology.hpp"
+
+#include <string>
+#endif
+
+using namespace fabriclab::model;
+
+Q_DECLARE_METATYPE(fabriclab::model::GeneratorParams)
+
+namespace {
+
+GeneratorParams request(int servers, int nics, bool rail, int leafRadix, int spineRadix,
+                        double oversubscription) {
+    GeneratorParams p;
+    p.kind = "leaf-spine";
+    p.servers = servers;
+    p.gpusPerServer = 8;
+    p.nicsPerServer = nics;
+    p.nicSpeed = Gbps(400);
+    p.railOptimized = rail;
+    p.leafRadix = leafRadix;
+    p.spineRadix = spineRadix;
+    p.oversubscription = oversubscription;
+    return p;
+}
+
+/// Tally of a generated fabric, tier by tier.
+struct Census {
+    int servers = 0;
+    int leaves = 0;
+    int spines = 0;
+    int cores = 0;
+    int serverLinks = 0;
+    int serverCables = 0;    ///< sum of Link::count over server-leaf links
+    int leafSpineLinks = 0;
+    int leafSpineCables = 0; ///< sum of Link::count over leaf-spine links
+    int otherLinks = 0;
+};
+
+Census census(const Topology& t) {
+    Census c;
+    for (const auto& [id, node] : t.nodes()) {
+        c.servers += node.kind == NodeKind::Server;
+        c.leaves += node.kind == NodeKind::Leaf;
+        c.spines += node.kind == NodeKind::Spine;
+        c.cores += node.kind == NodeKind::Core;
+    }
+    for (const auto& [id, link] : t.links()) {
+        const NodeKind a = t.node(link.a).kind;
+        const NodeKind b = t.node(link.b).kind;
+        if (a == NodeKind::Server || b == NodeKind::Server) {
+            ++c.serverLinks;
+            c.serverCables += link.count;
+        } else if ((a == NodeKind::Leaf && b == NodeKind::Spine) ||
+                   (a == NodeKind::Spine && b == NodeKind::Leaf)) {
+            ++c.leafSpineLinks;
+            c.leafSpineCables += link.count;
+        } else {
+            ++c.otherLinks;
+        }
+    }
+    return c;
+}
+
+QString joined(const std::vector<std::string>& lines) {
+    QStringList list;
+    for (const auto& line : lines)
+        list << QString::fromStdString(line);
+    return list.join(QStringLiteral("; "));
+}
+
+} // namespace
+
+class tst_LeafSpineGenerator : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void counts_data();
+    void counts();
+    void refusals_data();
+    void refusals();
+};
+
+void tst_LeafSpineGenerator::counts_data() {
+    QTest::addColumn<GeneratorParams>("params");
+    QTest::addColumn<int>("leaves");
+    QTest::addColumn<int>("spines");
+    QTest::addColumn<int>("serverCables");
+    QTest::addColumn<int>("leafSpineCables");
+    QTest::addColumn<int>("serverLinkCount"); // Link::count of every server link
+    QTest::addColumn<int>("uplinkParallel");  // Link::count of every leaf-spine link, 0 if none
+
+    // d = 32; 128 servers in 4 units of 32; 4 x 8 = 32 leaves; u = 32;
+    // s >= max(2, 32 * 32 / 64 = 16), 16 | 32, 32 * 2 = 64 <= 64 -> 16 spines, 2 cables each.
+    // Cables: 128 x 8 = 1,024 server; 32 leaves x 32 = 1,024 leaf-spine.
+    QTest::addRow("128 srv x 8 NIC, radix 64, 1:1, rail")
+        << request(128, 8, true, 64, 64, 1.0) << 32 << 16 << 1024 << 1024 << 1 << 2;
+    // 8 x 8 = 64 NICs <= 64 ports: one leaf, no spine; each server one link of 8 cables.
+    QTest::addRow("8 srv x 8 NIC (64 GPUs), radix 64: single leaf")
+        << request(8, 8, true, 64, 64, 1.0) << 1 << 0 << 64 << 0 << 8 << 0;
+    // Article 004's 256-GPU cluster: 32 servers x 2 NICs = 64 NICs <= 64 ports, so the
+    // single-switch rule applies before any leaf/spine sizing: 1 leaf, 32 links of 2.
+    // (The article's two leaves and two spines are the radix-40 4:1 row below.)
+    QTest::addRow("article 004: 32 srv x 2 NIC, ToR, radix 64, 1:1: fits one switch")
+        << request(32, 2, false, 64, 64, 1.0) << 1 << 0 << 64 << 0 << 2 << 0;
+    // Article 004's shape ("one leaf per 16 servers ... a pair of spine switches", 3.2 Tb/s
+    // bisection = 8 x 400G up per leaf): d = floor(40 x 4/5) = 32 -> 16 servers per leaf,
+    // 2 leaves; u = ceil(32 / 4) = 8; s >= max(2, 2 x 8 / 64 -> 1) = 2, 2 | 8, 2 x 4 <= 64 -> 2.
+    // Cables: 32 x 2 = 64 server; 2 leaves x 8 = 16 leaf-spine, 4 per leaf-spine pair.
+    QTest::addRow("article 004 shape: 32 srv x 2 NIC, ToR, radix 40, 4:1")
+        << request(32, 2, false, 40, 64, 4.0) << 2 << 2 << 64 << 16 << 2 << 4;
+    // d = floor(64 x 2/3) = 42; ceil(128 / 42) = 4 units of 32; 32 leaves; u = ceil(32 / 2) = 16;
+    // s >= max(2, 32 x 16 / 64 = 8), 8 | 16, 32 x 2 = 64 <= 64 -> 8 spines, 2 each.
+    // Cables: 1,024 server; 32 x 16 = 512 leaf-spine.
+    QTest::addRow("128 srv x 8 NIC, radix 64, 2:1, rail")
+        << request(128, 8, true, 64, 64, 2.0) << 32 << 8 << 1024 << 512 << 1 << 2;
+    // d = floor(64 x 3/4) = 48; 2 units of 48; 16 leaves; u = 48 / 3 = 16;
+    // s >= max(2, 16 x 16 / 64 = 4), 4 | 16, 16 x 4 = 64 <= 64 -> 4 spines, 4 each.
+    // Cables: 96 x 8 = 768 server; 16 x 16 = 256 leaf-spine.
+    QTest::addRow("96 srv x 8 NIC, radix 64, 3:1, rail")
+        << request(96, 8, true, 64, 64, 3.0) << 16 << 4 << 768 << 256 << 1 << 4;
+    // d = 48; ceil(128 / 48) = 3 units of ceil(128 / 3) = 43 (43 + 43 + 42); 24 leaves;
+    // u = ceil(43 / 3) = 15; s >= max(2, ceil(24 x 15 / 64) = 6); divisors of 15 from 6: 15
+    // -> 15 spines, 1 cable each. Cables: 1,024 server; 24 x 15 = 360 leaf-spine.
+    QTest::addRow("128 srv x 8 NIC, radix 64, 3:1, rail: uneven units")
+        << request(128, 8, true, 64, 64, 3.0) << 24 << 15 << 1024 << 360 << 1 << 1;
+    // ToR: d = 32 -> 8 servers per leaf, 8 leaves; downUsed = 8 x 4 = 32, u = 32;
+    // s >= max(2, 8 x 32 / 64 = 4), 4 | 32, 8 x 8 = 64 <= 64 -> 4 spines, 8 each.
+    // Cables: 64 x 4 = 256 server (64 links of 4); 8 x 32 = 256 leaf-spine.
+    QTest::addRow("64 srv x 4 NIC, ToR, radix 64, 1:1")
+        << request(64, 4, false, 64, 64, 1.0) << 8 << 4 << 256 << 256 << 4 << 8;
+    // ToR 2:1: d = 42 -> floor(42 / 4) = 10 per leaf; ceil(64 / 10) = 7 leaves of ceil(64 / 7)
+    // = 10 (6 x 10 + 4); downUsed = 40, u = 20; s >= max(2, ceil(7 x 20 / 64) = 3); 3 does not
+    // divide 20, 4 does, 7 x 5 = 35 <= 64 -> 4 spines, 5 each. Cables: 256; 7 x 20 = 140.
+    QTest::addRow("64 srv x 4 NIC, ToR, radix 64, 2:1")
+        << request(64, 4, false, 64, 64, 2.0) << 7 << 4 << 256 << 140 << 4 << 5;
+    // Bigger spines: d = 32, 16 units of 32, 128 leaves, u = 32;
+    // s >= max(2, 128 x 32 / 128 = 32), 32 | 32, 128 x 1 = 128 <= 128 -> 32 spines, 1 each.
+    // Cables: 512 x 8 = 4,096 server; 128 x 32 = 4,096 leaf-spine.
+    QTest::addRow("512 srv x 8 NIC, leaf 64, spine 128, 1:1, rail")
+        << request(512, 8, true, 64, 128, 1.0) << 128 << 32 << 4096 << 4096 << 1 << 1;
+    // 1 server x 36 NICs = 36 <= 64 ports: the single-switch rule ("a single leaf when every
+    // NIC fits on one switch", Generators.hpp) gives 1 leaf with one link of 36, even though
+    // a top-of-rack leaf at 1:1 would only offer d = 32 downlinks.
+    QTest::addRow("1 srv x 36 NIC, ToR, radix 64, 1:1: fits one switch")
+        << request(1, 36, false, 64, 64, 1.0) << 1 << 0 << 36 << 0 << 36 << 0;
+}
+
+void tst_LeafSpineGenerator::counts() {
+    QFETCH(GeneratorParams, params);
+    QFETCH(int, leaves);
+    QFETCH(int, spines);
+    QFETCH(int, serverCables);
+    QFETCH(int, leafSpineCables);
+    QFETCH(int, serverLinkCount);
+    QFETCH(int, uplinkParallel);
+
+    Topology topology;
+    try {
+        topology = generateLeafSpine(params);
+    } catch (const GeneratorError& e) {
+        QFAIL(qPrintable(QStringLiteral("refused: %1").arg(QString::fromStdString(e.what()))));
+    }
+    const Census c = census(topology);
+
+    QCOMPARE(c.servers, params.servers);
+    QCOMPARE(topology.gpuCount(), params.servers * params.gpusPerServer);
+    QCOMPARE(c.leaves, leaves);
+    QCOMPARE(c.spines, spines);
+    QCOMPARE(c.cores, 0);
+    QCOMPARE(c.otherLinks, 0);
+    QCOMPARE(c.serverCables, serverCables);
+    QCOMPARE(c.leafSpineCables, leafSpineCables);
+    // Every NIC is cabled exactly once.
+    QCOMPARE(c.serverCables, params.servers * params.nicsPerServer);
+    // Each leaf reaches every spine (the uplinks spread evenly).
+    QCOMPARE(c.leafSpineLinks, leaves * spines);
+
+    for (const auto& [id, link] : topology.links()) {
+        const bool server = topology.node(link.a).kind == NodeKind::Server ||
+                            topology.node(link.b).kind == NodeKind::Server;
+        QCOMPARE(link.count, server ? serverLinkCount : uplinkParallel);
+        QCOMPARE(link.speed.value, params.nicSpeed.value);
+    }
+    // Every switch within its radix, every server attached, no NIC used twice.
+    const auto problems = topology.problems();
+    QVERIFY2(problems.empty(), qPrintable(joined(problems)));
+}
+
+void tst_LeafSpineGenerator::refusals_data() {
+    QTest::addColumn<GeneratorParams>("params");
+    QTest::addColumn<QString>("field");        // GeneratorError::field()
+    QTest::addColumn<QStringList>("mentions"); // the message names the limit and the numbers
+
+    // d = 32 -> 32 units x 8 = 256 leaves; a radix-64 spine cannot take one link from each.
+    QTest::addRow("1024 srv x 8 NIC, radix 64: spine radix too small")
+        << request(1024, 8, true, 64, 64, 1.0) << QStringLiteral("spineRadix")
+        << QStringList{QStringLiteral("needs 256 leaf ports per spine"),
+                       QStringLiteral("radix is 64")};
+    QTest::addRow("zero servers")
+        << request(0, 8, true, 64, 64, 1.0) << QStringLiteral("servers")
+        << QStringList{QStringLiteral("between 1 and 131072"), QStringLiteral("got 0")};
+    QTest::addRow("131073 servers (over the 131072 limit)")
+        << request(131073, 8, true, 64, 64, 1.0) << QStringLiteral("servers")
+        << QStringList{QStringLiteral("131072"), QStringLiteral("got 131073")};
+    GeneratorParams negativeSpeed = request(8, 8, true, 64, 64, 1.0);
+    negativeSpeed.nicSpeed = Gbps(-400);
+    QTest::addRow("negative NIC speed")
+        << negativeSpeed << QStringLiteral("nicGbps")
+        << QStringList{QStringLiteral("nicGbps must be between 1 and 3200"),
+                       QStringLiteral("got -400")};
+    // 2 x 80 = 160 NICs > 64 ports, so a leaf tier is needed; a ToR leaf has d = 32 downlinks.
+    QTest::addRow("ToR server with 80 NICs on radix-64 leaves")
+        << request(2, 80, false, 64, 64, 1.0) << QStringLiteral("leafRadix")
+        << QStringList{QStringLiteral("needs 80 ports"), QStringLiteral("radix-64"),
+                       QStringLiteral("only 32 downlinks")};
+    // 16,384 servers x 128 GPUs = 2,097,152 GPUs > 2^20.
+    GeneratorParams tooManyGpus = request(16384, 8, true, 64, 64, 1.0);
+    tooManyGpus.gpusPerServer = 128;
+    QTest::addRow("2M GPUs (over the 1,048,576 limit)")
+        << tooManyGpus << QStringLiteral("servers")
+        << QStringList{QStringLiteral("2097152 GPUs"), QStringLiteral("1048576")};
+    QTest::addRow("oversubscription 0")
+        << request(128, 8, true, 64, 64, 0.0) << QStringLiteral("oversubscription")
+        << QStringList{QStringLiteral("oversubscription must be between"),
+                       QStringLiteral("got 0")};
+}
+
+void tst_LeafSpineGenerator::refusals() {
+    QFETCH(GeneratorParams, params);
+    QFETCH(QString, field);
+    QFETCH(QStringList, mentions);
+
+    QVERIFY_THROWS_EXCEPTION(GeneratorError, generateLeafSpine(params));
+    try {
+        generateLeafSpine(params);
+    } catch (const GeneratorError& e) {
+        QCOMPARE(QString::fromStdString(e.field()), field);
+        const QString message = QString::fromStdString(e.what());
+        for (const QString& part : mentions)
+            QVERIFY2(message.contains(part),
+                     qPrintable(QStringLiteral("\"%1\" does not mention \"%2\"").arg(message, part)));
+    }
+}
+
+QTEST_APPLESS_MAIN(tst_LeafSpineGenerator)
+#include "tst_LeafSpineGenerator.moc"
