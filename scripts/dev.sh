@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
           libboost-graph-dev nlohmann-json3-dev
+          libsimgrid-dev libbenchmark-dev
           xvfb xauth)
 PRESET=ci
 SAMPLE=samples/article000-64gpu-ib-ndr.fabric.json

@@ -190,6 +190,10 @@ BisectionResult theoreticalBisection(const Topology& topology) {
             worst.halfInjection = Gbps(static_cast<double>(half) / 1000);
             worst.ratio = ratio;
             worst.split = halving.name;
+            worst.firstHalf.clear();
+            worst.secondHalf.clear();
+            for (std::size_t i = 0; i < indexed.servers.size(); ++i)
+                (halving.inFirstHalf[i] ? worst.firstHalf : worst.secondHalf).push_back(indexed.servers[i]);
         }
     }
     return worst;

@@ -6,6 +6,7 @@
 #include "model/topology/Topology.hpp"
 
 #include <string>
+#include <vector>
 
 namespace fabriclab::model {
 
@@ -18,6 +19,8 @@ struct BisectionResult {
     Gbps halfInjection{0};  ///< what the smaller half can inject
     double ratio = 0;       ///< minCut / halfInjection; 1.0 = non-blocking
     std::string split;      ///< which halving was the worst, for reports
+    std::vector<NodeId> firstHalf;  ///< servers of that halving, for simulated traffic
+    std::vector<NodeId> secondHalf;
 };
 
 /// Servers do not forward transit traffic (no server sits on another pair's path), and

@@ -68,6 +68,8 @@ PriceCatalog parsePrices(std::string_view text, const std::string& origin) {
     PriceCatalog prices;
     prices.amortizationMonths = catalog_json::sourcedNumber(root["amortizationMonths"], 1, 600);
     prices.hoursPerMonth = catalog_json::sourcedNumber(root["hoursPerMonth"], 1, 744);
+    if (auto rental = root.find("gpuHourUsd"))
+        prices.gpuHourUsd = catalog_json::sourcedNumber(*rental, 0, 1e4);
     prices.switches = parseParts(root, "switches");
     prices.nics = parseParts(root, "nics");
     prices.cables = parseParts(root, "cables");

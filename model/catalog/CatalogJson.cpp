@@ -32,7 +32,7 @@ double sourcedNumber(const JsonCursor& cursor, double lo, double hi) {
 Fabric parseFabric(const JsonCursor& c) {
     c.allowOnly({"id", "name", "transport", "portGbps", "switchRadix", "switchLatencyNs",
                  "nicLatencyNs", "routing", "lineEfficiency", "incastEfficiency",
-                 "protocolOverhead", "inNetworkReduction", "hardware", "source"});
+                 "protocolOverhead", "stepLatencyUs", "inNetworkReduction", "hardware", "source"});
     Fabric f;
     f.id = c["id"].string();
     f.name = c["name"].string();
@@ -53,6 +53,8 @@ Fabric parseFabric(const JsonCursor& c) {
     f.lineEfficiency = sourcedNumber(c["lineEfficiency"], 0.01, 1);
     f.incastEfficiency = sourcedNumber(c["incastEfficiency"], 0.01, 1);
     f.protocolOverhead = sourcedNumber(c["protocolOverhead"], 0, 0.99);
+    if (auto step = c.find("stepLatencyUs"))
+        f.stepLatencyUs = sourcedNumber(*step, 0, 1e6);
     f.inNetworkReduction = c["inNetworkReduction"].boolean();
     const JsonCursor hw = c["hardware"];
     hw.allowOnly({"switch", "nic", "serverCable", "switchCable", "transceiver"});
@@ -64,7 +66,8 @@ Fabric parseFabric(const JsonCursor& c) {
 
 GpuSpec parseGpu(const JsonCursor& c) {
     c.allowOnly({"id", "name", "bf16Tflops", "fp8Tflops", "hbmGB", "scaleUpGBps",
-                 "scaleUpDomain", "defaultMfu", "powerWatts", "source"});
+                 "scaleUpDomain", "scaleUpEfficiency", "scaleUpStepLatencyUs", "defaultMfu",
+                 "powerWatts", "source"});
     GpuSpec g;
     g.id = c["id"].string();
     g.name = c["name"].string();
@@ -73,6 +76,10 @@ GpuSpec parseGpu(const JsonCursor& c) {
     g.hbmGB = sourcedNumber(c["hbmGB"], 1, 1e5);
     g.scaleUpGBps = sourcedNumber(c["scaleUpGBps"], 1, 1e5);
     g.scaleUpDomain = sourcedInt(c["scaleUpDomain"], 1, 1024);
+    if (auto efficiency = c.find("scaleUpEfficiency"))
+        g.scaleUpEfficiency = sourcedNumber(*efficiency, 0.01, 1);
+    if (auto latency = c.find("scaleUpStepLatencyUs"))
+        g.scaleUpStepLatencyUs = sourcedNumber(*latency, 0, 1e6);
     const JsonCursor mfu = c["defaultMfu"];
     mfu.allowOnly({"bf16", "fp8"});
     g.defaultMfuBf16 = sourcedNumber(mfu["bf16"], 0.01, 1);
@@ -127,6 +134,7 @@ nlohmann::json toJson(const Fabric& f) {
             {"lineEfficiency", f.lineEfficiency},
             {"incastEfficiency", f.incastEfficiency},
             {"protocolOverhead", f.protocolOverhead},
+            {"stepLatencyUs", f.stepLatencyUs},
             {"inNetworkReduction", f.inNetworkReduction},
             {"hardware",
              {{"switch", f.hardware.switchId},
@@ -144,6 +152,8 @@ nlohmann::json toJson(const GpuSpec& g) {
             {"hbmGB", g.hbmGB},
             {"scaleUpGBps", g.scaleUpGBps},
             {"scaleUpDomain", g.scaleUpDomain},
+            {"scaleUpEfficiency", g.scaleUpEfficiency},
+            {"scaleUpStepLatencyUs", g.scaleUpStepLatencyUs},
             {"defaultMfu", {{"bf16", g.defaultMfuBf16}, {"fp8", g.defaultMfuFp8}}},
             {"powerWatts", g.powerWatts}};
 }

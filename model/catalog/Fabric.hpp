@@ -35,6 +35,7 @@ struct Fabric {
     double lineEfficiency = 1;   ///< share of line rate a NIC delivers at large sizes
     double incastEfficiency = 1; ///< share kept under many-to-one congestion
     double protocolOverhead = 0; ///< share lost to the transport stack (TCP)
+    double stepLatencyUs = 4;    ///< NCCL's per-step protocol latency over this fabric
     bool inNetworkReduction = false; ///< SHARP-style reduction in the switches
     FabricHardware hardware;
 

@@ -24,6 +24,7 @@ struct PricedPart {
 struct PriceCatalog {
     double amortizationMonths = 36;
     double hoursPerMonth = 730;
+    double gpuHourUsd = 2.90; ///< GPU rental, for the cost to train
     std::map<std::string, PricedPart> switches;
     std::map<std::string, PricedPart> nics;
     std::map<std::string, PricedPart> cables;

@@ -5,6 +5,7 @@
 #include "model/analysis/Connectivity.hpp"
 #include "model/fabric/Generators.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -30,6 +31,29 @@ void requireRunnable(const Topology& topology) {
         throw std::invalid_argument("cannot evaluate this design: " + *split);
 }
 
+nlohmann::ordered_json stepJson(const RunReport& r) {
+    if (!r.step)
+        return nullptr;
+    const auto& s = *r.step;
+    nlohmann::ordered_json step = {{"computeSeconds", rounded(s.computeSeconds, 6)},
+                                   {"commSeconds", rounded(s.commSeconds, 6)},
+                                   {"exposedCommSeconds", rounded(s.exposedCommSeconds, 6)},
+                                   {"stepSeconds", rounded(s.stepSeconds, 6)},
+                                   {"commFraction", rounded(s.commToCompute, 4)},
+                                   {"tokensPerSecond", rounded(s.tokensPerSecond, 1)},
+                                   {"mfu", rounded(s.mfu, 4)},
+                                   {"dpSeconds", rounded(s.dpSeconds, 6)},
+                                   {"tpSeconds", rounded(s.tpSeconds, 6)},
+                                   {"ppSeconds", rounded(s.ppSeconds, 6)},
+                                   {"epSeconds", rounded(s.epSeconds, 6)}};
+    if (r.training)
+        step["train"] = {{"tokens", r.training->tokens},
+                         {"days", rounded(r.training->seconds / 86400, 3)},
+                         {"gpuHours", rounded(r.training->gpuHours, 1)},
+                         {"costUsd", rounded(r.training->costUsd, 0)}};
+    return step;
+}
+
 } // namespace
 
 RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptions& options) {
@@ -50,6 +74,25 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     report.bisection = theoreticalBisection(topology);
     report.cost = estimateCost(topology, report.fabric, catalog.prices(),
                                CostOptions{options.amortizationMonths});
+
+    const sim::FabricNetwork network(topology, report.fabric, options.seed);
+    report.effective = sim::effectiveBisection(network, report.bisection, options.seed);
+
+    const model::GpuSpec gpu = design.workload ? design.workload->gpu.spec : *catalog.findGpu("h100-sxm");
+    sim::CollectiveGroup group{network.servers(), topology.node(network.servers().front()).server.gpus, gpu};
+    for (const auto server : group.servers)
+        group.gpusPerServer = std::min(group.gpusPerServer, topology.node(server).server.gpus);
+    report.collective = sim::runCollective(network, group, design.collective.value_or(CollectiveSpec{}));
+
+    if (design.workload) {
+        report.step = sim::estimateStep(network, *design.workload);
+        TrainingEstimate training;
+        training.tokens = options.trainTokens;
+        training.seconds = options.trainTokens / report.step->tokensPerSecond;
+        training.gpuHours = training.seconds / 3600 * report.gpus;
+        training.costUsd = training.gpuHours * (catalog.prices().gpuHourUsd + report.cost.perGpuHour);
+        report.training = training;
+    }
     return report;
 }
 
@@ -61,12 +104,20 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
         {"switches", {{"leaf", r.switches.leaf}, {"spine", r.switches.spine}, {"core", r.switches.core}}},
         {"bisection",
          {{"theoreticalGbps", rounded(r.bisection.minCut.value, 3)},
-          {"effectiveGbps", nullptr},
+          {"effectiveGbps", rounded(r.effective.gbps, 3)},
+          {"effectiveRatio", rounded(r.effective.ratio, 4)},
           {"ratio", rounded(r.bisection.ratio, 4)},
           {"halfInjectionGbps", rounded(r.bisection.halfInjection.value, 3)},
           {"split", r.bisection.split}}},
-        {"collective", nullptr},
-        {"step", nullptr},
+        {"collective",
+         {{"op", std::string(toString(r.collective.op))},
+          {"algorithm", std::string(toString(r.collective.algorithm))},
+          {"ranks", r.collective.ranks},
+          {"bytes", r.collective.bytes},
+          {"seconds", rounded(r.collective.seconds, 9)},
+          {"algBwGBps", rounded(r.collective.algBwGBps, 3)},
+          {"busBwGBps", rounded(r.collective.busBwGBps, 3)}}},
+        {"step", stepJson(r)},
         {"cost",
          {{"fabricCapexUsd", rounded(c.capex.value, 2)},
           {"switchesUsd", rounded(c.switches.value, 2)},

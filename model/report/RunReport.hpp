@@ -6,9 +6,13 @@
 #include "model/catalog/Catalog.hpp"
 #include "model/cost/CostModel.hpp"
 #include "model/design/Design.hpp"
+#include "model/sim/Collectives.hpp"
+#include "model/sim/EffectiveBisection.hpp"
+#include "model/workload/StepTime.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -17,6 +21,16 @@ namespace fabriclab::model {
 struct RunOptions {
     std::optional<std::string> fabricId;       ///< evaluate on this fabric instead of the design's
     std::optional<double> amortizationMonths;  ///< the price catalog's default when absent
+    std::uint64_t seed = 1;                    ///< ECMP hashes and the bisection permutation
+    double trainTokens = 1e12;                 ///< token budget for time and cost to train
+};
+
+/// What training a token budget takes on this design.
+struct TrainingEstimate {
+    double tokens = 0;
+    double seconds = 0;
+    double gpuHours = 0;
+    double costUsd = 0; ///< GPU-hours x (GPU rental + the fabric's $/GPU-hour)
 };
 
 /// What one design delivers and costs: the figures `fabriclab-cli run` prints.
@@ -27,6 +41,10 @@ struct RunReport {
     int servers = 0;
     TierCounts switches;
     BisectionResult bisection;
+    sim::EffectiveBisection effective;
+    sim::CollectiveResult collective;
+    std::optional<sim::StepTime> step;      ///< when the design has a workload
+    std::optional<TrainingEstimate> training;
     CostReport cost;
 };
 
@@ -35,8 +53,7 @@ struct RunReport {
 /// switches over their radix).
 RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptions& options = {});
 
-/// The `run --json` object of DESIGN.md. Sections the engine does not compute yet
-/// (simulated bisection, collective, step) are null rather than a misleading zero.
+/// The `run --json` object of DESIGN.md. `step` is null for a design without a workload.
 nlohmann::ordered_json reportToJson(const RunReport& report);
 
 /// The design with `servers` servers, regenerated from its generator (sweeps).

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/FabricNetwork.hpp"
 
+#include <cmath>
 #include <deque>
+#include <limits>
 #include <stdexcept>
 
 namespace fabriclab::sim {
@@ -32,6 +34,12 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
             m_servers.push_back(id);
     }
     m_switchHops.resize(m_index.size());
+    m_tier.resize(m_index.size());
+    for (const auto& [id, node] : topology.nodes())
+        m_tier[m_index.at(id)] = static_cast<int>(node.kind == NodeKind::Server  ? 0
+                                                  : node.kind == NodeKind::Leaf  ? 1
+                                                  : node.kind == NodeKind::Spine ? 2
+                                                                                 : 3);
     const double goodput = fabric.lineEfficiency * (1 - fabric.protocolOverhead);
 
     const auto addChannel = [&](model::LinkId link, double gbps, bool server) {
@@ -71,6 +79,31 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
         const std::uint32_t ib = m_index.at(link.b);
         m_switchHops[ia].push_back(Hop{ib, forward, link.count, perDirection, link.lengthMeters});
         m_switchHops[ib].push_back(Hop{ia, backward, link.count, perDirection, link.lengthMeters});
+    }
+
+    if (adaptive()) {
+        constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
+        m_upGroup.assign(m_index.size(), kNone);
+        m_downGroup.assign(m_index.size(), kNone);
+        for (std::uint32_t u = 0; u < m_switchHops.size(); ++u) {
+            double up = 0;
+            double fromAbove = 0;
+            for (const Hop& hop : m_switchHops[u])
+                if (m_tier[hop.to] > m_tier[u]) {
+                    up += m_capacity[hop.channel0];
+                    fromAbove += m_capacity[hop.channel0]; // links are symmetric in capacity
+                }
+            if (up > 0) {
+                m_capacity.push_back(up);
+                m_channelLink.push_back(m_channelLink[m_switchHops[u].front().channel0]);
+                m_channelIsServer.push_back(0);
+                m_upGroup[u] = static_cast<std::uint32_t>(m_capacity.size() - 1);
+                m_capacity.push_back(fromAbove);
+                m_channelLink.push_back(m_channelLink[m_switchHops[u].front().channel0]);
+                m_channelIsServer.push_back(0);
+                m_downGroup[u] = static_cast<std::uint32_t>(m_capacity.size() - 1);
+            }
+        }
     }
 }
 
@@ -125,12 +158,31 @@ Route FabricNetwork::route(Endpoint from, Endpoint to, std::uint64_t flowKey) co
                                     m_topology->node(to.server).name);
     route.switchHops = distance[source.switchNode] + 1;
 
-    const std::uint64_t key =
-        mix(m_seed ^ mix(from.server.value * 131ULL + static_cast<std::uint64_t>(from.nic)) ^
-            mix((to.server.value * 131ULL + static_cast<std::uint64_t>(to.nic)) << 1) ^ mix(flowKey << 2));
+    if (source.switchNode != sink.switchNode) {
+        int hops = 0;
+        double meters = 0;
+        const auto key = mix(m_seed ^ mix(from.server.value * 131ULL + static_cast<std::uint64_t>(from.nic)) ^
+                             mix((to.server.value * 131ULL + static_cast<std::uint64_t>(to.nic)) << 1) ^
+                             mix(flowKey << 2));
+        const auto& between = middle(source.switchNode, sink.switchNode, key, hops, meters);
+        route.elements.insert(route.elements.end(), between.begin(), between.end());
+        route.wireMeters += meters;
+    }
+    route.elements.push_back({sink.down, 1.0});
+    return route;
+}
+
+const std::vector<PathElement>& FabricNetwork::middle(std::uint32_t from, std::uint32_t to, std::uint64_t key,
+                                                      int& hops, double& meters) const {
+    const std::vector<int>& distance = distancesTo(to);
+    hops = distance[from];
     if (!adaptive()) {
         // Static ECMP: at every switch the hash picks one cable among the equal-cost ones.
-        for (std::uint32_t u = source.switchNode; u != sink.switchNode;) {
+        // Not cached: the choice depends on the flow.
+        thread_local Middle path;
+        path.elements.clear();
+        meters = 0;
+        for (std::uint32_t u = from; u != to;) {
             int members = 0;
             for (const Hop& hop : m_switchHops[u])
                 if (distance[hop.to] == distance[u] - 1)
@@ -140,44 +192,132 @@ Route FabricNetwork::route(Endpoint from, Endpoint to, std::uint64_t flowKey) co
                 if (distance[hop.to] != distance[u] - 1)
                     continue;
                 if (pick < hop.members) {
-                    route.elements.push_back({hop.channel0 + static_cast<std::uint32_t>(pick), 1.0});
-                    route.wireMeters += hop.meters;
+                    path.elements.push_back({hop.channel0 + static_cast<std::uint32_t>(pick), 1.0});
+                    meters += hop.meters;
                     u = hop.to;
                     break;
                 }
                 pick -= hop.members;
             }
         }
-    } else {
-        // Adaptive routing: at every switch the flow spreads over all equal-cost cables in
-        // proportion to their number, hop by hop (a frontier of fractions per distance).
-        std::map<std::uint32_t, double> frontier{{source.switchNode, 1.0}};
-        bool firstPath = true;
-        while (!(frontier.size() == 1 && frontier.begin()->first == sink.switchNode)) {
-            std::map<std::uint32_t, double> next;
-            for (const auto& [u, fraction] : frontier) {
-                int members = 0;
-                for (const Hop& hop : m_switchHops[u])
-                    if (distance[hop.to] == distance[u] - 1)
-                        members += hop.members;
-                for (const Hop& hop : m_switchHops[u]) {
-                    if (distance[hop.to] != distance[u] - 1)
-                        continue;
-                    const double share = fraction * hop.members / members;
-                    route.elements.push_back({hop.channel0, share});
-                    next[hop.to] += share;
-                    if (firstPath) {
-                        route.wireMeters += hop.meters;
-                        firstPath = false;
-                    }
+        return path.elements;
+    }
+    const std::uint64_t pair = (static_cast<std::uint64_t>(from) << 32) | to;
+    auto it = m_middles.find(pair);
+    if (it == m_middles.end()) {
+        Middle computed;
+        computed.elements = spread(from, to, computed.meters);
+        computed.hops = hops;
+        it = m_middles.emplace(pair, std::move(computed)).first;
+    }
+    meters = it->second.meters;
+    return it->second.elements;
+}
+
+std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t to, double& meters) const {
+    // Adaptive routing: at every switch the flow spreads over all equal-cost cables in
+    // proportion to their number, hop by hop (a frontier of fractions per distance).
+    const std::vector<int>& distance = distancesTo(to);
+    struct Use {
+        std::uint32_t from;
+        const Hop* hop;
+        double fraction;
+    };
+    std::vector<Use> uses;
+    std::map<std::uint32_t, double> frontier{{from, 1.0}};
+    meters = 0;
+    while (!(frontier.size() == 1 && frontier.begin()->first == to)) {
+        std::map<std::uint32_t, double> next;
+        bool first = true;
+        for (const auto& [u, fraction] : frontier) {
+            int members = 0;
+            for (const Hop& hop : m_switchHops[u])
+                if (distance[hop.to] == distance[u] - 1)
+                    members += hop.members;
+            for (const Hop& hop : m_switchHops[u]) {
+                if (distance[hop.to] != distance[u] - 1)
+                    continue;
+                const double share = fraction * hop.members / members;
+                uses.push_back({u, &hop, share});
+                next[hop.to] += share;
+                if (first) {
+                    meters += hop.meters;
+                    first = false;
                 }
             }
-            firstPath = true;
-            frontier = std::move(next);
         }
+        frontier = std::move(next);
     }
-    route.elements.push_back({sink.down, 1.0});
-    return route;
+
+    // Collapse a switch's whole uplink group, or the whole group of links into a switch
+    // from above, into its group channel when the flow loads it in proportion to the
+    // cables: then the group saturates exactly when each of its links does.
+    // Loads per hop, indexed by the group they belong to: a switch's uplinks, and the
+    // links into a switch from above.
+    std::map<std::uint32_t, std::map<const Hop*, double>> upLoad;
+    std::map<std::uint32_t, std::map<const Hop*, double>> downLoad;
+    for (const Use& use : uses) {
+        if (m_tier[use.hop->to] > m_tier[use.from])
+            upLoad[use.from][use.hop] += use.fraction;
+        else if (m_tier[use.hop->to] < m_tier[use.from])
+            downLoad[use.hop->to][use.hop] += use.fraction;
+    }
+    const auto proportional = [&](std::uint32_t node, bool up) {
+        const auto& load = up ? upLoad[node] : downLoad[node];
+        std::vector<std::pair<const Hop*, int>> group; // every hop of the group, loaded or not
+        for (const Hop& hop : m_switchHops[node]) {
+            if (m_tier[hop.to] <= m_tier[node])
+                continue;
+            if (up) {
+                group.emplace_back(&hop, hop.members);
+                continue;
+            }
+            for (const Hop& back : m_switchHops[hop.to])
+                if (back.to == node)
+                    group.emplace_back(&back, back.members);
+        }
+        double total = 0;
+        int members = 0;
+        for (const auto& [hop, count] : group) {
+            const auto it = load.find(hop);
+            total += it == load.end() ? 0.0 : it->second;
+            members += count;
+        }
+        if (total <= 0 || load.size() != group.size())
+            return 0.0;
+        for (const auto& [hop, count] : group)
+            if (std::abs(load.at(hop) - total * count / members) > 1e-9 * total)
+                return 0.0;
+        return total;
+    };
+
+    std::vector<PathElement> elements;
+    std::map<std::uint32_t, double> upGroups;
+    std::map<std::uint32_t, double> downGroups;
+    for (const Use& use : uses) {
+        const bool isUp = m_tier[use.hop->to] > m_tier[use.from];
+        const bool isDown = m_tier[use.hop->to] < m_tier[use.from];
+        if (isUp && m_upGroup[use.from] != std::numeric_limits<std::uint32_t>::max()) {
+            if (!upGroups.count(use.from))
+                upGroups[use.from] = proportional(use.from, true);
+            if (upGroups[use.from] > 0)
+                continue;
+        }
+        if (isDown && m_downGroup[use.hop->to] != std::numeric_limits<std::uint32_t>::max()) {
+            if (!downGroups.count(use.hop->to))
+                downGroups[use.hop->to] = proportional(use.hop->to, false);
+            if (downGroups[use.hop->to] > 0)
+                continue;
+        }
+        elements.push_back({use.hop->channel0, use.fraction});
+    }
+    for (const auto& [node, fraction] : upGroups)
+        if (fraction > 0)
+            elements.push_back({m_upGroup[node], fraction});
+    for (const auto& [node, fraction] : downGroups)
+        if (fraction > 0)
+            elements.push_back({m_downGroup[node], fraction});
+    return elements;
 }
 
 double FabricNetwork::latencySeconds(const Route& route) const {

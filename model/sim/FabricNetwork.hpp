@@ -40,7 +40,11 @@ struct Route {
 /// Server cables are always one channel per cable and direction, since a NIC is one
 /// cable. Switch-to-switch cables are one channel each under static ECMP, where a flow
 /// hashes onto a single member; under adaptive routing a parallel bundle is one channel,
-/// since traffic is sprayed evenly over its members.
+/// since traffic is sprayed evenly over its members. Adaptive routing also gets one
+/// channel per switch for all its uplinks and one for all the links into it from the
+/// tier above: when a flow spreads over a whole group in proportion to its cables (as
+/// it does on every leaf/spine and fat-tree FabricLab generates) the group is one
+/// resource, and a route is a handful of channels instead of hundreds.
 ///
 /// Routing follows equal-cost shortest paths between the endpoints' switches (servers
 /// never forward), which is up/down routing on leaf/spine and fat-tree fabrics. Not
@@ -96,6 +100,11 @@ private:
 
     const Cable& cable(Endpoint endpoint) const;
     const std::vector<int>& distancesTo(std::uint32_t node) const;
+    /// Channels between two switches (cached per pair: flows share them).
+    const std::vector<PathElement>& middle(std::uint32_t from, std::uint32_t to, std::uint64_t key,
+                                           int& hops, double& meters) const;
+    std::vector<PathElement> spread(std::uint32_t from, std::uint32_t to, double& meters) const;
+    int tierOf(std::uint32_t node) const { return m_tier[node]; }
 
     const model::Topology* m_topology;
     model::Fabric m_fabric;
@@ -107,7 +116,16 @@ private:
     std::vector<std::vector<Hop>> m_switchHops; ///< per node index, switch neighbours only
     std::vector<model::NodeId> m_servers;
     std::map<model::NodeId, std::vector<Cable>> m_nics;
+    std::vector<int> m_tier;                  ///< 0 server, 1 leaf, 2 spine, 3 core
+    std::vector<std::uint32_t> m_upGroup;     ///< per node: channel of all its uplinks
+    std::vector<std::uint32_t> m_downGroup;   ///< per node: channel of all links from above
+    struct Middle {
+        std::vector<PathElement> elements;
+        int hops = 0;
+        double meters = 0;
+    };
     mutable std::unordered_map<std::uint32_t, std::vector<int>> m_distances;
+    mutable std::unordered_map<std::uint64_t, Middle> m_middles;
 };
 
 } // namespace fabriclab::sim

@@ -32,6 +32,13 @@ struct Sample {
 struct SimulationOptions {
     bool recordLinks = false;     ///< per-channel utilization in samples (for views)
     std::size_t maxSamples = 512; ///< the timeline is thinned to at most this many points
+    /// Rate changes simulated exactly before the rest of the drain is finished at the
+    /// busiest channel's pace (remaining bytes through it / its capacity). Keeps huge
+    /// all-to-alls, whose flows finish at thousands of distinct moments, to seconds.
+    std::size_t maxEvents = 256;
+    /// The same bound also stops exact simulation once the solves have visited this many
+    /// (flow, channel) pairs in total.
+    std::size_t maxWork = 60'000'000;
 };
 
 struct Progress {
@@ -44,6 +51,7 @@ struct SimulationResult {
     std::vector<double> finishTimes;   ///< per transfer
     std::vector<Sample> timeline;
     std::size_t events = 0;            ///< solver runs, for benchmarks
+    bool drainEstimated = false;       ///< maxEvents was reached; the tail is a bound
 };
 
 /// Event-driven flow-level simulation: transfers start once the ones they depend on have

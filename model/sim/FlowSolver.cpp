@@ -14,6 +14,7 @@ ConstraintId FlowSolver::addConstraint(double capacity) {
     if (!(capacity >= 0))
         throw std::invalid_argument("constraint capacity must be zero or more");
     m_capacity.push_back(capacity);
+    ++m_structureVersion;
     m_dirty = true;
     return ConstraintId{static_cast<std::uint32_t>(m_capacity.size() - 1)};
 }
@@ -26,6 +27,7 @@ VariableId FlowSolver::addVariable(double bound, double penalty, double multipli
     m_multiplicity.push_back(multiplicity);
     m_active.push_back(1);
     m_rate.push_back(0);
+    ++m_structureVersion;
     m_dirty = true;
     return VariableId{static_cast<std::uint32_t>(m_bound.size() - 1)};
 }
@@ -36,6 +38,7 @@ void FlowSolver::expand(VariableId variable, ConstraintId constraint, double con
     if (!(consumption > 0))
         throw std::invalid_argument("expand: consumption must be positive");
     m_elements.push_back(Element{variable.value, constraint.value, consumption});
+    ++m_structureVersion;
     m_dirty = true;
 }
 

@@ -79,6 +79,9 @@ protected:
     std::vector<char> m_active;
     std::vector<Element> m_elements;
     std::vector<double> m_rate;
+    /// Changes whenever variables, constraints or elements are added, so solvers can keep
+    /// derived indexes across solves that only toggle flows or change capacities.
+    std::uint64_t m_structureVersion = 0;
 
 private:
     virtual void doSolve() = 0;

@@ -16,36 +16,43 @@ struct LevelEntry {
     bool operator>(const LevelEntry& other) const { return level > other.level; }
 };
 
-/// Offsets and entries of a compressed adjacency list built by counting sort.
-struct Csr {
-    std::vector<std::uint32_t> start;
-    std::vector<std::uint32_t> entries; ///< element indices
-};
-
-template <class Key> Csr buildCsr(std::size_t keys, std::size_t elements, Key key) {
-    Csr csr;
-    csr.start.assign(keys + 1, 0);
+/// Compressed adjacency (offsets + element indices) by counting sort on `key`.
+template <class Key>
+void buildCsr(std::size_t keys, std::size_t elements, Key key, std::vector<std::uint32_t>& start,
+              std::vector<std::uint32_t>& entries) {
+    start.assign(keys + 1, 0);
     for (std::size_t e = 0; e < elements; ++e)
-        ++csr.start[key(e) + 1];
+        ++start[key(e) + 1];
     for (std::size_t k = 0; k < keys; ++k)
-        csr.start[k + 1] += csr.start[k];
-    csr.entries.resize(elements);
-    std::vector<std::uint32_t> fill(csr.start.begin(), csr.start.end() - 1);
+        start[k + 1] += start[k];
+    entries.resize(elements);
+    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
     for (std::size_t e = 0; e < elements; ++e)
-        csr.entries[fill[key(e)]++] = static_cast<std::uint32_t>(e);
-    return csr;
+        entries[fill[key(e)]++] = static_cast<std::uint32_t>(e);
 }
 
 } // namespace
 
+void HeapFlowSolver::index() {
+    if (m_indexedVersion == m_structureVersion)
+        return;
+    buildCsr(m_bound.size(), m_elements.size(), [&](std::size_t e) { return m_elements[e].variable; },
+             m_variableStart, m_variableElements);
+    buildCsr(m_capacity.size(), m_elements.size(), [&](std::size_t e) { return m_elements[e].constraint; },
+             m_constraintStart, m_constraintElements);
+    m_indexedVersion = m_structureVersion;
+}
+
 void HeapFlowSolver::doSolve() {
+    index();
     const std::size_t variables = m_bound.size();
     const std::size_t constraints = m_capacity.size();
-    const std::size_t elements = m_elements.size();
-    const Csr byVariable =
-        buildCsr(variables, elements, [&](std::size_t e) { return m_elements[e].variable; });
-    const Csr byConstraint =
-        buildCsr(constraints, elements, [&](std::size_t e) { return m_elements[e].constraint; });
+    struct View {
+        const std::vector<std::uint32_t>& start;
+        const std::vector<std::uint32_t>& entries;
+    };
+    const View byVariable{m_variableStart, m_variableElements};
+    const View byConstraint{m_constraintStart, m_constraintElements};
 
     std::vector<double> remaining(m_capacity);
     std::vector<double> weight(constraints, 0.0);
@@ -54,11 +61,14 @@ void HeapFlowSolver::doSolve() {
     std::vector<char> frozen(variables, 0);
     for (std::size_t v = 0; v < variables; ++v)
         frozen[v] = !m_active[v];
-    for (const Element& e : m_elements) {
-        if (frozen[e.variable])
+    for (std::uint32_t v = 0; v < variables; ++v) {
+        if (frozen[v])
             continue;
-        weight[e.constraint] += e.consumption * m_multiplicity[e.variable] / m_penalty[e.variable];
-        ++growing[e.constraint];
+        for (std::uint32_t i = byVariable.start[v]; i < byVariable.start[v + 1]; ++i) {
+            const Element& e = m_elements[byVariable.entries[i]];
+            weight[e.constraint] += e.consumption * m_multiplicity[v] / m_penalty[v];
+            ++growing[e.constraint];
+        }
     }
 
     std::vector<LevelEntry> initial;
@@ -77,6 +87,11 @@ void HeapFlowSolver::doSolve() {
     std::sort(bounds.begin(), bounds.end());
     std::size_t nextBound = 0;
 
+    // Freezing a variable updates its constraints; their new levels are pushed once per
+    // event (not once per frozen variable), which keeps the heap near the number of
+    // constraints even when a saturating link freezes thousands of flows.
+    std::vector<std::uint32_t> touched;
+    std::vector<char> isTouched(constraints, 0);
     const auto freeze = [&](std::uint32_t v, double rate) {
         frozen[v] = 1;
         m_rate[v] = rate;
@@ -86,9 +101,20 @@ void HeapFlowSolver::doSolve() {
             const std::uint32_t c = e.constraint;
             remaining[c] = std::max(0.0, remaining[c] - e.consumption * perUnit * rate);
             weight[c] -= e.consumption * perUnit / m_penalty[v];
-            if (--growing[c] > 0 && weight[c] > 0)
+            --growing[c];
+            if (!isTouched[c]) {
+                isTouched[c] = 1;
+                touched.push_back(c);
+            }
+        }
+    };
+    const auto publish = [&]() {
+        for (const std::uint32_t c : touched) {
+            isTouched[c] = 0;
+            if (growing[c] > 0 && weight[c] > 0)
                 heap.push({remaining[c] / weight[c], c, ++version[c]});
         }
+        touched.clear();
     };
 
     while (true) {
@@ -104,6 +130,7 @@ void HeapFlowSolver::doSolve() {
         if (haveBound && (!haveConstraint || bounds[nextBound].first <= heap.top().level)) {
             const auto [level, v] = bounds[nextBound++];
             freeze(v, level / m_penalty[v]);
+            publish();
             continue;
         }
         const LevelEntry top = heap.top();
@@ -115,6 +142,7 @@ void HeapFlowSolver::doSolve() {
             if (!frozen[v])
                 freeze(v, top.level / m_penalty[v]);
         }
+        publish();
     }
     // Active variables that met neither a constraint nor a bound are unlimited.
     for (std::size_t v = 0; v < variables; ++v)

@@ -13,11 +13,14 @@
 
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
 #ifndef Q_MOC_RUN
+#include "support/DesignText.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
 #endif
 
+using namespace fabriclab::testing;
 using nlohmann::json;
 
 namespace {
@@ -50,39 +53,6 @@ Outcome runCli(const QStringList& arguments) {
     return outcome;
 }
 
-/// 4 servers x 8 NICs on one radix-64 leaf: 32 GPUs.
-json generatorDesign() {
-    return {{"format", "fabriclab-design"},
-            {"version", 1},
-            {"name", "32 x H100 on one leaf"},
-            {"fabric", "ib-ndr"},
-            {"generator",
-             {{"kind", "leaf-spine"},
-              {"servers", 4},
-              {"gpusPerServer", 8},
-              {"nicsPerServer", 8},
-              {"nicGbps", 400},
-              {"railOptimized", true},
-              {"leafRadix", 64},
-              {"spineRadix", 64},
-              {"oversubscription", 1.0}}}};
-}
-
-/// One 8-GPU server on one leaf, spelled out without a generator.
-json explicitDesign() {
-    return {{"format", "fabriclab-design"},
-            {"version", 1},
-            {"name", "one server"},
-            {"fabric", "ib-ndr"},
-            {"nodes", {{{"id", "srv-1"}, {"kind", "server"}}, {{"id", "leaf-1"}, {"kind", "leaf"}}}},
-            {"links", {{{"a", "srv-1"}, {"b", "leaf-1"}, {"gbps", 400}, {"count", 8}}}}};
-}
-
-std::string patched(json base, const json& patch) {
-    base.merge_patch(patch);
-    return base.dump(2);
-}
-
 bool writeFile(const QString& path, const QByteArray& bytes) {
     QFile file(path);
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
@@ -107,6 +77,17 @@ bool parseJson(const QByteArray& text, json& value, QString& error) {
 }
 
 bool isNumber(const json& object, const char* key) { return object.contains(key) && object.at(key).is_number(); }
+
+/// The success contract every JSON command shares: normal exit 0, nothing on stderr, and
+/// stdout that parses, into `value`. QTest's macros only leave this helper, so callers
+/// return when QTest::currentTestFailed().
+void runForJson(const QStringList& arguments, json& value) {
+    const Outcome o = runCli(arguments);
+    QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
+    QCOMPARE(o.err, QByteArray());
+    QString error;
+    QVERIFY2(parseJson(o.out, value, error), qPrintable(error));
+}
 
 } // namespace
 
@@ -162,13 +143,10 @@ void tst_Cli::helpAndVersion() {
 }
 
 void tst_Cli::runJson() {
-    const Outcome o = runCli({QStringLiteral("run"), m_good, QStringLiteral("--json")});
-    QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
-    QCOMPARE(o.err, QByteArray());
-
     json report;
-    QString error;
-    QVERIFY2(parseJson(o.out, report, error), qPrintable(error));
+    runForJson({QStringLiteral("run"), m_good, QStringLiteral("--json")}, report);
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY(report.is_object());
     QVERIFY(isNumber(report, "gpus"));
     QCOMPARE(report.at("gpus").get<int>(), 32);
@@ -204,14 +182,12 @@ void tst_Cli::runJson() {
 }
 
 void tst_Cli::compareJson() {
-    const Outcome o = runCli({QStringLiteral("compare"), m_good, QStringLiteral("--fabrics"),
-                              QStringLiteral("ib-ndr,roce-v2"), QStringLiteral("--json")});
-    QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
-    QCOMPARE(o.err, QByteArray());
-
     json rows;
-    QString error;
-    QVERIFY2(parseJson(o.out, rows, error), qPrintable(error));
+    runForJson({QStringLiteral("compare"), m_good, QStringLiteral("--fabrics"),
+                QStringLiteral("ib-ndr,roce-v2"), QStringLiteral("--json")},
+               rows);
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY(rows.is_array());
     QCOMPARE(rows.size(), std::size_t(2));
     const char* expected[] = {"ib-ndr", "roce-v2"};
@@ -226,14 +202,12 @@ void tst_Cli::compareJson() {
 }
 
 void tst_Cli::sweepJson() {
-    const Outcome o = runCli({QStringLiteral("sweep"), m_good, QStringLiteral("--servers"),
-                              QStringLiteral("8,16"), QStringLiteral("--json")});
-    QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
-    QCOMPARE(o.err, QByteArray());
-
     json rows;
-    QString error;
-    QVERIFY2(parseJson(o.out, rows, error), qPrintable(error));
+    runForJson({QStringLiteral("sweep"), m_good, QStringLiteral("--servers"), QStringLiteral("8,16"),
+                QStringLiteral("--json")},
+               rows);
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY(rows.is_array());
     QCOMPARE(rows.size(), std::size_t(2));
     const int servers[] = {8, 16};
@@ -346,13 +320,10 @@ void tst_Cli::samples_data() {
 
 void tst_Cli::samples() {
     QFETCH(QString, path);
-    const Outcome o = runCli({QStringLiteral("run"), path, QStringLiteral("--json")});
-    QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
-    QCOMPARE(o.err, QByteArray());
-
     json report;
-    QString error;
-    QVERIFY2(parseJson(o.out, report, error), qPrintable(error));
+    runForJson({QStringLiteral("run"), path, QStringLiteral("--json")}, report);
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY(isNumber(report, "gpus"));
     QVERIFY(report.at("gpus").get<long long>() > 0);
     QVERIFY(report.contains("cost") && isNumber(report.at("cost"), "fabricCapexUsd"));

@@ -14,18 +14,18 @@
 #include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/io/JsonCursor.hpp"
+#include "support/DesignText.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #endif
 
 using namespace fabriclab::model;
+using namespace fabriclab::testing;
 using nlohmann::json;
 
 namespace {
@@ -34,54 +34,12 @@ const std::string kOrigin = "bad.fabric.json";
 
 const Catalog& catalog() { return Catalog::builtin(); }
 
-/// 4 servers x 8 NICs fit one radix-64 leaf: 32 GPUs, no spine.
-json generatorDesign() {
-    return {{"format", "fabriclab-design"},
-            {"version", 1},
-            {"name", "32 x H100 on one leaf"},
-            {"fabric", "ib-ndr"},
-            {"generator",
-             {{"kind", "leaf-spine"},
-              {"servers", 4},
-              {"gpusPerServer", 8},
-              {"nicsPerServer", 8},
-              {"nicGbps", 400},
-              {"railOptimized", true},
-              {"leafRadix", 64},
-              {"spineRadix", 64},
-              {"oversubscription", 1.0}}}};
-}
-
-/// One 8-GPU server on one leaf, spelled out without a generator.
-json explicitDesign() {
-    return {{"format", "fabriclab-design"},
-            {"version", 1},
-            {"name", "one server"},
-            {"fabric", "ib-ndr"},
-            {"nodes",
-             {{{"id", "srv-1"}, {"kind", "server"}, {"x", 0}, {"y", 100}},
-              {{"id", "leaf-1"}, {"kind", "leaf"}, {"x", 0}, {"y", 0}}}},
-            {"links", {{{"a", "srv-1"}, {"b", "leaf-1"}, {"gbps", 400}, {"count", 8}}}}};
-}
-
-/// A copy of `base` with an RFC 7386 merge patch applied (null removes a member).
-std::string patched(json base, const json& patch) {
-    base.merge_patch(patch);
-    return base.dump();
-}
-
+/// A valid workload for generatorDesign()'s 32 GPUs: tp 8 x pp 1 x dp 4.
 json workloadFor32Gpus() {
     return {{"model", "llama3-70b"}, {"gpu", "h100-sxm"}, {"globalBatchTokens", 4194304},
             {"tp", 8},               {"pp", 1},           {"dp", 4},
             {"ep", 1},               {"zero", 1},         {"mfu", 0.4},
             {"overlap", 0.5}};
-}
-
-std::string readFile(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 QString fromStd(const std::string& text) { return QString::fromStdString(text); }

@@ -11,15 +11,15 @@
 #include "model/analysis/Bisection.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/topology/Topology.hpp"
+#include "support/GeneratorRequests.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
+#include <string>
 #endif
 
 using namespace fabriclab::model;
-
-Q_DECLARE_METATYPE(fabriclab::model::GeneratorParams)
+using namespace fabriclab::testing;
 
 namespace {
 
@@ -39,21 +39,12 @@ bool fuzzyEqual(double actual, double expected) {
                             .arg(actual, 0, 'g', 12)                                               \
                             .arg(expected, 0, 'g', 12)))
 
+/// The core radix follows the leaf radix, so a row need not state it (only fat-tree rows
+/// have a core tier).
 GeneratorParams request(const char* kind, int servers, int nics, bool rail, int leafRadix,
                         int spineRadix, double oversubscription, double spineOversubscription) {
-    GeneratorParams p;
-    p.kind = kind;
-    p.servers = servers;
-    p.gpusPerServer = 8;
-    p.nicsPerServer = nics;
-    p.nicSpeed = Gbps(400);
-    p.railOptimized = rail;
-    p.leafRadix = leafRadix;
-    p.spineRadix = spineRadix;
-    p.coreRadix = leafRadix;
-    p.oversubscription = oversubscription;
-    p.spineOversubscription = spineOversubscription;
-    return p;
+    return generatorRequest(kind, servers, nics, rail, leafRadix, spineRadix, leafRadix,
+                            oversubscription, spineOversubscription);
 }
 
 NodeId addServer(Topology& t, const std::string& name, int nics) {
@@ -132,12 +123,10 @@ void tst_Bisection::generated() {
     QFETCH(double, minCutGbps);
     QFETCH(double, halfInjectionGbps);
 
-    Topology topology;
-    try {
-        topology = params.kind == "fat-tree" ? generateFatTree(params) : generateLeafSpine(params);
-    } catch (const std::invalid_argument& e) {
-        QFAIL(qPrintable(QStringLiteral("refused: %1").arg(QString::fromStdString(e.what()))));
-    }
+    const Topology topology = generateOrFail(
+        params.kind == "fat-tree" ? generateFatTree : generateLeafSpine, params);
+    if (QTest::currentTestFailed())
+        return;
     const BisectionResult result = theoreticalBisection(topology);
 
     COMPARE_REL(result.ratio, ratio);

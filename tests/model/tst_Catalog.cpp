@@ -10,34 +10,27 @@
 #ifndef Q_MOC_RUN
 #include "model/catalog/Catalog.hpp"
 #include "model/io/JsonCursor.hpp"
+#include "support/DesignText.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 #endif
 
 using namespace fabriclab::model;
 using nlohmann::json;
+using fabriclab::testing::readFile;
 
 namespace {
 
 const std::filesystem::path kCatalogDir =
     std::filesystem::path(FABRICLAB_SOURCE_DIR) / "resources" / "catalog";
 const std::string kOrigin = "my-prices.json";
-
-std::string readFile(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 json catalogFile(const char* name) { return json::parse(readFile(kCatalogDir / name)); }
 

@@ -40,10 +40,11 @@ bool within(double actual, double expected, double relTol) {
                             .arg(expected, 0, 'g', 12)                                             \
                             .arg(tol)))
 
-/// The 64-GPU cluster of article 000: 8 servers x 8 NICs on one radix-64 switch.
-Topology article000Cluster() {
+/// `servers` 8-GPU servers with 8 NICs each on radix-64 leaves and spines; the two
+/// clusters below differ only in size, which decides whether a spine tier is needed.
+Topology leafSpineCluster(int servers) {
     GeneratorParams p;
-    p.servers = 8;
+    p.servers = servers;
     p.gpusPerServer = 8;
     p.nicsPerServer = 8;
     p.leafRadix = 64;
@@ -51,18 +52,13 @@ Topology article000Cluster() {
     return generateLeafSpine(p);
 }
 
+/// The 64-GPU cluster of article 000: 8 servers x 8 NICs on one radix-64 switch.
+Topology article000Cluster() { return leafSpineCluster(8); }
+
 /// 16 servers x 8 NICs rail-optimized, radix 64, 1:1: 128 NICs > 64 ports, so two tiers.
 /// d = 32 -> one unit of 16 servers, 8 rail leaves, 16 uplinks each; spines: smallest
 /// divisor of 16 >= max(2, 8 x 16 / 64 = 2) with 8 x 8 <= 64 -> 2 spines, 8 cables each.
-Topology twoTierCluster() {
-    GeneratorParams p;
-    p.servers = 16;
-    p.gpusPerServer = 8;
-    p.nicsPerServer = 8;
-    p.leafRadix = 64;
-    p.spineRadix = 64;
-    return generateLeafSpine(p);
-}
+Topology twoTierCluster() { return leafSpineCluster(16); }
 
 const Fabric& fabric(const char* id) {
     const Fabric* f = Catalog::builtin().findFabric(id);

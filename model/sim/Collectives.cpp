@@ -1,0 +1,320 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/sim/Collectives.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace fabriclab::sim {
+namespace {
+
+using model::CollectiveAlgorithm;
+using model::CollectiveOp;
+
+/// What every algorithm needs: the group's shape and its per-step costs.
+struct Context {
+    const FabricNetwork& network;
+    const CollectiveGroup& group;
+    std::stop_token stop;
+    int servers = 0;
+    int gpus = 0;               ///< per server
+    int rails = 0;              ///< NICs per server the collective spreads over
+    double scaleUpBps = 0;      ///< achievable scale-up bytes/s per GPU per direction
+    double scaleUpAlpha = 0;    ///< seconds per step inside a server
+    double stepAlpha = 0;       ///< NCCL's protocol seconds per network step
+};
+
+int nicOfGpu(const Context& c, int gpu) { return gpu * c.rails / c.gpus; }
+
+/// One transfer per rail from every `from` server to its `to` server, all at once.
+SimulationResult simulatePairs(const Context& c, const std::vector<std::pair<int, int>>& pairs,
+                               double bytesPerRail) {
+    std::vector<Transfer> transfers;
+    transfers.reserve(pairs.size() * static_cast<std::size_t>(c.rails));
+    for (int rail = 0; rail < c.rails; ++rail)
+        for (const auto& [from, to] : pairs)
+            transfers.push_back(Transfer{{c.group.servers[static_cast<std::size_t>(from)], rail},
+                                         {c.group.servers[static_cast<std::size_t>(to)], rail},
+                                         bytesPerRail, {}, static_cast<std::uint64_t>(rail), c.stepAlpha});
+    return FlowSimulator{}.run(c.network, transfers, c.stop);
+}
+
+std::vector<std::pair<int, int>> ringPairs(int servers) {
+    std::vector<std::pair<int, int>> pairs;
+    for (int i = 0; i < servers; ++i)
+        pairs.emplace_back(i, (i + 1) % servers);
+    return pairs;
+}
+
+/// Time of one step inside a server in which every GPU moves `bytes` over scale-up.
+double scaleUpStep(const Context& c, double bytes) {
+    return c.gpus > 1 ? bytes / c.scaleUpBps + c.scaleUpAlpha : 0.0;
+}
+
+/// A ring over all n = servers x gpus ranks, `steps` steps of `chunk` bytes per rank,
+/// NCCL-style: one ring per rail, each crossing every server once; the other hops run
+/// on scale-up. The fabric step is simulated once and reused for every step.
+CollectiveResult flatRing(const Context& c, double bytes, int stepsPerRank) {
+    const int n = c.servers * c.gpus;
+    const double chunk = bytes / n;
+    CollectiveResult result;
+    result.algorithm = CollectiveAlgorithm::Ring;
+    double step = scaleUpStep(c, chunk);
+    if (c.servers > 1) {
+        result.phase = simulatePairs(c, ringPairs(c.servers), chunk / c.rails);
+        step = std::max(step, result.phase.seconds);
+    }
+    result.seconds = stepsPerRank * step;
+    return result;
+}
+
+/// Reduce-scatter inside each server, a ring per rail across servers on the shard,
+/// all-gather inside each server (NCCL's hierarchical / per-rail scheme).
+CollectiveResult hierarchical(const Context& c, double bytes) {
+    CollectiveResult result;
+    result.algorithm = CollectiveAlgorithm::Hierarchical;
+    const double intra = (c.gpus - 1) * scaleUpStep(c, bytes / c.gpus);
+    double inter = 0;
+    if (c.servers > 1) {
+        result.phase = simulatePairs(c, ringPairs(c.servers), bytes / c.rails / c.servers);
+        inter = 2.0 * (c.servers - 1) * result.phase.seconds;
+    }
+    result.seconds = 2 * intra + inter;
+    return result;
+}
+
+/// NCCL's double binary tree across servers: two trees, each carrying half the data,
+/// reduce up and broadcast down pipelined, so both directions run at once.
+CollectiveResult doubleTree(const Context& c, double bytes) {
+    CollectiveResult result;
+    result.algorithm = CollectiveAlgorithm::Tree;
+    std::vector<std::pair<int, int>> pairs;
+    const int n = c.servers;
+    for (int i = 1; i < n; ++i) {
+        const int parent = (i - 1) / 2;
+        pairs.emplace_back(i, parent);                 // tree A, reduce
+        pairs.emplace_back(parent, i);                 // tree A, broadcast
+        pairs.emplace_back(n - 1 - i, n - 1 - parent); // tree B mirrors A
+        pairs.emplace_back(n - 1 - parent, n - 1 - i);
+    }
+    result.phase = simulatePairs(c, pairs, bytes / 2 / c.rails);
+    // Pipelining hides all but the fill and drain of a tree of this depth.
+    const int depth = static_cast<int>(std::ceil(std::log2(n + 1.0)));
+    const double hop = result.phase.seconds - (bytes / 2 / c.rails) /
+                                                  (c.network.nicGoodputGbps({c.group.servers[0], 0}) * 1e9 / 8);
+    const double fill = std::max(0.0, hop) * 2 * (depth - 1);
+    const double intra = c.gpus > 1 ? 2 * bytes / c.scaleUpBps : 0.0;
+    result.seconds = std::max(result.phase.seconds + fill, intra);
+    return result;
+}
+
+/// In-network reduction (SHARP): each rail sends its shard up once and receives the
+/// result once; the switches add. Scale-up reduce-scatter and all-gather around it.
+CollectiveResult sharp(const Context& c, double bytes) {
+    if (!c.network.fabric().inNetworkReduction)
+        throw std::invalid_argument("fabric " + c.network.fabric().id +
+                                    " has no in-network reduction (SHARP); use auto, ring, tree or hierarchical");
+    CollectiveResult result;
+    result.algorithm = CollectiveAlgorithm::Sharp;
+    const double intra = (c.gpus - 1) * scaleUpStep(c, bytes / c.gpus);
+    // Every NIC is busy once in each direction with its rail's share.
+    double slowest = std::numeric_limits<double>::infinity();
+    for (const auto server : c.group.servers)
+        for (int rail = 0; rail < c.rails; ++rail)
+            slowest = std::min(slowest, c.network.nicGoodputGbps({server, rail}));
+    const auto& fabric = c.network.fabric();
+    const double treeLatency = 2 * (fabric.nicLatencyNs + 3 * fabric.switchLatencyNs) * 1e-9 + c.stepAlpha;
+    result.seconds = 2 * intra + bytes / c.rails / (slowest * 1e9 / 8) + treeLatency;
+    return result;
+}
+
+/// Every rank sends bytes/n to every other rank. Direct: each pair is its own flow.
+/// PXN: data for a GPU on another rail first crosses scale-up to the local GPU on the
+/// destination's rail, so the fabric only carries same-rail traffic.
+CollectiveResult allToAll(const Context& c, double bytes, bool pxn) {
+    CollectiveResult result;
+    result.algorithm = pxn ? CollectiveAlgorithm::Pxn : CollectiveAlgorithm::Direct;
+    const int n = c.servers * c.gpus;
+    const double piece = bytes / n;
+    std::vector<Transfer> transfers;
+    for (int s = 0; s < c.servers; ++s)
+        for (int t = 0; t < c.servers; ++t) {
+            if (s == t)
+                continue;
+            const auto from = c.group.servers[static_cast<std::size_t>(s)];
+            const auto to = c.group.servers[static_cast<std::size_t>(t)];
+            if (pxn) {
+                for (int rail = 0; rail < c.rails; ++rail)
+                    transfers.push_back(Transfer{{from, rail}, {to, rail},
+                                                 piece * c.gpus * (static_cast<double>(c.gpus) / c.rails), {},
+                                                 static_cast<std::uint64_t>(rail), c.stepAlpha});
+                continue;
+            }
+            for (int a = 0; a < c.gpus; ++a)
+                for (int b = 0; b < c.gpus; ++b)
+                    transfers.push_back(Transfer{{from, nicOfGpu(c, a)}, {to, nicOfGpu(c, b)}, piece, {},
+                                                 static_cast<std::uint64_t>(a * c.gpus + b), c.stepAlpha});
+        }
+    double intra = (c.gpus - 1) * piece / c.scaleUpBps;
+    if (pxn)
+        intra += bytes * (c.servers - 1) / c.servers * (c.gpus - 1) / c.gpus / c.scaleUpBps;
+    if (!transfers.empty())
+        result.phase = FlowSimulator{}.run(c.network, transfers, c.stop);
+    result.seconds = std::max(result.phase.seconds, intra + (c.gpus > 1 ? c.scaleUpAlpha : 0.0));
+    return result;
+}
+
+/// Pipelined chain: every server forwards to the next at once, plus the pipeline fill.
+CollectiveResult broadcast(const Context& c, double bytes) {
+    CollectiveResult result;
+    result.algorithm = CollectiveAlgorithm::Ring;
+    const double intra = c.gpus > 1 ? bytes / c.scaleUpBps + (c.gpus - 1) * c.scaleUpAlpha : 0.0;
+    if (c.servers == 1) {
+        result.seconds = intra;
+        return result;
+    }
+    std::vector<std::pair<int, int>> chain;
+    for (int i = 0; i + 1 < c.servers; ++i)
+        chain.emplace_back(i, i + 1);
+    result.phase = simulatePairs(c, chain, bytes / c.rails);
+    const double hop = c.network.latencySeconds(c.network.route({c.group.servers[0], 0}, {c.group.servers[1], 0}, 0)) +
+                       c.stepAlpha;
+    result.seconds = std::max(result.phase.seconds + (c.servers - 2) * hop, intra);
+    return result;
+}
+
+} // namespace
+
+SimulationResult simulateRings(const FabricNetwork& network, const std::vector<std::vector<model::NodeId>>& rings,
+                               int rails, double bytesPerRail, std::stop_token stop) {
+    std::vector<Transfer> transfers;
+    const double alpha = network.fabric().stepLatencyUs * 1e-6;
+    for (int rail = 0; rail < rails; ++rail)
+        for (const auto& ring : rings)
+            for (std::size_t i = 0; ring.size() > 1 && i < ring.size(); ++i)
+                transfers.push_back(Transfer{{ring[i], rail}, {ring[(i + 1) % ring.size()], rail}, bytesPerRail, {},
+                                             static_cast<std::uint64_t>(rail), alpha});
+    return FlowSimulator{}.run(network, transfers, stop);
+}
+
+namespace {
+
+CollectiveResult fastest(std::vector<CollectiveResult> candidates) {
+    return *std::min_element(candidates.begin(), candidates.end(),
+                             [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+}
+
+[[noreturn]] void refuse(CollectiveAlgorithm algorithm, CollectiveOp op, const char* fits) {
+    throw std::invalid_argument("algorithm " + std::string(model::toString(algorithm)) + " does not apply to " +
+                                std::string(model::toString(op)) + " (use " + fits + ")");
+}
+
+CollectiveResult dispatch(const Context& c, const model::CollectiveSpec& spec) {
+    const double bytes = static_cast<double>(spec.bytes);
+    const int n = c.servers * c.gpus;
+    const auto algorithm = spec.algorithm;
+    switch (spec.op) {
+    case CollectiveOp::AllReduce:
+        switch (algorithm) {
+        case CollectiveAlgorithm::Ring:
+            return flatRing(c, bytes, 2 * (n - 1));
+        case CollectiveAlgorithm::Hierarchical:
+            return hierarchical(c, bytes);
+        case CollectiveAlgorithm::Tree:
+            return c.servers > 1 ? doubleTree(c, bytes) : flatRing(c, bytes, 2 * (n - 1));
+        case CollectiveAlgorithm::Sharp:
+            return sharp(c, bytes);
+        case CollectiveAlgorithm::Auto: {
+            std::vector<CollectiveResult> options{flatRing(c, bytes, 2 * (n - 1))};
+            if (c.servers > 1) {
+                options.push_back(hierarchical(c, bytes));
+                options.push_back(doubleTree(c, bytes));
+                if (c.network.fabric().inNetworkReduction)
+                    options.push_back(sharp(c, bytes));
+            }
+            return fastest(std::move(options));
+        }
+        default:
+            refuse(algorithm, spec.op, "auto, ring, hierarchical, tree or sharp");
+        }
+    case CollectiveOp::AllGather:
+    case CollectiveOp::ReduceScatter:
+        if (algorithm != CollectiveAlgorithm::Auto && algorithm != CollectiveAlgorithm::Ring)
+            refuse(algorithm, spec.op, "auto or ring");
+        return flatRing(c, bytes, n - 1);
+    case CollectiveOp::Broadcast:
+        if (algorithm != CollectiveAlgorithm::Auto && algorithm != CollectiveAlgorithm::Ring)
+            refuse(algorithm, spec.op, "auto or ring");
+        return broadcast(c, bytes);
+    case CollectiveOp::AllToAll:
+        switch (algorithm) {
+        case CollectiveAlgorithm::Direct:
+            return allToAll(c, bytes, false);
+        case CollectiveAlgorithm::Pxn:
+            return allToAll(c, bytes, true);
+        case CollectiveAlgorithm::Auto:
+            // NCCL enables PXN by default where servers have a NIC per rail.
+            return allToAll(c, bytes, c.rails > 1 && c.servers > 1);
+        default:
+            refuse(algorithm, spec.op, "auto, direct or pxn");
+        }
+    }
+    throw std::invalid_argument("unknown collective");
+}
+
+} // namespace
+
+double busBandwidthFactor(CollectiveOp op, int ranks) {
+    const double n = ranks;
+    switch (op) {
+    case CollectiveOp::AllReduce:
+        return 2 * (n - 1) / n;
+    case CollectiveOp::AllGather:
+    case CollectiveOp::ReduceScatter:
+    case CollectiveOp::AllToAll:
+        return (n - 1) / n;
+    case CollectiveOp::Broadcast:
+        return 1;
+    }
+    return 1;
+}
+
+CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGroup& group,
+                               const model::CollectiveSpec& spec, std::stop_token stop) {
+    if (group.servers.empty() || group.gpusPerServer < 1)
+        throw std::invalid_argument("a collective needs at least one server with at least one GPU");
+    if (group.ranks() < 2)
+        throw std::invalid_argument("a collective needs at least two GPUs; this group has " +
+                                    std::to_string(group.ranks()));
+    if (!(spec.bytes > 0))
+        throw std::invalid_argument("a collective needs a positive size in bytes");
+    Context c{network, group, stop};
+    c.servers = static_cast<int>(group.servers.size());
+    c.gpus = group.gpusPerServer;
+    c.rails = c.gpus;
+    for (const auto server : group.servers) {
+        const int nics = network.nicCount(server);
+        if (nics == 0 && c.servers > 1)
+            throw std::invalid_argument("server " + network.topology().node(server).name +
+                                        " has no NIC connected to the fabric");
+        c.rails = std::min(c.rails, std::max(1, nics));
+    }
+    c.scaleUpBps = group.gpu.scaleUpGBps * group.gpu.scaleUpEfficiency * 1e9;
+    c.scaleUpAlpha = group.gpu.scaleUpStepLatencyUs * 1e-6;
+    c.stepAlpha = network.fabric().stepLatencyUs * 1e-6;
+
+    CollectiveResult result = dispatch(c, spec);
+    result.op = spec.op;
+    result.bytes = static_cast<double>(spec.bytes);
+    result.ranks = group.ranks();
+    if (!(result.seconds > 0) || !std::isfinite(result.seconds))
+        throw std::invalid_argument("the collective could not be timed on this fabric");
+    result.algBwGBps = result.bytes / result.seconds / 1e9;
+    result.busBwGBps = result.algBwGBps * busBandwidthFactor(spec.op, result.ranks);
+    return result;
+}
+
+} // namespace fabriclab::sim

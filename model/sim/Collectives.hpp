@@ -1,0 +1,55 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/catalog/GpuSpec.hpp"
+#include "model/design/CollectiveSpec.hpp"
+#include "model/sim/FabricNetwork.hpp"
+#include "model/sim/FlowSimulator.hpp"
+
+#include <stop_token>
+#include <vector>
+
+namespace fabriclab::sim {
+
+/// Who takes part in a collective: `gpusPerServer` GPUs on each of `servers` (in ring
+/// order), and the scale-up figures of those GPUs.
+struct CollectiveGroup {
+    std::vector<model::NodeId> servers;
+    int gpusPerServer = 8;
+    model::GpuSpec gpu; ///< scale-up bandwidth, efficiency and step latency
+    int ranks() const { return static_cast<int>(servers.size()) * gpusPerServer; }
+};
+
+/// Timing of one collective, reported as nccl-tests reports it:
+/// algbw = size / time; busbw = algbw x 2(n-1)/n for all-reduce, x (n-1)/n for
+/// all-gather, reduce-scatter and all-to-all, x 1 for broadcast.
+struct CollectiveResult {
+    model::CollectiveOp op = model::CollectiveOp::AllReduce;
+    model::CollectiveAlgorithm algorithm = model::CollectiveAlgorithm::Ring; ///< as run
+    double bytes = 0;
+    int ranks = 0;
+    double seconds = 0;
+    double algBwGBps = 0;
+    double busBwGBps = 0;
+    SimulationResult phase; ///< the simulated fabric phase, for playback
+};
+
+/// Runs a collective as NCCL would. Repeated identical steps (a ring's 2(n-1) steps) are
+/// simulated once and the time multiplied, so a 16K-GPU all-reduce costs one phase.
+/// `auto` picks the fastest algorithm this fabric offers, as NCCL's tuner does.
+/// Throws std::invalid_argument for an algorithm that does not fit (SHARP without
+/// in-network reduction, PXN for a reduction) or a group of fewer than one GPU.
+CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGroup& group,
+                               const model::CollectiveSpec& spec, std::stop_token stop = {});
+
+/// One step of rings across servers: on every rail, each server sends `bytesPerRail`
+/// to the next server of its ring, all rings at once. The building block of ring-based
+/// collectives and of data-parallel gradient exchange.
+SimulationResult simulateRings(const FabricNetwork& network, const std::vector<std::vector<model::NodeId>>& rings,
+                               int rails, double bytesPerRail, std::stop_token stop = {});
+
+/// busbw / algbw for an operation over n ranks, as nccl-tests defines it.
+double busBandwidthFactor(model::CollectiveOp op, int ranks);
+
+} // namespace fabriclab::sim

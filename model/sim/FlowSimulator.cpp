@@ -1,0 +1,230 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/sim/FlowSimulator.hpp"
+
+#include "model/sim/FlowSolver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <queue>
+#include <set>
+#include <stdexcept>
+
+namespace fabriclab::sim {
+namespace {
+
+constexpr double kBytesPerGbit = 1e9 / 8;
+
+/// Receivers that several sources send to at once suffer the fabric's incast loss
+/// (congestion control reacting to many-to-one traffic); a lone sender does not.
+std::vector<double> channelCapacities(const FabricNetwork& network, const std::vector<Transfer>& transfers) {
+    std::vector<double> capacity(network.channelCount());
+    for (std::uint32_t c = 0; c < capacity.size(); ++c)
+        capacity[c] = network.capacityGbps(c);
+    const double incast = network.fabric().incastEfficiency;
+    if (incast >= 1)
+        return capacity;
+    std::map<std::uint32_t, std::set<std::pair<std::uint32_t, int>>> senders;
+    for (const Transfer& t : transfers)
+        if (t.from.server != t.to.server)
+            senders[network.nicDown(t.to)].insert({t.from.server.value, t.from.nic});
+    for (const auto& [channel, sources] : senders)
+        if (sources.size() > 1)
+            capacity[channel] *= incast;
+    return capacity;
+}
+
+struct Pending {
+    double start;
+    std::uint32_t transfer;
+    bool operator>(const Pending& other) const { return start > other.start; }
+};
+
+} // namespace
+
+SimulationResult FlowSimulator::run(const FabricNetwork& network, const std::vector<Transfer>& transfers,
+                                    std::stop_token stop, const SimulationOptions& options,
+                                    const std::function<void(const Progress&)>& progress) const {
+    const std::size_t count = transfers.size();
+    SimulationResult result;
+    result.finishTimes.assign(count, 0);
+    if (count == 0)
+        return result;
+
+    const auto solver = makeSolver("heap");
+    for (const double capacity : channelCapacities(network, transfers))
+        solver->addConstraint(capacity);
+
+    std::vector<double> latency(count, 0);
+    std::vector<double> remaining(count, 0);
+    std::vector<std::vector<std::uint32_t>> dependants(count);
+    std::vector<std::uint32_t> waitingOn(count, 0);
+    std::vector<char> local(count, 0); // inside one server: no fabric share to compute
+    std::vector<std::size_t> elementCountOf;
+    elementCountOf.reserve(count);
+    std::vector<std::vector<PathElement>> paths;
+    if (options.recordLinks)
+        paths.resize(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const Transfer& t = transfers[i];
+        if (!(t.bytes >= 0) || !std::isfinite(t.bytes) || !(t.extraLatency >= 0))
+            throw std::invalid_argument("transfer " + std::to_string(i) + " has an invalid size or latency");
+        const Route route = network.route(t.from, t.to, t.flowKey);
+        local[i] = route.elements.empty();
+        elementCountOf.push_back(route.elements.size());
+        latency[i] = network.latencySeconds(route) + t.extraLatency;
+        remaining[i] = t.bytes;
+        const VariableId v = solver->addVariable();
+        for (const PathElement& e : route.elements)
+            solver->expand(v, ConstraintId{e.channel}, e.fraction);
+        solver->setActive(v, false);
+        if (options.recordLinks)
+            paths[i] = route.elements;
+        for (const std::uint32_t before : t.after) {
+            if (before >= count || before == i)
+                throw std::invalid_argument("transfer " + std::to_string(i) + " waits on a transfer that does not exist");
+            dependants[before].push_back(i);
+            ++waitingOn[i];
+        }
+    }
+
+    // A transfer's bytes flow as soon as it is released; its start-up latency (NIC,
+    // switches, wire, protocol) is paid once, between its last byte and its completion,
+    // the usual alpha + size / rate. Flows released together thus share the fabric from
+    // the same instant and finish together, which keeps a phase to a few solves.
+    std::priority_queue<Pending, std::vector<Pending>, std::greater<>> released;
+    std::priority_queue<Pending, std::vector<Pending>, std::greater<>> landing;
+    for (std::uint32_t i = 0; i < count; ++i)
+        if (waitingOn[i] == 0)
+            released.push({0.0, i});
+
+    std::vector<std::uint32_t> active;
+    std::size_t finished = 0;
+    double now = 0;
+    std::vector<double> rate(count, 0);
+    std::size_t activeElements = 0; // (flow, channel) pairs the next solve visits
+    std::size_t work = 0;
+    const auto finish = [&](std::uint32_t i) {
+        result.finishTimes[i] = now;
+        ++finished;
+        for (const std::uint32_t next : dependants[i])
+            if (--waitingOn[next] == 0)
+                released.push({now, next});
+    };
+
+    while (finished < count) {
+        if (stop.stop_requested())
+            throw std::runtime_error("cancelled");
+        const auto due = [&](const auto& queue) {
+            return !queue.empty() && queue.top().start <= now * (1 + 1e-12) + 1e-15;
+        };
+        while (due(landing)) {
+            const std::uint32_t i = landing.top().transfer;
+            landing.pop();
+            finish(i);
+        }
+        while (due(released)) {
+            const std::uint32_t i = released.top().transfer;
+            released.pop();
+            if (local[i] || remaining[i] <= 0) {
+                landing.push({now + latency[i], i});
+                continue;
+            }
+            solver->setActive(VariableId{i}, true);
+            active.push_back(i);
+            activeElements += elementCountOf[i];
+        }
+        double next = kUnbounded;
+        if (!landing.empty())
+            next = std::min(next, landing.top().start);
+        if (!released.empty())
+            next = std::min(next, released.top().start);
+        if (active.empty()) {
+            if (finished == count)
+                break;
+            if (!std::isfinite(next))
+                throw std::invalid_argument("transfers wait on each other in a cycle");
+            now = next;
+            continue;
+        }
+
+        ++result.events;
+        work += activeElements;
+        if ((result.events > options.maxEvents || work > options.maxWork) && released.empty()) {
+            // Finish the drain at the pace of the busiest channel: with max-min sharing a
+            // saturated channel stays saturated while it has flows, so this is close.
+            std::vector<double> load(network.channelCount(), 0.0);
+            for (const std::uint32_t i : active)
+                for (const PathElement& e : network.route(transfers[i].from, transfers[i].to, transfers[i].flowKey).elements)
+                    load[e.channel] += remaining[i] * e.fraction;
+            double drain = 0;
+            for (std::uint32_t c = 0; c < load.size(); ++c)
+                if (load[c] > 0)
+                    drain = std::max(drain, load[c] / (solver->capacity(ConstraintId{c}) * kBytesPerGbit));
+            now += drain;
+            for (const std::uint32_t i : active) {
+                remaining[i] = 0;
+                landing.push({now + latency[i], i});
+            }
+            active.clear();
+            activeElements = 0;
+            result.drainEstimated = true;
+            continue;
+        }
+        solver->solve();
+        double step = next - now;
+        double throughput = 0;
+        for (const std::uint32_t i : active) {
+            rate[i] = solver->rate(VariableId{i}) * kBytesPerGbit;
+            throughput += solver->rate(VariableId{i});
+            if (rate[i] > 0)
+                step = std::min(step, remaining[i] / rate[i]);
+        }
+        if (!std::isfinite(step))
+            throw std::invalid_argument("transfers cannot progress: a link on their path has no capacity");
+
+        Sample sample{now, throughput, {}};
+        if (options.recordLinks) {
+            sample.linkUtilization.assign(network.channelCount(), 0.0f);
+            for (const std::uint32_t i : active)
+                for (const PathElement& e : paths[i])
+                    sample.linkUtilization[e.channel] += static_cast<float>(
+                        solver->rate(VariableId{i}) * e.fraction / std::max(1e-12, solver->capacity(ConstraintId{e.channel})));
+        }
+        result.timeline.push_back(std::move(sample));
+        if (result.timeline.size() >= 2 * options.maxSamples) {
+            // Thin to every other point: playback needs shape, not every event.
+            std::vector<Sample> thinned;
+            for (std::size_t s = 0; s < result.timeline.size(); s += 2)
+                thinned.push_back(std::move(result.timeline[s]));
+            result.timeline = std::move(thinned);
+        }
+
+        now += step;
+        std::vector<std::uint32_t> stillActive;
+        stillActive.reserve(active.size());
+        for (const std::uint32_t i : active) {
+            remaining[i] -= rate[i] * step;
+            // Relative slack: a transfer within a few ulps of done is done.
+            if (remaining[i] <= 1e-9 * transfers[i].bytes + 1e-9) {
+                remaining[i] = 0;
+                solver->setActive(VariableId{i}, false);
+                activeElements -= elementCountOf[i];
+                landing.push({now + latency[i], i});
+            } else {
+                stillActive.push_back(i);
+            }
+        }
+        active = std::move(stillActive);
+        if (progress && (result.events % 64) == 0)
+            progress(Progress{static_cast<int>(1000 * finished / count), now});
+    }
+    result.seconds = *std::max_element(result.finishTimes.begin(), result.finishTimes.end());
+    result.timeline.push_back(Sample{now, 0, {}});
+    if (progress)
+        progress(Progress{1000, now});
+    return result;
+}
+
+} // namespace fabriclab::sim

@@ -1,0 +1,101 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// Tallies of a generated fabric for the generator suites. "Which tier is this link in" is
+// defined once here, so the leaf-spine and fat-tree suites cannot disagree on what counts
+// as a server, leaf-spine or spine-core cable.
+#pragma once
+
+#include "model/topology/Topology.hpp"
+
+#include <QString>
+#include <QStringList>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fabriclab::testing {
+
+/// Where a link sits. Anything touching a server is a server link, whatever the other end
+/// is; "Other" is a link no generator should build (leaf-leaf, leaf-core, ...).
+enum class LinkTier { Server, LeafSpine, SpineCore, Other };
+
+/// True when {a, b} is the unordered pair {x, y}: links have no direction.
+inline bool isPair(model::NodeKind a, model::NodeKind b, model::NodeKind x, model::NodeKind y) {
+    return (a == x && b == y) || (a == y && b == x);
+}
+
+inline LinkTier linkTier(const model::Topology& t, const model::Link& link) {
+    using model::NodeKind;
+    const NodeKind a = t.node(link.a).kind;
+    const NodeKind b = t.node(link.b).kind;
+    if (a == NodeKind::Server || b == NodeKind::Server)
+        return LinkTier::Server;
+    if (isPair(a, b, NodeKind::Leaf, NodeKind::Spine))
+        return LinkTier::LeafSpine;
+    if (isPair(a, b, NodeKind::Spine, NodeKind::Core))
+        return LinkTier::SpineCore;
+    return LinkTier::Other;
+}
+
+/// Tally of a generated fabric, tier by tier. "Links" count Link entries, "cables" sum
+/// Link::count over them, because generators bundle parallel cables into one link.
+struct Census {
+    int servers = 0;
+    int leaves = 0;
+    int spines = 0;
+    int cores = 0;
+    int pods = 0; ///< distinct Placement::pod values among the servers
+    int serverLinks = 0;
+    int serverCables = 0;
+    int leafSpineLinks = 0;
+    int leafSpineCables = 0;
+    int spineCoreLinks = 0;
+    int spineCoreCables = 0;
+    int otherLinks = 0;
+};
+
+inline Census census(const model::Topology& t) {
+    using model::NodeKind;
+    Census c;
+    std::set<int> serverPods;
+    for (const auto& [id, node] : t.nodes()) {
+        c.servers += node.kind == NodeKind::Server;
+        c.leaves += node.kind == NodeKind::Leaf;
+        c.spines += node.kind == NodeKind::Spine;
+        c.cores += node.kind == NodeKind::Core;
+        if (node.kind == NodeKind::Server)
+            serverPods.insert(node.placement.pod);
+    }
+    c.pods = static_cast<int>(serverPods.size());
+    for (const auto& [id, link] : t.links()) {
+        switch (linkTier(t, link)) {
+        case LinkTier::Server:
+            ++c.serverLinks;
+            c.serverCables += link.count;
+            break;
+        case LinkTier::LeafSpine:
+            ++c.leafSpineLinks;
+            c.leafSpineCables += link.count;
+            break;
+        case LinkTier::SpineCore:
+            ++c.spineCoreLinks;
+            c.spineCoreCables += link.count;
+            break;
+        case LinkTier::Other:
+            ++c.otherLinks;
+            break;
+        }
+    }
+    return c;
+}
+
+/// Topology::problems() as one line, so a failed QVERIFY2 shows every problem at once.
+inline QString joined(const std::vector<std::string>& lines) {
+    QStringList list;
+    for (const auto& line : lines)
+        list << QString::fromStdString(line);
+    return list.join(QStringLiteral("; "));
+}
+
+} // namespace fabriclab::testing
