@@ -42,6 +42,23 @@ double parsePositive(const std::string& option, const std::string& text) {
     return value;
 }
 
+std::uint64_t parseSeed(const std::string& option, const std::string& text) {
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size())
+        throw UsageError(option + " expects a whole number, got \"" + text + "\"");
+    return value;
+}
+
+double parseTokens(const std::string& option, const std::string& text) {
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 1 ||
+        value > 1e16)
+        throw UsageError(option + " expects a token count from 1 to 1e16, got \"" + text + "\"");
+    return value;
+}
+
 } // namespace
 
 std::string usageText() {
@@ -62,12 +79,19 @@ Options:
   --servers N,...    server counts to sweep; the design needs a "generator"
   --prices FILE      price catalog to cost with (same format as resources/catalog/prices.json)
   --months N         amortization period for $/GPU-hour (default from the price catalog: 36)
+  --seed N           seed for static-ECMP hashing and the bisection traffic permutation (default 1)
+  --train-tokens N   token budget for time, GPU-hours and cost to train (default 1e12)
   --json             machine-readable output: one object (run) or an array (compare, sweep)
 
 DESIGN is a *.fabric.json file (format "fabriclab-design", version 1). The report gives
-GPU and switch counts, theoretical bisection bandwidth (max-flow min-cut over the worst
+GPU and switch counts; bisection bandwidth, theoretical (max-flow min-cut over the worst
 natural halving, as Gb/s and as a ratio of half the injection bandwidth; 1.0 = non-blocking)
-and the fabric's bill of materials, capex, power and $/GPU-hour.
+and effective (what the flow-level simulator delivers for random permutation traffic under
+the fabric's routing); the design's collective timed as NCCL runs it (time, algbw, busbw as
+nccl-tests defines them; all-reduce of 1 GiB when the design names none); the training step
+of the design's workload (compute, communication, exposed communication, tokens/s, and the
+time and cost to train a token budget); and the fabric's bill of materials, capex, power and
+$/GPU-hour.
 
 Exit status: 0 on success; 2 on bad input, with one line on stderr and nothing on stdout.
 )";
@@ -113,6 +137,10 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             parsed.pricesFile = value();
         } else if (arg == "--months") {
             parsed.months = parsePositive(arg, value());
+        } else if (arg == "--seed") {
+            parsed.seed = parseSeed(arg, value());
+        } else if (arg == "--train-tokens") {
+            parsed.trainTokens = parseTokens(arg, value());
         } else if (arg.starts_with("-")) {
             throw UsageError("unknown option \"" + arg + "\"");
         } else if (parsed.design.empty()) {

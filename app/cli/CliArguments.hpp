@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,8 @@ struct CliArguments {
     std::vector<int> servers;              ///< sweep --servers
     std::optional<std::string> pricesFile; ///< --prices
     std::optional<double> months;          ///< --months
+    std::optional<std::uint64_t> seed;     ///< --seed: ECMP hashes and traffic permutation
+    std::optional<double> trainTokens;     ///< --train-tokens
     bool json = false;
 };
 

@@ -81,6 +81,8 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
     RunOptions options;
     options.amortizationMonths = args.months;
+    options.seed = args.seed.value_or(options.seed);
+    options.trainTokens = args.trainTokens.value_or(options.trainTokens);
 
     if (args.command == "run") {
         options.fabricId = args.fabric;

@@ -43,12 +43,33 @@ std::string formatReport(const RunReport& r) {
         << r.switches.core << " core\n"
         << "  bisection     " << grouped(b.minCut.value) << " Gb/s of " << grouped(b.halfInjection.value)
         << " Gb/s half-injection, ratio " << fixed(b.ratio, 2) << " (" << b.split << ")\n"
+        << "  effective     " << grouped(r.effective.gbps) << " Gb/s under "
+        << (r.fabric.routing == Routing::Adaptive ? "adaptive routing" : "static ECMP") << ", "
+        << fixed(100 * r.effective.ratio, 1) << "% of the min cut\n"
+        << "  collective    " << toString(r.collective.op) << " of " << grouped(r.collective.bytes)
+        << " bytes over " << r.collective.ranks << " GPUs (" << toString(r.collective.algorithm) << "): "
+        << fixed(r.collective.seconds * 1e3, 3) << " ms, algbw " << fixed(r.collective.algBwGBps, 1)
+        << " GB/s, busbw " << fixed(r.collective.busBwGBps, 1) << " GB/s\n"
         << "  fabric capex  $" << grouped(c.capex.value) << "  (switches $" << grouped(c.switches.value)
         << ", NICs $" << grouped(c.nics.value) << ", cables and optics $" << grouped(c.cables.value)
         << ")\n"
         << "  per GPU-hour  $" << fixed(c.perGpuHour, 3) << " over " << fixed(c.amortizationMonths, 0)
         << " months\n"
-        << "  fabric power  " << grouped(c.power.value) << " W\n"
+        << "  fabric power  " << grouped(c.power.value) << " W\n";
+    if (r.step) {
+        const auto& s = *r.step;
+        out << "  step          " << fixed(s.stepSeconds, 3) << " s = compute " << fixed(s.computeSeconds, 3)
+            << " s + exposed communication " << fixed(s.exposedCommSeconds, 3) << " s (MFU "
+            << fixed(s.mfu, 2) << ")\n"
+            << "  communication " << fixed(s.commSeconds, 3) << " s: data-parallel " << fixed(s.dpSeconds, 3)
+            << ", tensor " << fixed(s.tpSeconds, 3) << ", pipeline " << fixed(s.ppSeconds, 3) << ", expert "
+            << fixed(s.epSeconds, 3) << "; comm/compute " << fixed(100 * s.commToCompute, 1) << "%\n"
+            << "  throughput    " << grouped(s.tokensPerSecond) << " tokens/s\n";
+    }
+    if (r.training)
+        out << "  to train      " << grouped(r.training->tokens) << " tokens: " << fixed(r.training->seconds / 86400, 1)
+            << " days, " << grouped(r.training->gpuHours) << " GPU-hours, $" << grouped(r.training->costUsd) << "\n";
+    out
         << "  bill of materials\n";
     for (const auto& line : c.bom)
         out << "    " << grouped(static_cast<double>(line.quantity)) << " x " << line.item << " @ $"

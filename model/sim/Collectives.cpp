@@ -54,25 +54,42 @@ double scaleUpStep(const Context& c, double bytes) {
     return c.gpus > 1 ? bytes / c.scaleUpBps + c.scaleUpAlpha : 0.0;
 }
 
-/// A ring over all n = servers x gpus ranks, `steps` steps of `chunk` bytes per rank,
-/// NCCL-style: one ring per rail, each crossing every server once; the other hops run
-/// on scale-up. The fabric step is simulated once and reused for every step.
+/// Start-up latency of one network step of a ring: NIC, switches and wire between two
+/// neighbouring servers, plus NCCL's protocol latency.
+double networkStepLatency(const Context& c) {
+    if (c.servers < 2)
+        return 0;
+    const auto& servers = c.group.servers;
+    return c.network.latencySeconds(c.network.route({servers[0], 0}, {servers[1], 0}, 0)) + c.stepAlpha;
+}
+
+/// A ring over all n = servers x gpus ranks, `stepsPerRank` steps of bytes/n each,
+/// NCCL-style: one ring per rail, each crossing every server once; the other hops run on
+/// scale-up. Time follows NCCL's model, bandwidth plus latency: every step moves a chunk
+/// at the pace of the slower of the fabric (simulated once, reused for every step) and
+/// scale-up; the network latency is paid at each of the ring's server crossings and the
+/// scale-up latency at the other steps.
 CollectiveResult flatRing(const Context& c, double bytes, int stepsPerRank) {
     const int n = c.servers * c.gpus;
     const double chunk = bytes / n;
     CollectiveResult result;
     result.algorithm = CollectiveAlgorithm::Ring;
-    double step = scaleUpStep(c, chunk);
+    // In each ring a server holds g consecutive ranks: g - 1 hops on scale-up, one on
+    // the fabric. With one ring per rail a GPU sends (g - 1)/g of its chunk on scale-up.
+    double stepData = c.gpus > 1 ? chunk * (c.servers > 1 ? (c.gpus - 1.0) / c.gpus : 1.0) / c.scaleUpBps : 0.0;
     if (c.servers > 1) {
         result.phase = simulatePairs(c, ringPairs(c.servers), chunk / c.rails);
-        step = std::max(step, result.phase.seconds);
+        stepData = std::max(stepData, result.phase.dataSeconds);
     }
-    result.seconds = stepsPerRank * step;
+    const int crossings = stepsPerRank / (n - 1) * (c.servers - 1);
+    result.seconds = stepsPerRank * stepData + crossings * networkStepLatency(c) +
+                     (stepsPerRank - crossings) * c.scaleUpAlpha;
     return result;
 }
 
 /// Reduce-scatter inside each server, a ring per rail across servers on the shard,
-/// all-gather inside each server (NCCL's hierarchical / per-rail scheme).
+/// all-gather inside each server (NCCL's hierarchical / per-rail scheme). NCCL pipelines
+/// the stages chunk by chunk, so the slower stage sets the pace.
 CollectiveResult hierarchical(const Context& c, double bytes) {
     CollectiveResult result;
     result.algorithm = CollectiveAlgorithm::Hierarchical;
@@ -82,7 +99,7 @@ CollectiveResult hierarchical(const Context& c, double bytes) {
         result.phase = simulatePairs(c, ringPairs(c.servers), bytes / c.rails / c.servers);
         inter = 2.0 * (c.servers - 1) * result.phase.seconds;
     }
-    result.seconds = 2 * intra + inter;
+    result.seconds = std::max(2 * intra, inter) + (c.gpus > 1 ? 2 * c.scaleUpAlpha : 0.0);
     return result;
 }
 
@@ -127,7 +144,8 @@ CollectiveResult sharp(const Context& c, double bytes) {
             slowest = std::min(slowest, c.network.nicGoodputGbps({server, rail}));
     const auto& fabric = c.network.fabric();
     const double treeLatency = 2 * (fabric.nicLatencyNs + 3 * fabric.switchLatencyNs) * 1e-9 + c.stepAlpha;
-    result.seconds = 2 * intra + bytes / c.rails / (slowest * 1e9 / 8) + treeLatency;
+    // Scale-up stages and the network stage are pipelined, as in hierarchical().
+    result.seconds = std::max(2 * intra, bytes / c.rails / (slowest * 1e9 / 8)) + treeLatency;
     return result;
 }
 
@@ -228,9 +246,10 @@ CollectiveResult dispatch(const Context& c, const model::CollectiveSpec& spec) {
         case CollectiveAlgorithm::Sharp:
             return sharp(c, bytes);
         case CollectiveAlgorithm::Auto: {
+            // NCCL's own choices: ring, tree, and in-network reduction where the fabric has
+            // it. The per-rail hierarchical scheme runs only when asked for.
             std::vector<CollectiveResult> options{flatRing(c, bytes, 2 * (n - 1))};
             if (c.servers > 1) {
-                options.push_back(hierarchical(c, bytes));
                 options.push_back(doubleTree(c, bytes));
                 if (c.network.fabric().inNetworkReduction)
                     options.push_back(sharp(c, bytes));

@@ -37,7 +37,9 @@ struct CollectiveResult {
 
 /// Runs a collective as NCCL would. Repeated identical steps (a ring's 2(n-1) steps) are
 /// simulated once and the time multiplied, so a 16K-GPU all-reduce costs one phase.
-/// `auto` picks the fastest algorithm this fabric offers, as NCCL's tuner does.
+/// `auto` picks the fastest of what NCCL would choose from (ring, double binary tree,
+/// SHARP where the fabric reduces in the network; PXN for all-to-all on multi-NIC
+/// servers), as NCCL's tuner does.
 /// Throws std::invalid_argument for an algorithm that does not fit (SHARP without
 /// in-network reduction, PXN for a reduction) or a group of fewer than one GPU.
 CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGroup& group,

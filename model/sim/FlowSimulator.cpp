@@ -163,6 +163,7 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network, const std::vec
                 if (load[c] > 0)
                     drain = std::max(drain, load[c] / (solver->capacity(ConstraintId{c}) * kBytesPerGbit));
             now += drain;
+            result.dataSeconds = std::max(result.dataSeconds, now);
             for (const std::uint32_t i : active) {
                 remaining[i] = 0;
                 landing.push({now + latency[i], i});
@@ -209,6 +210,7 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network, const std::vec
             // Relative slack: a transfer within a few ulps of done is done.
             if (remaining[i] <= 1e-9 * transfers[i].bytes + 1e-9) {
                 remaining[i] = 0;
+                result.dataSeconds = std::max(result.dataSeconds, now);
                 solver->setActive(VariableId{i}, false);
                 activeElements -= elementCountOf[i];
                 landing.push({now + latency[i], i});

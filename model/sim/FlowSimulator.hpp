@@ -48,6 +48,7 @@ struct Progress {
 
 struct SimulationResult {
     double seconds = 0;                ///< when the last transfer finished
+    double dataSeconds = 0;            ///< when the last byte moved (without start-up latency)
     std::vector<double> finishTimes;   ///< per transfer
     std::vector<Sample> timeline;
     std::size_t events = 0;            ///< solver runs, for benchmarks
