@@ -82,10 +82,19 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     sim::CollectiveGroup group{network.servers(), topology.node(network.servers().front()).server.gpus, gpu};
     for (const auto server : group.servers)
         group.gpusPerServer = std::min(group.gpusPerServer, topology.node(server).server.gpus);
-    report.collective = sim::runCollective(network, group, design.collective.value_or(CollectiveSpec{}));
+    const CollectiveSpec collective = design.collective.value_or(CollectiveSpec{});
+    try {
+        report.collective = sim::runCollective(network, group, collective);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("cannot time the " + std::string(toString(collective.op)) + ": " + e.what());
+    }
 
     if (design.workload) {
-        report.step = sim::estimateStep(network, *design.workload);
+        try {
+            report.step = sim::estimateStep(network, *design.workload);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(std::string("cannot estimate the training step: ") + e.what());
+        }
         TrainingEstimate training;
         training.tokens = options.trainTokens;
         training.seconds = options.trainTokens / report.step->tokensPerSecond;
@@ -113,7 +122,7 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
          {{"op", std::string(toString(r.collective.op))},
           {"algorithm", std::string(toString(r.collective.algorithm))},
           {"ranks", r.collective.ranks},
-          {"bytes", r.collective.bytes},
+          {"bytes", static_cast<long long>(r.collective.bytes)},
           {"seconds", rounded(r.collective.seconds, 9)},
           {"algBwGBps", rounded(r.collective.algBwGBps, 3)},
           {"busBwGBps", rounded(r.collective.busBwGBps, 3)}}},
