@@ -118,12 +118,13 @@ CollectiveResult doubleTree(const Context& c, double bytes) {
         pairs.emplace_back(n - 1 - parent, n - 1 - i);
     }
     result.phase = simulatePairs(c, pairs, bytes / 2 / c.rails);
-    // Pipelining hides all but the fill and drain of a tree of this depth.
+    // Pipelining hides all but the fill and drain of a tree of this depth: one hop's
+    // latency per level on the way up and on the way down.
     const int depth = static_cast<int>(std::ceil(std::log2(n + 1.0)));
-    const double hop = result.phase.seconds - (bytes / 2 / c.rails) /
-                                                  (c.network.nicGoodputGbps({c.group.servers[0], 0}) * 1e9 / 8);
-    const double fill = std::max(0.0, hop) * 2 * (depth - 1);
-    const double intra = c.gpus > 1 ? 2 * bytes / c.scaleUpBps : 0.0;
+    const double fill = 2.0 * (depth - 1) * networkStepLatency(c);
+    // Inside a server NCCL chains the GPUs: each sends its data once towards the NIC
+    // while reducing and receives it once while broadcasting, one per direction.
+    const double intra = c.gpus > 1 ? bytes / c.scaleUpBps : 0.0;
     result.seconds = std::max(result.phase.seconds + fill, intra);
     return result;
 }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/topology/Topology.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace fabriclab::model {
@@ -21,6 +22,21 @@ LinkId Topology::addLink(Link link) {
     const LinkId id{m_nextLink++};
     m_links.emplace(id, link);
     return id;
+}
+
+void Topology::restoreNode(NodeId id, Node node) {
+    if (m_nodes.count(id) || m_byName.count(node.name))
+        throw std::invalid_argument("cannot restore node '" + node.name + "': its id or name is taken");
+    m_byName.emplace(node.name, id);
+    m_nodes.emplace(id, std::move(node));
+    m_nextNode = std::max(m_nextNode, id.value + 1);
+}
+
+void Topology::restoreLink(LinkId id, Link link) {
+    if (m_links.count(id) || !contains(link.a) || !contains(link.b))
+        throw std::invalid_argument("cannot restore a link: its id is taken or an endpoint is missing");
+    m_links.emplace(id, link);
+    m_nextLink = std::max(m_nextLink, id.value + 1);
 }
 
 void Topology::removeNode(NodeId id) {

@@ -33,11 +33,18 @@ public:
     /// Removes the node and every link attached to it.
     void removeNode(NodeId id);
     void removeLink(LinkId id);
+    /// Puts back a node or link under the id it had (undo of a removal). Throws
+    /// std::invalid_argument when the id is taken or the name is already used.
+    void restoreNode(NodeId id, Node node);
+    void restoreLink(LinkId id, Link link);
     void replaceNode(NodeId id, Node node);
     void replaceLink(LinkId id, Link link);
 
     const std::map<NodeId, Node>& nodes() const { return m_nodes; }
     const std::map<LinkId, Link>& links() const { return m_links; }
+    /// The ids the next addNode / addLink will hand out.
+    NodeId nextNodeId() const { return NodeId{m_nextNode}; }
+    LinkId nextLinkId() const { return LinkId{m_nextLink}; }
     const Node& node(NodeId id) const;
     const Link& link(LinkId id) const;
     bool contains(NodeId id) const { return m_nodes.count(id) != 0; }

@@ -168,7 +168,21 @@ void tst_Cli::runJson() {
     QVERIFY(isNumber(report.at("bisection"), "theoreticalGbps"));
     QVERIFY(isNumber(report.at("bisection"), "ratio"));
 
-    QVERIFY(report.contains("collective"));
+    // The simulator fills these: effective bisection never beats the min cut, and the
+    // collective's busbw is algbw x 2(n-1)/n for an all-reduce (nccl-tests).
+    QVERIFY(isNumber(report.at("bisection"), "effectiveGbps"));
+    QVERIFY(report.at("bisection").at("effectiveGbps").get<double>() > 0);
+    QVERIFY(report.at("bisection").at("effectiveGbps").get<double>() <=
+            report.at("bisection").at("theoreticalGbps").get<double>());
+    QVERIFY(report.contains("collective") && report.at("collective").is_object());
+    const json& collective = report.at("collective");
+    for (const char* key : {"bytes", "seconds", "algBwGBps", "busBwGBps"})
+        QVERIFY2(isNumber(collective, key), key);
+    QVERIFY(collective.at("seconds").get<double>() > 0);
+    const double ranks = 32;
+    QVERIFY(qAbs(collective.at("busBwGBps").get<double>() -
+                 collective.at("algBwGBps").get<double>() * 2 * (ranks - 1) / ranks) <
+            1e-2 * collective.at("busBwGBps").get<double>()); // both rounded to 3 decimals
     QVERIFY(report.contains("step"));
 
     QVERIFY(report.contains("cost") && report.at("cost").is_object());
@@ -256,6 +270,28 @@ void tst_Cli::badInput_data() {
                        {{"model", "llama3-8b"}, {"gpu", "h100-sxm"}, {"globalBatchTokens", 1048576},
                         {"tp", 8}, {"dp", 3}}}}),
         "{file}: at /workload:", "tp x pp x dp");
+
+    // Designs that load but cannot be simulated: still one clear line and exit 2.
+    bad("disconnected fabric",
+        R"({"format":"fabriclab-design","version":1,"fabric":"roce-v2",
+            "nodes":[{"id":"l1","kind":"leaf"},{"id":"l2","kind":"leaf"},
+                     {"id":"s1","kind":"server","nics":1},{"id":"s2","kind":"server","nics":1}],
+            "links":[{"a":"s1","b":"l1"},{"a":"s2","b":"l2"}]})",
+        "{file}:", "cannot reach");
+    bad("collective over one GPU",
+        R"({"format":"fabriclab-design","version":1,"fabric":"roce-v2",
+            "nodes":[{"id":"l1","kind":"leaf"},{"id":"s1","kind":"server","gpus":1,"nics":1}],
+            "links":[{"a":"s1","b":"l1"}]})",
+        "{file}:", "at least two GPUs");
+    bad("sharp on a fabric without it", patched(gen, {{"fabric", "roce-v2"},
+                                                       {"collective", {{"op", "allreduce"}, {"bytes", 1024},
+                                                                       {"algorithm", "sharp"}}}}),
+        "{file}:", "in-network reduction");
+    bad("tree for all-to-all", patched(gen, {{"collective", {{"op", "alltoall"}, {"bytes", 1024},
+                                                              {"algorithm", "tree"}}}}),
+        "{file}:", "does not apply");
+    usage("--seed abc", {"run", "{good}", "--seed", "abc"}, "--seed", "whole number");
+    usage("--train-tokens 0", {"run", "{good}", "--train-tokens", "0"}, "--train-tokens", "token count");
 
     usage("no command", {}, "no command", "--help");
     usage("unknown command", {"simulate", "{good}"}, "\"simulate\"", "unknown command");

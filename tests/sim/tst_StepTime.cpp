@@ -1,0 +1,299 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// Training step time (StepTime.hpp): compute from FLOPs, communication from the flow
+// simulator, and the quantities derived from them. Compute is the closed form
+//   6 x active parameters x tokens / (GPUs x peak x MFU)
+// and the rest are identities of the result or comparisons between fabrics.
+#include <QTest>
+
+// moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
+#ifndef Q_MOC_RUN
+#include "model/catalog/Catalog.hpp"
+#include "model/design/Workload.hpp"
+#include "model/fabric/Generators.hpp"
+#include "model/sim/FabricNetwork.hpp"
+#include "model/workload/StepTime.hpp"
+#include "support/GeneratorRequests.hpp"
+
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#endif
+
+using namespace fabriclab;
+using namespace fabriclab::sim;
+
+namespace {
+
+// Every identity below is the same arithmetic the engine does, possibly in another
+// order: 1e-12 relative is far above double rounding and far below any real error.
+constexpr double kRelTol = 1e-12;
+
+bool fuzzyEqual(double actual, double expected) {
+    return std::abs(actual - expected) <= kRelTol * std::max(std::abs(actual), std::abs(expected));
+}
+
+#define COMPARE_REL(actual, expected)                                                              \
+    QVERIFY2(fuzzyEqual((actual), (expected)),                                                     \
+             qPrintable(QStringLiteral("%1 = %2, expected %3")                                     \
+                            .arg(QLatin1String(#actual))                                          \
+                            .arg((actual), 0, 'g', 17)                                             \
+                            .arg((expected), 0, 'g', 17)))
+
+const model::Catalog& catalog() { return model::Catalog::builtin(); }
+
+const model::Fabric& fabric(const char* id) {
+    const model::Fabric* found = catalog().findFabric(id);
+    if (!found)
+        throw std::logic_error(std::string("no fabric ") + id + " in the built-in catalog");
+    return *found;
+}
+
+/// A job on the built-in catalog's model and GPU. mfu < 0: the GPU's default.
+struct Job {
+    QByteArray modelId;
+    QByteArray gpuId = "h100-sxm";
+    long long tokens = 4194304;
+    int tp = 1;
+    int pp = 1;
+    int dp = 1;
+    int ep = 1;
+    double mfu = -1;
+    bool fp8 = false;
+    double overlap = 0;
+
+    static Job of(const char* model, int tp, int pp, int dp) {
+        Job j;
+        j.modelId = model;
+        j.tp = tp;
+        j.pp = pp;
+        j.dp = dp;
+        return j;
+    }
+};
+
+model::Workload workload(const Job& job) {
+    const model::ModelSpec* m = catalog().findModel(job.modelId.constData());
+    const model::GpuSpec* g = catalog().findGpu(job.gpuId.constData());
+    if (!m || !g)
+        throw std::logic_error("job names a model or GPU the built-in catalog lacks");
+    model::Workload w;
+    w.model = {*m, false};
+    w.gpu = {*g, false};
+    w.globalBatchTokens = job.tokens;
+    w.tp = job.tp;
+    w.pp = job.pp;
+    w.dp = job.dp;
+    w.ep = job.ep;
+    w.precision = job.fp8 ? model::Precision::Fp8 : model::Precision::Bf16;
+    if (job.mfu > 0)
+        w.mfu = job.mfu;
+    w.overlap = job.overlap;
+    return w;
+}
+
+/// `servers` 8-GPU servers with 8 x 400G NICs, rail-optimized, 1:1, radix 64.
+model::Topology cluster(int servers) {
+    return testing::generateOrFail(model::generateLeafSpine,
+                                   testing::generatorRequest("leaf-spine", servers, 8, true, 64, 64, 64, 1.0, 1.0));
+}
+
+StepTime step(const model::Topology& topology, const char* fabricId, const Job& job) {
+    const FabricNetwork network(topology, fabric(fabricId));
+    return estimateStep(network, workload(job));
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(Job)
+
+class tst_StepTime : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void computeSeconds_data();
+    void computeSeconds();
+    void splitMustMatchGpus_data();
+    void splitMustMatchGpus();
+    void overlapHidesDataParallel_data();
+    void overlapHidesDataParallel();
+    void derivedQuantities_data();
+    void derivedQuantities();
+    void infinibandNotSlowerThanRoce_data();
+    void infinibandNotSlowerThanRoce();
+};
+
+void tst_StepTime::computeSeconds_data() {
+    QTest::addColumn<int>("servers");
+    QTest::addColumn<Job>("job");
+    QTest::addColumn<double>("seconds");
+    QTest::addColumn<double>("mfu");
+
+    Job j70 = Job::of("llama3-70b", 8, 1, 8);
+    j70.mfu = 0.4;
+    // 6 x 70.6e9 x 4,194,304 = 1.77671e18 FLOP; 64 x 989e12 x 0.4 = 2.53184e16 FLOP/s
+    // -> 70.1745 s.
+    QTest::addRow("llama3-70b, 64 H100, MFU 0.4") << 8 << j70 << 70.17454398382205 << 0.4;
+
+    const Job j8 = Job::of("llama3-8b", 1, 1, 8);
+    // Default BF16 MFU of h100-sxm is 0.4 (catalog, Llama 3 paper 41-43% rounded):
+    // 6 x 8.03e9 x 4,194,304 / (8 x 989e12 x 0.4) = 63.8529 s.
+    QTest::addRow("llama3-8b, 8 H100, catalog MFU") << 1 << j8 << 63.85287118301314 << 0.4;
+
+    Job moe = Job::of("mixtral-8x7b", 8, 1, 8);
+    moe.mfu = 0.4;
+    // MoE counts active parameters (12.9B of 46.7B):
+    // 6 x 12.9e9 x 4,194,304 / (64 x 989e12 x 0.4) = 12.8223 s.
+    QTest::addRow("mixtral-8x7b, 64 H100, active params") << 8 << moe << 12.822260869565218 << 0.4;
+
+    Job fp8 = Job::of("llama3-405b", 8, 1, 16);
+    fp8.tokens = 4 * 4194304LL;
+    fp8.fp8 = true;
+    // FP8 peak 1,979 TFLOP/s and the default FP8 MFU 0.3:
+    // 6 x 405e9 x 16,777,216 / (128 x 1979e12 x 0.3) = 536.4746 s.
+    QTest::addRow("llama3-405b FP8, 128 H100, catalog MFU") << 16 << fp8 << 536.4745831227893 << 0.3;
+}
+
+void tst_StepTime::computeSeconds() {
+    QFETCH(int, servers);
+    QFETCH(Job, job);
+    QFETCH(double, seconds);
+    QFETCH(double, mfu);
+
+    const model::Topology topology = cluster(servers);
+    if (QTest::currentTestFailed())
+        return;
+    const StepTime t = step(topology, "ib-ndr", job);
+    COMPARE_REL(t.computeSeconds, seconds);
+    QCOMPARE(t.mfu, mfu);
+}
+
+void tst_StepTime::splitMustMatchGpus_data() {
+    QTest::addColumn<Job>("job");
+
+    // 8 servers x 8 GPUs = 64 GPUs.
+    const auto split = [](int tp, int pp, int dp) { return Job::of("llama3-70b", tp, pp, dp); };
+    QTest::addRow("8 x 1 x 4 = 32") << split(8, 1, 4);
+    QTest::addRow("8 x 2 x 8 = 128") << split(8, 2, 8);
+    QTest::addRow("1 x 1 x 65 = 65") << split(1, 1, 65);
+}
+
+void tst_StepTime::splitMustMatchGpus() {
+    QFETCH(Job, job);
+
+    const model::Topology topology = cluster(8);
+    if (QTest::currentTestFailed())
+        return;
+    const FabricNetwork network(topology, fabric("ib-ndr"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimateStep(network, workload(job)));
+}
+
+void tst_StepTime::overlapHidesDataParallel_data() {
+    QTest::addColumn<Job>("job");
+
+    // llama3-70b on 64 GPUs, three splits; each run with overlap 0 and 1.
+    const auto split = [](int tp, int pp, int dp) { return Job::of("llama3-70b", tp, pp, dp); };
+    QTest::addRow("tp 1, pp 1, dp 64") << split(1, 1, 64);
+    QTest::addRow("tp 8, pp 1, dp 8") << split(8, 1, 8);
+    QTest::addRow("tp 8, pp 2, dp 4") << split(8, 2, 4);
+}
+
+void tst_StepTime::overlapHidesDataParallel() {
+    QFETCH(Job, job);
+
+    // exposed = (dp + ep) x (1 - overlap) + (tensor- and pipeline-parallel time on the
+    // critical path). With overlap 1 the data-parallel exchange is hidden entirely: what
+    // stays exposed is exactly what overlap 0 exposed minus dpSeconds, and it is no more
+    // than tpSeconds + ppSeconds (and at least ppSeconds).
+    const model::Topology topology = cluster(8);
+    if (QTest::currentTestFailed())
+        return;
+    Job hidden = job;
+    hidden.overlap = 1;
+    const StepTime none = step(topology, "ib-ndr", job);
+    const StepTime all = step(topology, "ib-ndr", hidden);
+
+    QVERIFY(none.dpSeconds > 0);
+    QCOMPARE(all.dpSeconds, none.dpSeconds); // overlap hides time, it does not change it
+    QCOMPARE(none.epSeconds, 0.0);            // dense model, ep 1
+    const double slack = 1e-12 * none.exposedCommSeconds;
+    QVERIFY2(std::abs(all.exposedCommSeconds - (none.exposedCommSeconds - none.dpSeconds)) <= slack,
+             qPrintable(QStringLiteral("exposed %1 with overlap 1, %2 - %3 with overlap 0")
+                            .arg(all.exposedCommSeconds)
+                            .arg(none.exposedCommSeconds)
+                            .arg(none.dpSeconds)));
+    QVERIFY(all.exposedCommSeconds <= all.tpSeconds + all.ppSeconds + slack);
+    QVERIFY(all.exposedCommSeconds >= all.ppSeconds - slack);
+    COMPARE_REL(all.stepSeconds, all.computeSeconds + all.exposedCommSeconds);
+}
+
+void tst_StepTime::derivedQuantities_data() {
+    QTest::addColumn<QByteArray>("fabricId");
+    QTest::addColumn<int>("servers");
+    QTest::addColumn<Job>("job");
+
+    const Job dense = Job::of("llama3-70b", 8, 1, 8);
+    Job pipeline = Job::of("llama3-405b", 8, 2, 8);
+    pipeline.overlap = 0.5;
+    Job experts = Job::of("mixtral-8x7b", 1, 1, 64);
+    experts.ep = 8;
+    experts.overlap = 0.3;
+    QTest::addRow("llama3-70b on ib-ndr, 64 GPUs") << QByteArray("ib-ndr") << 8 << dense;
+    QTest::addRow("llama3-70b on roce-v2, 64 GPUs") << QByteArray("roce-v2") << 8 << dense;
+    QTest::addRow("llama3-405b pp 2 on spectrum-x, 128 GPUs") << QByteArray("spectrum-x") << 16 << pipeline;
+    QTest::addRow("mixtral ep 8 on roce-v2, 64 GPUs") << QByteArray("roce-v2") << 8 << experts;
+}
+
+void tst_StepTime::derivedQuantities() {
+    QFETCH(QByteArray, fabricId);
+    QFETCH(int, servers);
+    QFETCH(Job, job);
+
+    const model::Topology topology = cluster(servers);
+    if (QTest::currentTestFailed())
+        return;
+    const StepTime t = step(topology, fabricId.constData(), job);
+    // step = compute + exposed; tokens/s = tokens / step; comm:compute = comm / compute.
+    COMPARE_REL(t.stepSeconds, t.computeSeconds + t.exposedCommSeconds);
+    COMPARE_REL(t.tokensPerSecond, static_cast<double>(job.tokens) / t.stepSeconds);
+    COMPARE_REL(t.commToCompute, t.commSeconds / t.computeSeconds);
+    QVERIFY(t.commSeconds > 0);
+}
+
+void tst_StepTime::infinibandNotSlowerThanRoce_data() {
+    QTest::addColumn<int>("servers");
+    QTest::addColumn<Job>("job");
+
+    // The same design on both fabrics: IB NDR has more goodput per NIC (0.96 vs 0.7 of
+    // line rate), adaptive routing and no incast loss, so no part of a step can be slower.
+    const Job dense = Job::of("llama3-70b", 8, 1, 8);
+    const Job flat = Job::of("llama3-8b", 1, 1, 128);
+    Job pipeline = Job::of("llama3-405b", 8, 2, 8);
+    Job experts = Job::of("mixtral-8x7b", 1, 1, 64);
+    experts.ep = 8;
+    QTest::addRow("llama3-70b tp 8 dp 8, 64 GPUs") << 8 << dense;
+    QTest::addRow("llama3-8b dp 128, 128 GPUs (leaf-spine)") << 16 << flat;
+    QTest::addRow("llama3-405b tp 8 pp 2 dp 8, 128 GPUs") << 16 << pipeline;
+    QTest::addRow("mixtral ep 8 dp 64, 64 GPUs") << 8 << experts;
+}
+
+void tst_StepTime::infinibandNotSlowerThanRoce() {
+    QFETCH(int, servers);
+    QFETCH(Job, job);
+
+    const model::Topology topology = cluster(servers);
+    if (QTest::currentTestFailed())
+        return;
+    const StepTime ib = step(topology, "ib-ndr", job);
+    const StepTime roce = step(topology, "roce-v2", job);
+    qInfo("step: ib-ndr %.3f s (comm %.3f), roce-v2 %.3f s (comm %.3f)", ib.stepSeconds, ib.commSeconds,
+          roce.stepSeconds, roce.commSeconds);
+    QCOMPARE(ib.computeSeconds, roce.computeSeconds); // compute does not depend on the fabric
+    QVERIFY(ib.stepSeconds <= roce.stepSeconds);
+    QVERIFY(ib.commSeconds <= roce.commSeconds);
+    QVERIFY(ib.tokensPerSecond >= roce.tokensPerSecond);
+}
+
+QTEST_APPLESS_MAIN(tst_StepTime)
+#include "tst_StepTime.moc"
