@@ -136,8 +136,11 @@ Sample fabricLabBuildAndSolve(const model::GeneratorParams& params, const Patter
     for (std::uint32_t c = 0; c < network.channelCount(); ++c)
         solver->addConstraint(network.capacityGbps(c));
     std::size_t flows = 0;
+    // Two tiers: at most four channels per flow.
+    solver->reserve(pairs.size(), 4 * pairs.size());
+    sim::Route route;
     for (const auto& [from, to] : pairs) {
-        const sim::Route route = network.route(b.nics->endpoint(from), b.nics->endpoint(to), 0);
+        network.routeInto(b.nics->endpoint(from), b.nics->endpoint(to), 0, route);
         if (route.elements.empty())
             continue; // inside one server: never reaches the fabric
         const sim::VariableId v = solver->addVariable();

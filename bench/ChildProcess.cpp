@@ -114,7 +114,8 @@ ChildOutcome runInChild(const std::function<std::vector<double>()>& body) {
         const std::size_t available = received.size() - 1 - sizeof count;
         if (received[0] == kValues && available == count * sizeof(double)) {
             outcome.values.resize(count);
-            std::memcpy(outcome.values.data(), payload, available);
+            if (available > 0) // memcpy from or to null is undefined even for 0 bytes
+                std::memcpy(outcome.values.data(), payload, available);
         } else if (received[0] == kError && available == count) {
             outcome.error.assign(payload, available);
         }

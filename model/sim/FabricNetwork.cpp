@@ -63,7 +63,9 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
                 Cable cable{linkId, m, m_index.at(sw), 0, 0, link.lengthMeters};
                 cable.up = addChannel(linkId, link.speed.value, true);
                 cable.down = addChannel(linkId, link.speed.value, true);
-                m_nics[server].push_back(cable);
+                if (m_nics.size() <= server.value)
+                    m_nics.resize(server.value + 1);
+                m_nics[server.value].push_back(cable);
             }
             continue;
         }
@@ -108,16 +110,15 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
 }
 
 int FabricNetwork::nicCount(model::NodeId server) const {
-    const auto it = m_nics.find(server);
-    return it == m_nics.end() ? 0 : static_cast<int>(it->second.size());
+    return server.value < m_nics.size() ? static_cast<int>(m_nics[server.value].size()) : 0;
 }
 
 const FabricNetwork::Cable& FabricNetwork::cable(Endpoint endpoint) const {
-    const auto it = m_nics.find(endpoint.server);
-    if (it == m_nics.end() || endpoint.nic < 0 || endpoint.nic >= static_cast<int>(it->second.size()))
+    const std::vector<Cable>* cables = endpoint.server.value < m_nics.size() ? &m_nics[endpoint.server.value] : nullptr;
+    if (!cables || endpoint.nic < 0 || endpoint.nic >= static_cast<int>(cables->size()))
         throw std::invalid_argument("server " + m_topology->node(endpoint.server).name + " has no NIC " +
                                     std::to_string(endpoint.nic));
-    return it->second[static_cast<std::size_t>(endpoint.nic)];
+    return (*cables)[static_cast<std::size_t>(endpoint.nic)];
 }
 
 double FabricNetwork::nicGoodputGbps(Endpoint endpoint) const { return m_capacity[cable(endpoint).up]; }
@@ -125,10 +126,11 @@ std::uint32_t FabricNetwork::nicUp(Endpoint endpoint) const { return cable(endpo
 std::uint32_t FabricNetwork::nicDown(Endpoint endpoint) const { return cable(endpoint).down; }
 
 const std::vector<int>& FabricNetwork::distancesTo(std::uint32_t target) const {
-    auto [it, inserted] = m_distances.try_emplace(target);
-    if (!inserted)
-        return it->second;
-    auto& distance = it->second;
+    if (m_distances.empty())
+        m_distances.resize(m_switchHops.size());
+    auto& distance = m_distances[target];
+    if (!distance.empty())
+        return distance;
     distance.assign(m_switchHops.size(), -1);
     std::deque<std::uint32_t> queue{target};
     distance[target] = 0;
@@ -146,8 +148,16 @@ const std::vector<int>& FabricNetwork::distancesTo(std::uint32_t target) const {
 
 Route FabricNetwork::route(Endpoint from, Endpoint to, std::uint64_t flowKey) const {
     Route route;
+    routeInto(from, to, flowKey, route);
+    return route;
+}
+
+void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey, Route& route) const {
+    route.elements.clear();
+    route.switchHops = 0;
+    route.wireMeters = 0;
     if (from.server == to.server)
-        return route; // inside the scale-up domain: no fabric involved
+        return; // inside the scale-up domain: no fabric involved
     const Cable& source = cable(from);
     const Cable& sink = cable(to);
     route.elements.push_back({source.up, 1.0});
@@ -169,7 +179,6 @@ Route FabricNetwork::route(Endpoint from, Endpoint to, std::uint64_t flowKey) co
         route.wireMeters += meters;
     }
     route.elements.push_back({sink.down, 1.0});
-    return route;
 }
 
 const std::vector<PathElement>& FabricNetwork::middle(std::uint32_t from, std::uint32_t to, std::uint64_t key,

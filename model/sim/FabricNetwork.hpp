@@ -77,6 +77,9 @@ public:
     /// endpoints, the key and the seed), so a run is reproducible and reseedable.
     /// Throws std::invalid_argument when the destination cannot be reached.
     Route route(Endpoint from, Endpoint to, std::uint64_t flowKey) const;
+    /// The same route, appended to `elements` (cleared first) without allocating: for
+    /// callers routing many flows. Returns switch hops and metres through `route`.
+    void routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey, Route& route) const;
 
     /// Start-up latency of a transfer on a route: NIC on both sides, each switch, wire.
     double latencySeconds(const Route& route) const;
@@ -115,7 +118,9 @@ private:
     std::map<model::NodeId, std::uint32_t> m_index;
     std::vector<std::vector<Hop>> m_switchHops; ///< per node index, switch neighbours only
     std::vector<model::NodeId> m_servers;
-    std::map<model::NodeId, std::vector<Cable>> m_nics;
+    /// NIC cables per server, indexed by NodeId value (ids are dense): routing a million
+    /// flows looks these up a million times.
+    std::vector<std::vector<Cable>> m_nics;
     std::vector<int> m_tier;                  ///< 0 server, 1 leaf, 2 spine, 3 core
     std::vector<std::uint32_t> m_upGroup;     ///< per node: channel of all its uplinks
     std::vector<std::uint32_t> m_downGroup;   ///< per node: channel of all links from above
@@ -124,7 +129,7 @@ private:
         int hops = 0;
         double meters = 0;
     };
-    mutable std::unordered_map<std::uint32_t, std::vector<int>> m_distances;
+    mutable std::vector<std::vector<int>> m_distances; ///< per target node index, filled lazily
     mutable std::unordered_map<std::uint64_t, Middle> m_middles;
 };
 

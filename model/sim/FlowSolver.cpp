@@ -10,6 +10,15 @@
 
 namespace fabriclab::sim {
 
+void FlowSolver::reserve(std::size_t variables, std::size_t elements) {
+    m_bound.reserve(variables);
+    m_penalty.reserve(variables);
+    m_multiplicity.reserve(variables);
+    m_active.reserve(variables);
+    m_rate.reserve(variables);
+    m_elements.reserve(elements);
+}
+
 ConstraintId FlowSolver::addConstraint(double capacity) {
     if (!(capacity >= 0))
         throw std::invalid_argument("constraint capacity must be zero or more");

@@ -41,6 +41,9 @@ class FlowSolver {
 public:
     virtual ~FlowSolver() = default;
 
+    /// Room for this many variables and (variable, constraint) elements, to load a
+    /// million flows without regrowing.
+    void reserve(std::size_t variables, std::size_t elements);
     ConstraintId addConstraint(double capacity);
     /// `bound` is the largest rate the variable may reach (kUnbounded for none).
     VariableId addVariable(double bound = kUnbounded, double penalty = 1.0, double multiplicity = 1.0);

@@ -4,149 +4,178 @@
 
 #include <algorithm>
 #include <cmath>
-#include <queue>
+#include <limits>
 
 namespace fabriclab::sim {
-namespace {
-
-struct LevelEntry {
-    double level;
-    std::uint32_t constraint;
-    std::uint32_t version;
-    bool operator>(const LevelEntry& other) const { return level > other.level; }
-};
-
-/// Compressed adjacency (offsets + element indices) by counting sort on `key`.
-template <class Key>
-void buildCsr(std::size_t keys, std::size_t elements, Key key, std::vector<std::uint32_t>& start,
-              std::vector<std::uint32_t>& entries) {
-    start.assign(keys + 1, 0);
-    for (std::size_t e = 0; e < elements; ++e)
-        ++start[key(e) + 1];
-    for (std::size_t k = 0; k < keys; ++k)
-        start[k + 1] += start[k];
-    entries.resize(elements);
-    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-    for (std::size_t e = 0; e < elements; ++e)
-        entries[fill[key(e)]++] = static_cast<std::uint32_t>(e);
-}
-
-} // namespace
 
 void HeapFlowSolver::index() {
     if (m_indexedVersion == m_structureVersion)
         return;
-    buildCsr(m_bound.size(), m_elements.size(), [&](std::size_t e) { return m_elements[e].variable; },
-             m_variableStart, m_variableElements);
-    buildCsr(m_capacity.size(), m_elements.size(), [&](std::size_t e) { return m_elements[e].constraint; },
-             m_constraintStart, m_constraintElements);
+    const std::size_t variables = m_bound.size();
+    const std::size_t constraints = m_capacity.size();
+    const std::size_t elements = m_elements.size();
+
+    m_variableStart.assign(variables + 1, 0);
+    bool inOrder = true;
+    for (std::size_t e = 0; e < elements; ++e) {
+        ++m_variableStart[m_elements[e].variable + 1];
+        inOrder = inOrder && (e == 0 || m_elements[e].variable >= m_elements[e - 1].variable);
+    }
+    for (std::size_t v = 0; v < variables; ++v)
+        m_variableStart[v + 1] += m_variableStart[v];
+    m_variableElements.clear();
+    if (!inOrder) {
+        // Counting sort; callers that expand variable by variable skip it entirely.
+        m_variableElements.resize(elements);
+        std::vector<std::uint32_t> fill(m_variableStart.begin(), m_variableStart.end() - 1);
+        for (std::size_t e = 0; e < elements; ++e)
+            m_variableElements[fill[m_elements[e].variable]++] = static_cast<std::uint32_t>(e);
+    }
+
+    m_constraintStart.assign(constraints + 1, 0);
+    for (const Element& e : m_elements)
+        ++m_constraintStart[e.constraint + 1];
+    for (std::size_t c = 0; c < constraints; ++c)
+        m_constraintStart[c + 1] += m_constraintStart[c];
+    // Fill back to front from each range's end, which leaves every start where it was.
+    m_constraintVariables.resize(elements);
+    for (std::size_t c = 0; c < constraints; ++c)
+        m_constraintStart[c] = m_constraintStart[c + 1];
+    for (std::size_t e = elements; e-- > 0;)
+        m_constraintVariables[--m_constraintStart[m_elements[e].constraint]] = m_elements[e].variable;
+
+    // New slots start with stamp 0, which no generation uses; old ones keep theirs.
+    m_slots.resize(constraints);
     m_indexedVersion = m_structureVersion;
 }
 
 void HeapFlowSolver::doSolve() {
     index();
     const std::size_t variables = m_bound.size();
-    const std::size_t constraints = m_capacity.size();
-    struct View {
-        const std::vector<std::uint32_t>& start;
-        const std::vector<std::uint32_t>& entries;
+    if (++m_generation == 0) { // wrapped: forget every stamp
+        for (Slot& slot : m_slots)
+            slot.stamp = 0;
+        m_generation = 1;
+    }
+    const auto elementOf = [&](std::uint32_t i) -> const Element& {
+        return m_elements[m_variableElements.empty() ? i : m_variableElements[i]];
     };
-    const View byVariable{m_variableStart, m_variableElements};
-    const View byConstraint{m_constraintStart, m_constraintElements};
 
-    std::vector<double> remaining(m_capacity);
-    std::vector<double> weight(constraints, 0.0);
-    std::vector<std::uint32_t> growing(constraints, 0); // active variables not yet frozen
-    std::vector<std::uint32_t> version(constraints, 0);
-    std::vector<char> frozen(variables, 0);
-    for (std::size_t v = 0; v < variables; ++v)
-        frozen[v] = !m_active[v];
+    // Initialise only what active variables use.
+    constexpr double kInfinite = std::numeric_limits<double>::infinity();
+    const auto levelOf = [&](std::uint32_t c) {
+        const Slot& slot = m_slots[c];
+        return slot.weight > 0 ? slot.left / slot.weight : kInfinite;
+    };
+    m_frozen.assign(variables, 0);
+    m_heap.clear();
+    std::vector<double> bound(m_bound);
     for (std::uint32_t v = 0; v < variables; ++v) {
-        if (frozen[v])
+        if (!m_active[v]) {
+            m_frozen[v] = 1;
             continue;
-        for (std::uint32_t i = byVariable.start[v]; i < byVariable.start[v + 1]; ++i) {
-            const Element& e = m_elements[byVariable.entries[i]];
-            weight[e.constraint] += e.consumption * m_multiplicity[v] / m_penalty[v];
-            ++growing[e.constraint];
+        }
+        const double unitWeight = m_multiplicity[v] / m_penalty[v];
+        for (std::uint32_t i = m_variableStart[v]; i < m_variableStart[v + 1]; ++i) {
+            const Element& e = elementOf(i);
+            const std::uint32_t c = e.constraint;
+            Slot& slot = m_slots[c];
+            if (slot.stamp != m_generation) {
+                slot = Slot{m_capacity[c], 0, 0, 0, m_generation, 0};
+                m_heap.emplace_back(0.0, c);
+            }
+            slot.weight += e.consumption * unitWeight;
+            ++slot.growing;
+            slot.lastVariable = v;
+            slot.lastConsumption = e.consumption;
         }
     }
-
-    std::vector<LevelEntry> initial;
-    initial.reserve(constraints);
-    for (std::uint32_t c = 0; c < constraints; ++c)
-        if (growing[c] > 0)
-            initial.push_back({remaining[c] / weight[c], c, 0});
-    std::priority_queue<LevelEntry, std::vector<LevelEntry>, std::greater<>> heap(
-        std::greater<>{}, std::move(initial));
+    // A constraint with a single active variable saturates exactly when that variable
+    // reaches capacity / (consumption x multiplicity): fold it into the variable's bound.
+    const auto later = std::greater<std::pair<double, std::uint32_t>>{};
+    std::size_t shared = 0;
+    for (std::size_t k = 0; k < m_heap.size(); ++k) {
+        const std::uint32_t c = m_heap[k].second;
+        const Slot& slot = m_slots[c];
+        if (slot.growing == 1) {
+            const std::uint32_t v = slot.lastVariable;
+            bound[v] = std::min(bound[v], m_capacity[c] / (slot.lastConsumption * m_multiplicity[v]));
+            continue;
+        }
+        m_heap[shared++] = {levelOf(c), c};
+    }
+    m_heap.resize(shared);
+    std::make_heap(m_heap.begin(), m_heap.end(), later);
 
     // Bounds as fair levels (b_v * p_v), smallest first.
     std::vector<std::pair<double, std::uint32_t>> bounds;
     for (std::uint32_t v = 0; v < variables; ++v)
-        if (!frozen[v] && std::isfinite(m_bound[v]))
-            bounds.emplace_back(m_bound[v] * m_penalty[v], v);
+        if (!m_frozen[v] && std::isfinite(bound[v]))
+            bounds.emplace_back(bound[v] * m_penalty[v], v);
     std::sort(bounds.begin(), bounds.end());
     std::size_t nextBound = 0;
 
-    // Freezing a variable updates its constraints; their new levels are pushed once per
-    // event (not once per frozen variable), which keeps the heap near the number of
-    // constraints even when a saturating link freezes thousands of flows.
-    std::vector<std::uint32_t> touched;
-    std::vector<char> isTouched(constraints, 0);
     const auto freeze = [&](std::uint32_t v, double rate) {
-        frozen[v] = 1;
+        m_frozen[v] = 1;
         m_rate[v] = rate;
-        const double perUnit = m_multiplicity[v];
-        for (std::uint32_t i = byVariable.start[v]; i < byVariable.start[v + 1]; ++i) {
-            const Element& e = m_elements[byVariable.entries[i]];
-            const std::uint32_t c = e.constraint;
-            remaining[c] = std::max(0.0, remaining[c] - e.consumption * perUnit * rate);
-            weight[c] -= e.consumption * perUnit / m_penalty[v];
-            --growing[c];
-            if (!isTouched[c]) {
-                isTouched[c] = 1;
-                touched.push_back(c);
-            }
+        const double multiplicity = m_multiplicity[v];
+        const double unitWeight = multiplicity / m_penalty[v];
+        for (std::uint32_t i = m_variableStart[v]; i < m_variableStart[v + 1]; ++i) {
+            const Element& e = elementOf(i);
+            Slot& slot = m_slots[e.constraint];
+            slot.left = std::max(0.0, slot.left - e.consumption * multiplicity * rate);
+            slot.weight -= e.consumption * unitWeight;
+            --slot.growing;
         }
     };
-    const auto publish = [&]() {
-        for (const std::uint32_t c : touched) {
-            isTouched[c] = 0;
-            if (growing[c] > 0 && weight[c] > 0)
-                heap.push({remaining[c] / weight[c], c, ++version[c]});
+
+    // The lowest current level: pop until the top's stored level is still its level.
+    // Stored levels never exceed current ones (freezing only raises levels), so a top
+    // that is up to date is the true minimum.
+    const auto lowest = [&]() -> bool {
+        while (!m_heap.empty()) {
+            const auto [stored, c] = m_heap.front();
+            if (m_slots[c].growing == 0) {
+                std::pop_heap(m_heap.begin(), m_heap.end(), later);
+                m_heap.pop_back();
+                continue;
+            }
+            const double current = levelOf(c);
+            if (current <= stored * (1 + 1e-12))
+                return std::isfinite(current);
+            std::pop_heap(m_heap.begin(), m_heap.end(), later);
+            m_heap.back().first = current;
+            std::push_heap(m_heap.begin(), m_heap.end(), later);
         }
-        touched.clear();
+        return false;
     };
 
     while (true) {
-        while (!heap.empty() &&
-               (heap.top().version != version[heap.top().constraint] || growing[heap.top().constraint] == 0))
-            heap.pop();
-        while (nextBound < bounds.size() && frozen[bounds[nextBound].second])
+        while (nextBound < bounds.size() && m_frozen[bounds[nextBound].second])
             ++nextBound;
-        const bool haveConstraint = !heap.empty();
+        const bool haveConstraint = lowest();
         const bool haveBound = nextBound < bounds.size();
         if (!haveConstraint && !haveBound)
             break;
-        if (haveBound && (!haveConstraint || bounds[nextBound].first <= heap.top().level)) {
+        if (haveBound && (!haveConstraint || bounds[nextBound].first <= levelOf(m_heap.front().second))) {
             const auto [level, v] = bounds[nextBound++];
             freeze(v, level / m_penalty[v]);
-            publish();
             continue;
         }
-        const LevelEntry top = heap.top();
-        heap.pop();
         // The constraint saturates at this level: everything still growing on it stops.
-        for (std::uint32_t i = byConstraint.start[top.constraint];
-             i < byConstraint.start[top.constraint + 1]; ++i) {
-            const std::uint32_t v = m_elements[byConstraint.entries[i]].variable;
-            if (!frozen[v])
-                freeze(v, top.level / m_penalty[v]);
+        const std::uint32_t c = m_heap.front().second;
+        const double level = levelOf(c);
+        std::pop_heap(m_heap.begin(), m_heap.end(), later);
+        m_heap.pop_back();
+        for (std::uint32_t i = m_constraintStart[c]; i < m_constraintStart[c + 1]; ++i) {
+            const std::uint32_t v = m_constraintVariables[i];
+            if (!m_frozen[v])
+                freeze(v, level / m_penalty[v]);
         }
-        publish();
     }
     // Active variables that met neither a constraint nor a bound are unlimited.
     for (std::size_t v = 0; v < variables; ++v)
-        if (!frozen[v])
+        if (!m_frozen[v])
             m_rate[v] = kUnbounded;
 }
 

@@ -11,21 +11,41 @@ namespace fabriclab::sim {
 
 /// Progressive filling driven by a min-heap of constraint fair levels R_c / W_c, where
 /// R_c is the capacity left and W_c the penalty-weighted consumption of the variables
-/// still growing. Each variable is frozen once; freezing it updates its constraints and
-/// pushes their new levels (stale heap entries are skipped by version), so a solve costs
-/// O(elements x log constraints) instead of a rescan of every constraint per round.
+/// still growing. Freezing a variable only raises the levels of its constraints, so the
+/// heap is updated lazily: a popped entry whose level has risen since it was pushed goes
+/// back in with its new level, and most constraints (those whose flows all freeze
+/// elsewhere first) are never touched again. A solve costs O(elements + pops x log
+/// constraints) and visits only the constraints active variables use, so toggling a few
+/// flows between solves stays cheap. A constraint only one active variable uses is just a
+/// bound on that variable and never enters the heap: in a permutation most cables are.
 class HeapFlowSolver final : public FlowSolver {
 private:
     void doSolve() override;
+    /// Rebuilds the by-variable and by-constraint indexes after structural changes.
     void index();
 
-    /// Element indices grouped by variable and by constraint (counting sort), rebuilt
-    /// only when the structure changes: event-driven runs toggle flows between solves.
-    std::vector<std::uint32_t> m_variableStart;
-    std::vector<std::uint32_t> m_variableElements;
+    // Indexes, kept across solves while the structure is unchanged.
+    std::vector<std::uint32_t> m_variableStart;    ///< element range of each variable
+    std::vector<std::uint32_t> m_variableElements; ///< empty when elements are in variable order
     std::vector<std::uint32_t> m_constraintStart;
-    std::vector<std::uint32_t> m_constraintElements;
+    std::vector<std::uint32_t> m_constraintVariables;
     std::uint64_t m_indexedVersion = ~std::uint64_t{0};
+
+    /// Per-constraint scratch in one record, so touching a constraint is one cache line.
+    struct Slot {
+        double left = 0;            ///< capacity not yet given to frozen variables
+        double weight = 0;          ///< sum of consumption x multiplicity / penalty, growing ones
+        double lastConsumption = 0; ///< of `lastVariable` on this constraint
+        std::uint32_t growing = 0;  ///< active variables not yet frozen
+        std::uint32_t stamp = 0;    ///< generation that initialised this slot
+        std::uint32_t lastVariable = 0;
+    };
+    // Sized once; `stamp` marks what this solve has initialised so unused constraints
+    // cost nothing.
+    std::vector<Slot> m_slots;
+    std::vector<std::pair<double, std::uint32_t>> m_heap; ///< (level when pushed, constraint)
+    std::vector<char> m_frozen;
+    std::uint32_t m_generation = 0;
 };
 
 } // namespace fabriclab::sim
