@@ -153,9 +153,9 @@ void printReport(std::FILE* out, const std::vector<CaseResult>& rows, const Benc
             std::fprintf(out, "  %s: SimGrid failed: %s\n", row.id.c_str(), row.simgrid.error.c_str());
     }
     if (curve)
-        std::fprintf(out, "- d: FabricLab's solver gets every channel of the fabric as a constraint, as FlowSimulator\n"
-                          "  loads it, and a solve touches all of them; SimGrid's platform holds only the links the\n"
-                          "  flows use. That fixed cost dominates FabricLab's time at the smallest sizes.\n");
+        std::fprintf(out, "- d: FabricLab's solver is given every channel of the fabric as a constraint, as FlowSimulator\n"
+                          "  loads it (a solve then visits only those the flows use); SimGrid's platform holds only the\n"
+                          "  links the flows use. Loading the channels dominates FabricLab's time at the smallest sizes.\n");
     for (const CaseResult& row : rows) {
         if (!row.curve)
             continue;

@@ -3,7 +3,8 @@
 # SPDX-License-Identifier: MIT
 #
 # FabricLab's one entry point for people and CI:
-#   scripts/dev.sh run [DESIGN]   install what is missing, build, evaluate a design
+#   scripts/dev.sh run [DESIGN]   install what is missing, build, open the design in the app
+#   scripts/dev.sh cli [DESIGN]   the same, but print fabriclab-cli's report instead
 #   scripts/dev.sh test           install what is missing, build, run every test suite
 # Safe to repeat: packages already present are skipped and the build is incremental.
 set -euo pipefail
@@ -14,9 +15,9 @@ PACKAGES=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
           libboost-graph-dev nlohmann-json3-dev
           libsimgrid-dev libbenchmark-dev
-          xvfb xauth)
+          xvfb xauth fonts-dejavu-core)
 PRESET=ci
-SAMPLE=samples/article000-64gpu-ib-ndr.fabric.json
+SAMPLE=samples/spectrum-x-1024gpu-rail.fabric.json
 
 install_missing() {
     local missing=() package
@@ -41,6 +42,16 @@ build() {
 case "${1:-}" in
 run)
     install_missing
+    build --target fabriclab
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+        echo "FabricLab: no display found (DISPLAY is not set). Run under a desktop, or" >&2
+        echo "  xvfb-run -a bash scripts/dev.sh run   for a virtual one." >&2
+        exit 1
+    fi
+    exec "build/$PRESET/app/fabriclab" "${2:-$SAMPLE}"
+    ;;
+cli)
+    install_missing
     build --target fabriclab-cli
     exec "build/$PRESET/app/fabriclab-cli" run "${2:-$SAMPLE}"
     ;;
@@ -50,7 +61,7 @@ test)
     exec ctest --preset "$PRESET" -j "$(nproc)"
     ;;
 *)
-    echo "usage: scripts/dev.sh run [DESIGN] | test" >&2
+    echo "usage: scripts/dev.sh run [DESIGN] | cli [DESIGN] | test" >&2
     exit 2
     ;;
 esac

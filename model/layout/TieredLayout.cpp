@@ -35,6 +35,9 @@ void layoutTiers(Topology& topology) {
                             return a.size() < b.size();
                         })->size();
     const double width = std::max<double>(1, static_cast<double>(widest)) * kServerSpacing;
+    // Wide fabrics get taller tiers, so a fitted view keeps a readable aspect (about 3:1)
+    // instead of a flat strip of crossing lines.
+    const double tierSpacing = std::max(kTierSpacing, width / 9);
 
     for (std::size_t row = 0; row < rows.size(); ++row) {
         auto& ids = rows[row];
@@ -48,7 +51,7 @@ void layoutTiers(Topology& topology) {
         for (std::size_t i = 0; i < ids.size(); ++i) {
             Node node = topology.node(ids[i]);
             node.x = step * (static_cast<double>(i) + 0.5);
-            node.y = static_cast<double>(row) * kTierSpacing;
+            node.y = static_cast<double>(row) * tierSpacing;
             topology.replaceNode(ids[i], std::move(node));
         }
     }

@@ -6,7 +6,7 @@
 
 namespace fabriclab::model {
 
-/// Scene units between neighbouring servers and between tiers.
+/// Scene units between neighbouring servers, and the least between tiers.
 inline constexpr double kServerSpacing = 40;
 inline constexpr double kTierSpacing = 160;
 

@@ -1,0 +1,59 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+
+class QCloseEvent;
+class QMenu;
+
+namespace fabriclab::views {
+class TopologyDocument;
+}
+
+namespace fabriclab::app {
+
+class MainWindow;
+
+/// File > New, Open, Save, Save As, Recent files and Samples; the unsaved-changes
+/// question on close; autosave every minute and recovery after a crash. Dialogs live
+/// here, the reading and writing in the document and the engine.
+class FileActions : public QObject {
+    Q_OBJECT
+
+public:
+    FileActions(views::TopologyDocument& document, MainWindow& window);
+    ~FileActions() override;
+
+    /// Opens a design; on failure shows the file, the JSON path and the problem, and the
+    /// current design stays as it was. Returns whether the design was opened.
+    bool open(const QString& path);
+    /// Offers to recover an autosave left by a session that did not close normally.
+    /// Returns whether a design was recovered.
+    bool offerRecovery();
+
+    static QString samplesFolder();
+    static QString autosavePath();
+
+private:
+    bool save();
+    bool saveAs();
+    bool maybeSave();
+    void newDesign();
+    void openDialog();
+    void rememberRecent(const QString& path);
+    void rebuildRecentMenu();
+    void buildSamplesMenu(QMenu* menu);
+    void autosave();
+    void onClose(QCloseEvent* event);
+
+    views::TopologyDocument& m_document;
+    MainWindow& m_window;
+    QMenu* m_recentMenu = nullptr;
+    QTimer m_autosave;
+};
+
+} // namespace fabriclab::app

@@ -1,0 +1,240 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "app/gui/MainWindow.hpp"
+
+#include "app/gui/ShortcutsDialog.hpp"
+#include "app/gui/Theme.hpp"
+#include "model/fabric/GeneratorError.hpp"
+#include "model/fabric/Generators.hpp"
+#include "views/canvas/CanvasView.hpp"
+#include "views/dialogs/GenerateDialog.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/panels/FabricPanel.hpp"
+#include "views/panels/InspectorPanel.hpp"
+#include "views/panels/PalettePanel.hpp"
+#include "views/sim/ResultsPanel.hpp"
+#include "views/panels/StatusFigures.hpp"
+#include "views/sim/DesignAnalyzer.hpp"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QUndoStack>
+
+namespace fabriclab::app {
+
+using views::CanvasTool;
+
+MainWindow::MainWindow(views::TopologyDocument& document, QWidget* parent)
+    : QMainWindow(parent), m_document(document) {
+    setObjectName(QStringLiteral("MainWindow"));
+    m_canvas = new views::CanvasView(document, this);
+    setCentralWidget(m_canvas);
+    m_analyzer = new views::DesignAnalyzer(document, this);
+
+    m_fileMenu = menuBar()->addMenu(tr("&File"));
+    buildEditMenu();
+    buildViewMenu();
+    buildFabricMenu();
+    buildDocks();
+    buildHelpMenu();
+
+    auto* figures = new views::StatusFigures(this);
+    statusBar()->addPermanentWidget(figures, 1);
+    connect(m_analyzer, &views::DesignAnalyzer::figuresChanged, figures, &views::StatusFigures::show);
+    connect(m_canvas, &views::CanvasView::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 6000); });
+
+    connect(document.undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(&document, &views::TopologyDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(&document, &views::TopologyDocument::designReset, this, &MainWindow::updateTitle);
+    updateTitle();
+    resize(1400, 900);
+    m_defaultState = saveState();
+    restoreLayout();
+}
+
+void MainWindow::buildDocks() {
+    const auto dock = [this](const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name); // saveState() keys docks by object name
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        m_viewMenu->addAction(d->toggleViewAction());
+        return d;
+    };
+    m_viewMenu->addSeparator();
+    auto* palette = new views::PalettePanel(this);
+    dock(tr("Palette"), QStringLiteral("PaletteDock"), palette, Qt::LeftDockWidgetArea);
+    connect(palette, &views::PalettePanel::toolRequested, m_canvas, &views::CanvasView::setTool);
+    connect(m_canvas, &views::CanvasView::toolChanged, palette, &views::PalettePanel::setTool);
+
+    auto* inspector = new views::InspectorPanel(m_document, this);
+    dock(tr("Inspector"), QStringLiteral("InspectorDock"), inspector, Qt::RightDockWidgetArea);
+    connect(m_canvas, &views::CanvasView::selectionChangedIds, inspector, &views::InspectorPanel::setSelection);
+
+    auto* fabric = new views::FabricPanel(m_document, this);
+    dock(tr("Fabric"), QStringLiteral("FabricDock"), fabric, Qt::RightDockWidgetArea);
+
+    auto* results = new views::ResultsPanel(this);
+    dock(tr("Results"), QStringLiteral("ResultsDock"), results, Qt::BottomDockWidgetArea);
+    connect(m_analyzer, &views::DesignAnalyzer::figuresChanged, results, &views::ResultsPanel::show);
+}
+
+void MainWindow::buildEditMenu() {
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document.undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_document.undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    const auto add = [&](const QString& text, QKeySequence key, auto slot) {
+        QAction* action = edit->addAction(text);
+        action->setShortcut(key);
+        connect(action, &QAction::triggered, m_canvas, slot);
+        return action;
+    };
+    add(tr("&Copy"), QKeySequence::Copy, &views::CanvasView::copySelection);
+    add(tr("&Paste"), QKeySequence::Paste, &views::CanvasView::paste);
+    add(tr("D&uplicate"), QKeySequence(tr("Ctrl+D")), &views::CanvasView::duplicateSelection);
+    add(tr("&Delete"), QKeySequence::Delete, &views::CanvasView::deleteSelection);
+    edit->addSeparator();
+
+    // Single-key tools, as in network drawing tools; the palette mirrors them.
+    auto* tools = new QActionGroup(this);
+    const std::pair<CanvasTool, std::pair<QString, QString>> toolList[] = {
+        {CanvasTool::Select, {tr("&Select"), QStringLiteral("V")}},
+        {CanvasTool::Server, {tr("Place se&rver"), QStringLiteral("S")}},
+        {CanvasTool::Leaf, {tr("Place &leaf switch"), QStringLiteral("L")}},
+        {CanvasTool::Spine, {tr("Place s&pine switch"), QStringLiteral("P")}},
+        {CanvasTool::Core, {tr("Place &core switch"), QStringLiteral("C")}},
+        {CanvasTool::Link, {tr("Draw lin&k"), QStringLiteral("K")}},
+    };
+    for (const auto& [tool, labels] : toolList) {
+        QAction* action = edit->addAction(labels.first);
+        action->setShortcut(QKeySequence(labels.second));
+        action->setCheckable(true);
+        action->setChecked(tool == CanvasTool::Select);
+        tools->addAction(action);
+        connect(action, &QAction::triggered, m_canvas, [this, tool = tool] { m_canvas->setTool(tool); });
+        connect(m_canvas, &views::CanvasView::toolChanged, action, [action, tool = tool](CanvasTool now) {
+            action->setChecked(now == tool);
+        });
+    }
+}
+
+void MainWindow::buildViewMenu() {
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    const auto add = [&](const QString& text, QKeySequence key, auto slot) {
+        QAction* action = m_viewMenu->addAction(text);
+        action->setShortcut(key);
+        connect(action, &QAction::triggered, m_canvas, slot);
+        return action;
+    };
+    add(tr("Zoom &in"), QKeySequence::ZoomIn, &views::CanvasView::zoomIn);
+    add(tr("Zoom &out"), QKeySequence::ZoomOut, &views::CanvasView::zoomOut);
+    add(tr("&Fit to window"), QKeySequence(tr("Ctrl+1")), &views::CanvasView::fitAll);
+    add(tr("&Reset zoom"), QKeySequence(tr("Ctrl+0")), &views::CanvasView::resetZoom);
+    QAction* grid = m_viewMenu->addAction(tr("Show &grid"));
+    grid->setCheckable(true);
+    grid->setChecked(true);
+    connect(grid, &QAction::toggled, m_canvas, &views::CanvasView::setGridVisible);
+    m_viewMenu->addSeparator();
+
+    QMenu* themeMenu = m_viewMenu->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(this);
+    const std::pair<Theme, QString> themeList[] = {
+        {Theme::System, tr("Follow the &desktop")}, {Theme::Light, tr("&Light")}, {Theme::Dark, tr("D&ark")}};
+    for (const auto& [theme, label] : themeList) {
+        QAction* action = themeMenu->addAction(label);
+        action->setCheckable(true);
+        action->setChecked(savedTheme() == theme);
+        themes->addAction(action);
+        connect(action, &QAction::triggered, this, [theme = theme] {
+            applyTheme(theme);
+            saveTheme(theme);
+        });
+    }
+    QAction* reset = m_viewMenu->addAction(tr("Reset &layout"));
+    connect(reset, &QAction::triggered, this, &MainWindow::resetLayout);
+}
+
+void MainWindow::buildFabricMenu() {
+    QMenu* fabric = menuBar()->addMenu(tr("F&abric"));
+    QAction* generate = fabric->addAction(QIcon(QStringLiteral(":/icons/generate.svg")), tr("&Generate…"));
+    generate->setShortcut(QKeySequence(tr("Ctrl+G")));
+    connect(generate, &QAction::triggered, this, [this] {
+        const auto params = views::GenerateDialog::ask(this, m_document);
+        if (!params)
+            return;
+        try {
+            model::Design design = m_document.design();
+            design.generator = *params;
+            design.topology = model::generate(*params);
+            design.workload.reset(); // its split no longer matches the new GPU count
+            m_document.replaceDesign(std::move(design), tr("Generate fabric"));
+            m_canvas->fitAll();
+        } catch (const std::invalid_argument& e) {
+            QMessageBox::warning(this, tr("Cannot generate"), QString::fromStdString(e.what()));
+        }
+    });
+    auto* bar = addToolBar(tr("Fabric"));
+    bar->setObjectName(QStringLiteral("FabricToolBar"));
+    bar->addAction(generate);
+    QAction* fit = bar->addAction(QIcon(QStringLiteral(":/icons/fit.svg")), tr("Fit"));
+    connect(fit, &QAction::triggered, m_canvas, &views::CanvasView::fitAll);
+}
+
+void MainWindow::buildHelpMenu() {
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts = help->addAction(tr("&Keyboard shortcuts"));
+    shortcuts->setShortcut(QKeySequence::HelpContents);
+    connect(shortcuts, &QAction::triggered, this, [this] { ShortcutsDialog(*this, this).exec(); });
+    QAction* about = help->addAction(tr("&About FabricLab"));
+    connect(about, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About FabricLab"),
+                           tr("<b>FabricLab %1</b><p>Plan the network of GPU training clusters: "
+                              "draw or generate a fabric and see what it delivers and costs.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::updateTitle() {
+    // "[*]" shows the unsaved-changes marker wherever the platform puts it.
+    setWindowTitle(tr("%1[*] — FabricLab").arg(m_document.displayName()));
+    setWindowModified(m_document.isModified());
+}
+
+void MainWindow::restoreLayout() {
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::resetLayout() {
+    restoreState(m_defaultState);
+    for (auto* dock : findChildren<QDockWidget*>())
+        dock->show();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    event->accept();
+    Q_EMIT closeRequested(event);
+    if (!event->isAccepted())
+        return;
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+}
+
+} // namespace fabriclab::app

@@ -1,0 +1,55 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QMainWindow>
+
+class QMenu;
+
+namespace fabriclab::views {
+class CanvasView;
+class DesignAnalyzer;
+class TopologyDocument;
+} // namespace fabriclab::views
+
+namespace fabriclab::app {
+
+/// The window: canvas in the centre, palette, inspector, fabric and results docks, live
+/// figures in the status bar. It creates actions, menus and docks and connects them;
+/// the thinking happens in the document, the views and the engine.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(views::TopologyDocument& document, QWidget* parent = nullptr);
+
+    QMenu* fileMenu() const { return m_fileMenu; }
+    views::CanvasView* canvas() const { return m_canvas; }
+
+Q_SIGNALS:
+    /// The user asked to close; FileActions decides (unsaved changes) and may accept.
+    void closeRequested(QCloseEvent* event);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildDocks();
+    void buildEditMenu();
+    void buildViewMenu();
+    void buildFabricMenu();
+    void buildHelpMenu();
+    void updateTitle();
+    void restoreLayout();
+    void resetLayout();
+
+    views::TopologyDocument& m_document;
+    views::CanvasView* m_canvas = nullptr;
+    views::DesignAnalyzer* m_analyzer = nullptr;
+    QMenu* m_fileMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QByteArray m_defaultState; ///< dock layout as first built, for View > Reset layout
+};
+
+} // namespace fabriclab::app

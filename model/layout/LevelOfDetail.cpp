@@ -1,0 +1,143 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/layout/LevelOfDetail.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <utility>
+
+namespace fabriclab::model {
+namespace {
+
+// Endpoints are aggregated under integer codes: node ids as they are, blocks above 2^32
+// by block index. Blocks are numbered in key order, so code order equals Endpoint order
+// (NodeId before GroupKey, then by value) and the edges come out sorted for free.
+using Code = std::uint64_t;
+constexpr Code kBlockBase = Code{1} << 32;
+
+Endpoint endpointOf(Code code, const std::vector<Block>& blocks) {
+    if (code < kBlockBase)
+        return NodeId{static_cast<std::uint32_t>(code)};
+    return blocks[static_cast<std::size_t>(code - kBlockBase)].key;
+}
+
+} // namespace
+
+std::optional<GroupKey> groupOf(const Node& node) {
+    if (node.kind != NodeKind::Server && node.kind != NodeKind::Leaf)
+        return std::nullopt;
+    if (node.placement.group < 0)
+        return std::nullopt;
+    return GroupKey{node.placement.pod, node.placement.group};
+}
+
+std::set<GroupKey> groupsOf(const Topology& topology) {
+    std::set<GroupKey> groups;
+    for (const auto& [id, node] : topology.nodes())
+        if (const auto key = groupOf(node))
+            groups.insert(*key);
+    return groups;
+}
+
+std::set<GroupKey> initiallyCollapsed(const Topology& topology) {
+    if (topology.nodes().size() <= kCollapseAbove)
+        return {};
+    return groupsOf(topology);
+}
+
+VisibleGraph levelOfDetail(const Topology& topology, const std::set<GroupKey>& collapsed) {
+    VisibleGraph graph;
+
+    // Pass 1: which nodes fold into which block. Ids only grow, so a vector indexed by id
+    // is both smaller and faster than a hash map for generated fabrics.
+    std::map<GroupKey, std::size_t> blockIndex;
+    for (const auto& [id, node] : topology.nodes()) {
+        const auto key = groupOf(node);
+        if (key && collapsed.count(*key))
+            blockIndex.emplace(*key, 0);
+    }
+    graph.blocks.reserve(blockIndex.size());
+    for (auto& [key, index] : blockIndex) {
+        index = graph.blocks.size();
+        Block block;
+        block.key = key;
+        graph.blocks.push_back(std::move(block));
+    }
+
+    std::vector<Code> codeOf(topology.nextNodeId().value, 0);
+    for (const auto& [id, node] : topology.nodes()) {
+        const auto key = groupOf(node);
+        const auto found = key ? blockIndex.find(*key) : blockIndex.end();
+        if (found == blockIndex.end()) {
+            codeOf[id.value] = id.value;
+            graph.nodes.push_back(id);
+            continue;
+        }
+        codeOf[id.value] = kBlockBase + found->second;
+        Block& block = graph.blocks[found->second];
+        block.members.push_back(id);
+        block.x += node.x;
+        block.y += node.y;
+        if (node.kind == NodeKind::Server) {
+            ++block.servers;
+            block.gpus += node.server.gpus;
+        } else {
+            ++block.leaves;
+            if (node.placement.rail >= 0)
+                block.rails.push_back(node.placement.rail);
+        }
+    }
+    for (Block& block : graph.blocks) {
+        const auto n = static_cast<double>(block.members.size());
+        block.x /= n;
+        block.y /= n;
+        std::sort(block.rails.begin(), block.rails.end());
+        block.rails.erase(std::unique(block.rails.begin(), block.rails.end()), block.rails.end());
+    }
+
+    // Pass 2: bundle the links between each pair of drawn endpoints.
+    std::map<std::pair<Code, Code>, Edge> bundles;
+    for (const auto& [id, link] : topology.links()) {
+        Code a = codeOf[link.a.value];
+        Code b = codeOf[link.b.value];
+        if (a == b && a >= kBlockBase) {
+            graph.blocks[static_cast<std::size_t>(a - kBlockBase)].internalCables += link.count;
+            continue;
+        }
+        if (b < a)
+            std::swap(a, b);
+        auto [it, fresh] = bundles.try_emplace({a, b});
+        Edge& edge = it->second;
+
+        const Node& na = topology.node(link.a);
+        const Node& nb = topology.node(link.b);
+        const Node* server = na.kind == NodeKind::Server   ? &na
+                             : nb.kind == NodeKind::Server ? &nb
+                                                           : nullptr;
+        const Node& other = server == &na ? nb : na;
+        const int rail = server && other.kind == NodeKind::Leaf ? other.placement.rail : -1;
+        if (fresh) {
+            edge.serverLinks = server != nullptr;
+            edge.rail = rail;
+        } else {
+            edge.serverLinks = edge.serverLinks && server != nullptr;
+            if (edge.rail != rail)
+                edge.rail = -1;
+        }
+        edge.capacity += link.capacity();
+        edge.cables += link.count;
+        edge.links.push_back(id);
+    }
+    graph.edges.reserve(bundles.size());
+    for (auto& [codes, edge] : bundles) {
+        edge.a = endpointOf(codes.first, graph.blocks);
+        edge.b = endpointOf(codes.second, graph.blocks);
+        if (!edge.serverLinks)
+            edge.rail = -1;
+        graph.edges.push_back(std::move(edge));
+    }
+    return graph;
+}
+
+} // namespace fabriclab::model

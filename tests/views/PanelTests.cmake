@@ -1,0 +1,9 @@
+# SPDX-FileCopyrightText: FabricLab authors
+# SPDX-License-Identifier: MIT
+# Panels, dialogs and item models (included from tests/views/CMakeLists.txt).
+fabriclab_add_test(tst_PropertyTableModel tst_PropertyTableModel.cpp LIBS fabriclab::views)
+fabriclab_add_test(tst_FabricPanel tst_FabricPanel.cpp LIBS fabriclab::views)
+fabriclab_add_test(tst_GenerateDialog tst_GenerateDialog.cpp LIBS fabriclab::views)
+# QTEST_MAIN suites with widgets: offscreen even when run outside the test preset.
+set_tests_properties(tst_PropertyTableModel tst_FabricPanel tst_GenerateDialog
+  PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")

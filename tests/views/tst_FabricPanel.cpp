@@ -1,0 +1,204 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// The fabric panel regenerates a generated design as ONE undo step per gesture (a slider
+// drag, a burst of arrow keys, a fabric pick), and undo restores the original exactly
+// (compared as saved JSON). A refusal changes nothing; a hand-drawn design only swaps
+// its fabric and cannot change its oversubscription.
+#include "model/catalog/Catalog.hpp"
+#include "model/io/DesignFile.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/panels/FabricPanel.hpp"
+
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QSlider>
+#include <QUndoStack>
+#include <QtTest>
+
+using fabriclab::model::Catalog;
+using fabriclab::views::FabricPanel;
+using fabriclab::views::TopologyDocument;
+
+namespace {
+
+const char* const kGenerated = FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-rail.fabric.json";
+const char* const kHandDrawn = FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json";
+
+std::string snapshot(const TopologyDocument& document) {
+    return fabriclab::model::serializeDesign(document.design());
+}
+
+/// Slider position of a ratio: 1:1 to 8:1 in steps of 0.5.
+int position(double ratio) {
+    return static_cast<int>(ratio / FabricPanel::kRatioStep);
+}
+
+} // namespace
+
+class tst_FabricPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void iconsAreRegistered();
+    void dragRegeneratesAsOneStep_data();
+    void dragRegeneratesAsOneStep();
+    void arrowKeysCommitOnceAfterAPause();
+    void fabricPickRegeneratesAsOneStep();
+    void refusedFabricChangesNothing();
+    void handDrawnDesignOnlySwapsTheFabric();
+};
+
+void tst_FabricPanel::iconsAreRegistered() {
+    // The icons reach every executable linking fabriclab_views, with no Q_INIT_RESOURCE.
+    for (const char* name :
+         {"select", "server", "leaf", "spine", "core", "link", "generate", "fit", "fabriclab"})
+        QVERIFY2(QFile::exists(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name))), name);
+}
+
+void tst_FabricPanel::dragRegeneratesAsOneStep_data() {
+    QTest::addColumn<double>("ratio");
+    QTest::addColumn<int>("leaves");
+    QTest::addColumn<int>("spines");
+    // 128 servers x 8 NICs, rail-optimized, radix 64; starts at 1:1 with 16 spines
+    // (32 leaves x 32 uplinks = 1,024 spine ports / 64 = 16).
+    // 2:1: a leaf keeps floor(64 x 2/3) = 42 downlinks, so 4 units of 32 servers: still
+    // 32 leaves, each with ceil(32 / 2) = 16 uplinks: 512 spine ports / 64 = 8 spines.
+    QTest::newRow("1:1 -> 2:1: 8 spines") << 2.0 << 32 << 8;
+    // 4:1: floor(64 x 4/5) = 51 downlinks, 3 units of 43 servers: 24 leaves with
+    // ceil(43 / 4) = 11 uplinks; 264 ports need 5 spines, but 11 spread evenly only over
+    // 1 or 11: 11 spines of 24 ports each.
+    QTest::newRow("1:1 -> 4:1: 11 spines") << 4.0 << 24 << 11;
+}
+
+void tst_FabricPanel::dragRegeneratesAsOneStep() {
+    QFETCH(double, ratio);
+    QFETCH(int, leaves);
+    QFETCH(int, spines);
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kGenerated));
+    const std::string before = snapshot(document);
+    const std::string name = document.design().name;
+    FabricPanel panel(document);
+    auto* slider = panel.findChild<QSlider*>(QStringLiteral("oversubscriptionSlider"));
+    auto* preview = panel.findChild<QLabel*>(QStringLiteral("previewLabel"));
+    QVERIFY(slider && preview);
+    QVERIFY(slider->isEnabled());
+    QCOMPARE(slider->value(), position(1.0));
+
+    // A drag passes through every position on the way: previews only, no undo steps.
+    slider->setSliderDown(true);
+    for (int p = position(1.0) + 1; p <= position(ratio); ++p)
+        slider->setValue(p);
+    QCOMPARE(document.undoStack()->count(), 0);
+    // The preview sets the candidate's counts beside the current ones, changed ones in bold.
+    // It is computed off the GUI thread, hence the wait.
+    QTRY_VERIFY2(preview->text().contains(QStringLiteral("<b>%1</b>").arg(spines)),
+                 qPrintable(preview->text()));
+    QCOMPARE(document.undoStack()->count(), 0);
+    slider->setSliderDown(false); // the release
+
+    QCOMPARE(document.undoStack()->count(), 1);
+    QCOMPARE(document.design().generator->oversubscription, ratio);
+    QCOMPARE(document.topology().switchCounts().leaf, leaves);
+    QCOMPARE(document.topology().switchCounts().spine, spines);
+    QCOMPARE(document.design().name, name); // kept through the regeneration
+    QVERIFY(document.design().workload.has_value());
+    QVERIFY(document.design().collective.has_value());
+
+    document.undoStack()->undo();
+    QCOMPARE(snapshot(document), before);
+    QCOMPARE(slider->value(), position(1.0)); // the panel follows the undo
+}
+
+void tst_FabricPanel::arrowKeysCommitOnceAfterAPause() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kGenerated));
+    const std::string before = snapshot(document);
+    FabricPanel panel(document);
+    auto* slider = panel.findChild<QSlider*>(QStringLiteral("oversubscriptionSlider"));
+    QTest::keyClick(slider, Qt::Key_Right); // 1.5:1
+    QTest::keyClick(slider, Qt::Key_Right); // 2:1
+    QCOMPARE(document.undoStack()->count(), 0);
+    QTRY_COMPARE(document.undoStack()->count(), 1);
+    QCOMPARE(document.design().generator->oversubscription, 2.0);
+    QCOMPARE(document.topology().switchCounts().spine, 8); // as derived above
+    QTest::qWait(700); // longer than the pause: no second step follows
+    QCOMPARE(document.undoStack()->count(), 1);
+    document.undoStack()->undo();
+    QCOMPARE(snapshot(document), before);
+}
+
+void tst_FabricPanel::fabricPickRegeneratesAsOneStep() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kGenerated));
+    const std::string before = snapshot(document);
+    FabricPanel panel(document);
+    auto* picker = panel.findChild<QComboBox*>(QStringLiteral("fabricPicker"));
+    QCOMPARE(picker->currentData().toString(), QStringLiteral("spectrum-x"));
+    QCOMPARE(picker->count(), static_cast<int>(Catalog::builtin().fabrics().size()));
+
+    // XDR: 800G NICs and radix-144 switches. At 1:1 a leaf has 72 downlinks: 2 units of
+    // 64 servers, 16 leaves with 64 uplinks; 1,024 spine ports over 144-port spines need
+    // at least 8, and 64 uplinks spread evenly over 8: 8 spines.
+    const int xdr = picker->findData(QStringLiteral("ib-xdr"));
+    picker->setCurrentIndex(xdr);
+    Q_EMIT picker->activated(xdr);
+    QCOMPARE(document.undoStack()->count(), 1);
+    QVERIFY(document.undoStack()->text(0).startsWith(QStringLiteral("Change fabric to")));
+    QCOMPARE(document.design().fabric.spec.id, std::string("ib-xdr"));
+    QCOMPARE(document.design().generator->nicSpeed.value, 800.0);
+    QCOMPARE(document.design().generator->spineRadix, 144);
+    QCOMPARE(document.topology().switchCounts().leaf, 16);
+    QCOMPARE(document.topology().switchCounts().spine, 8);
+
+    document.undoStack()->undo();
+    QCOMPARE(snapshot(document), before);
+    QCOMPARE(picker->currentData().toString(), QStringLiteral("spectrum-x"));
+}
+
+void tst_FabricPanel::refusedFabricChangesNothing() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kGenerated));
+    const std::string before = snapshot(document);
+    FabricPanel panel(document);
+    auto* picker = panel.findChild<QComboBox*>(QStringLiteral("fabricPicker"));
+    auto* refusal = panel.findChild<QLabel*>(QStringLiteral("refusalLabel"));
+
+    // HDR: radix 40. At 1:1 a leaf has 20 downlinks: 7 units, 56 leaves, and a spine
+    // would need 56 leaf ports, more than its 40.
+    const int hdr = picker->findData(QStringLiteral("ib-hdr"));
+    picker->setCurrentIndex(hdr);
+    Q_EMIT picker->activated(hdr);
+    QCOMPARE(document.undoStack()->count(), 0);
+    QCOMPARE(snapshot(document), before);
+    QVERIFY(!refusal->isHidden());
+    QVERIFY2(refusal->text().contains(QStringLiteral("radix is 40")), qPrintable(refusal->text()));
+    QCOMPARE(picker->currentData().toString(), QStringLiteral("spectrum-x"));
+}
+
+void tst_FabricPanel::handDrawnDesignOnlySwapsTheFabric() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kHandDrawn));
+    QVERIFY(!document.design().generator);
+    const std::string before = snapshot(document);
+    const auto nodes = document.topology().nodes().size();
+    FabricPanel panel(document);
+    auto* slider = panel.findChild<QSlider*>(QStringLiteral("oversubscriptionSlider"));
+    auto* picker = panel.findChild<QComboBox*>(QStringLiteral("fabricPicker"));
+    QVERIFY(!slider->isEnabled());
+    QVERIFY(slider->toolTip().contains(QStringLiteral("by hand")));
+
+    const int ndr = picker->findData(QStringLiteral("ib-ndr"));
+    picker->setCurrentIndex(ndr);
+    Q_EMIT picker->activated(ndr);
+    QCOMPARE(document.undoStack()->count(), 1);
+    QCOMPARE(document.design().fabric.spec.id, std::string("ib-ndr"));
+    QCOMPARE(document.topology().nodes().size(), nodes);
+    QVERIFY(!document.design().generator);
+    document.undoStack()->undo();
+    QCOMPARE(snapshot(document), before);
+}
+
+QTEST_MAIN(tst_FabricPanel)
+#include "tst_FabricPanel.moc"

@@ -1,0 +1,111 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// The Generate dialog starts from the design's generator (or its fabric), previews what
+// a request builds, and refuses an impossible request with the generator's reason and
+// OK disabled; a valid one enables OK and params() returns it.
+#include "model/catalog/Catalog.hpp"
+#include "views/dialogs/GenerateDialog.hpp"
+#include "views/document/TopologyDocument.hpp"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QtTest>
+
+using fabriclab::model::Catalog;
+using fabriclab::views::GenerateDialog;
+using fabriclab::views::TopologyDocument;
+
+namespace {
+
+const char* const kGenerated = FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-rail.fabric.json";
+
+QPushButton* okButton(const GenerateDialog& dialog) {
+    return dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+}
+
+QString figure(const GenerateDialog& dialog, const char* name) {
+    return dialog.findChild<QLabel*>(QStringLiteral("preview_") + QLatin1String(name))->text();
+}
+
+} // namespace
+
+class tst_GenerateDialog : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void prefillsFromTheDesignsGenerator();
+    void prefillsFromTheFabricOfAHandDrawnDesign();
+    void refusesAnImpossibleRequest();
+    void acceptsAValidRequest();
+};
+
+void tst_GenerateDialog::prefillsFromTheDesignsGenerator() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kGenerated));
+    GenerateDialog dialog(document);
+    QCOMPARE(dialog.request(), *document.design().generator);
+    // The sample: 1,024 GPUs on 32 rail leaves under 16 spines, 1,024 server cables and
+    // 32 x 32 = 1,024 leaf-spine cables.
+    QTRY_VERIFY(okButton(dialog)->isEnabled());
+    QCOMPARE(figure(dialog, "gpus"), QStringLiteral("1,024"));
+    QCOMPARE(figure(dialog, "leaves"), QStringLiteral("32"));
+    QCOMPARE(figure(dialog, "spines"), QStringLiteral("16"));
+    QCOMPARE(figure(dialog, "serverCables"), QStringLiteral("1,024"));
+    QCOMPARE(figure(dialog, "leafSpineCables"), QStringLiteral("1,024"));
+}
+
+void tst_GenerateDialog::prefillsFromTheFabricOfAHandDrawnDesign() {
+    TopologyDocument document(Catalog::builtin()); // a new design on InfiniBand NDR
+    GenerateDialog dialog(document);
+    const auto& fabric = document.design().fabric.spec;
+    QCOMPARE(dialog.request().nicSpeed.value, fabric.portSpeed.value);
+    QCOMPARE(dialog.request().leafRadix, fabric.switchRadix);
+    QCOMPARE(dialog.request().spineRadix, fabric.switchRadix);
+}
+
+void tst_GenerateDialog::refusesAnImpossibleRequest() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kGenerated));
+    GenerateDialog dialog(document);
+    // 2,048 servers x 8 rails on radix-64 leaves at 1:1: 512 leaves, each of which a
+    // two-tier spine must reach with a port, and a spine has 64.
+    auto* refusal = dialog.findChild<QLabel*>(QStringLiteral("refusalLabel"));
+    QTRY_VERIFY(okButton(dialog)->isEnabled()); // the sample itself is fine
+    dialog.findChild<QSpinBox*>(QStringLiteral("servers"))->setValue(2048);
+    // The preview is debounced and computed off the GUI thread, hence the wait.
+    QTRY_VERIFY(!refusal->isHidden());
+    QVERIFY(!okButton(dialog)->isEnabled());
+    QVERIFY2(refusal->text().contains(QStringLiteral("radix is 64")), qPrintable(refusal->text()));
+    QCOMPARE(figure(dialog, "spines"), QStringLiteral("—"));
+    QVERIFY(!dialog.params());
+    dialog.accept(); // OK pressed anyway (Enter): the dialog stays open
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));
+}
+
+void tst_GenerateDialog::acceptsAValidRequest() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kGenerated));
+    GenerateDialog dialog(document);
+    auto* refusal = dialog.findChild<QLabel*>(QStringLiteral("refusalLabel"));
+    dialog.findChild<QSpinBox*>(QStringLiteral("servers"))->setValue(2048);
+    QTRY_VERIFY(!refusal->isHidden());
+    // The same 2,048 servers as a fat tree: pods of 32 leaves, so a spine needs 32 ports.
+    auto* kind = dialog.findChild<QComboBox*>(QStringLiteral("kind"));
+    kind->setCurrentIndex(kind->findData(QStringLiteral("fat-tree")));
+    QTRY_VERIFY(refusal->isHidden());
+    QVERIFY(okButton(dialog)->isEnabled());
+    QCOMPARE(figure(dialog, "gpus"), QStringLiteral("16,384"));
+    QVERIFY(figure(dialog, "cores") != QStringLiteral("0"));
+    const auto params = dialog.params();
+    QVERIFY(params);
+    QCOMPARE(params->kind, std::string("fat-tree"));
+    QCOMPARE(params->servers, 2048);
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+}
+
+QTEST_MAIN(tst_GenerateDialog)
+#include "tst_GenerateDialog.moc"

@@ -1,0 +1,188 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// What the canvas draws for a set of collapsed groups, derived by hand for small
+// generated fabrics. Sizing (model/fabric/LeafTier.cpp), for 8 servers with 4 GPUs and
+// 2 NICs of 400G, radix-8 leaves and spines, 1:1:
+//   downlinks per leaf d = 8 / 2 = 4
+//   top-of-rack:    d / nics = 2 servers per leaf, 4 units of (2 servers + 1 leaf); each
+//                   server has one link of count 2 to its leaf (800G)
+//   rail-optimized: units of 4 servers + 2 leaves (rails 0 and 1), 2 units; each server
+//                   has one 400G link to each leaf of its unit
+//   either way: 4 leaves, 4 uplinks each, 2 spines, one link of count 2 per leaf-spine
+//   pair (800G). Layout: servers at x = 40 i + 20, y = 480; leaves at x = 80 i + 40, y = 320.
+#include <QTest>
+
+#include "model/fabric/Generators.hpp"
+#include "model/layout/LevelOfDetail.hpp"
+
+#include <algorithm>
+
+using namespace fabriclab::model;
+
+namespace {
+
+Topology smallFabric(bool railOptimized) {
+    GeneratorParams p;
+    p.kind = "leaf-spine";
+    p.servers = 8;
+    p.gpusPerServer = 4;
+    p.nicsPerServer = 2;
+    p.railOptimized = railOptimized;
+    p.leafRadix = 8;
+    p.spineRadix = 8;
+    return generate(p);
+}
+
+bool isNode(const Endpoint& e, const Topology& t, NodeKind kind) {
+    const auto* id = std::get_if<NodeId>(&e);
+    return id && t.node(*id).kind == kind;
+}
+
+} // namespace
+
+class tst_LevelOfDetail : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void nothingCollapsedIsTheTopology();
+    void everyRackCollapsed();
+    void oneRackCollapsed();
+    void railUnitsBundleTheirUplinks();
+    void handDrawnNodesNeverGroup();
+    void unknownKeysAreIgnored();
+    void largeDesignsOpenCollapsed();
+};
+
+void tst_LevelOfDetail::nothingCollapsedIsTheTopology() {
+    const Topology t = smallFabric(false);
+    const VisibleGraph g = levelOfDetail(t, {});
+    QVERIFY(g.blocks.empty());
+    QCOMPARE(g.nodes.size(), t.nodes().size()); // 8 + 4 + 2 = 14
+    QCOMPARE(g.nodes.size(), std::size_t{14});
+    // Every link is its own edge: 8 server links and 8 leaf-spine links.
+    QCOMPARE(g.edges.size(), std::size_t{16});
+    for (const Edge& e : g.edges) {
+        QCOMPARE(e.links.size(), std::size_t{1});
+        QCOMPARE(e.cables, 2);
+        QCOMPARE(e.capacity.value, 800.0);
+        QVERIFY(e.a < e.b);
+        QCOMPARE(e.serverLinks,
+                 isNode(e.a, t, NodeKind::Server) || isNode(e.b, t, NodeKind::Server));
+        QCOMPARE(e.rail, -1); // top-of-rack leaves have no rail
+    }
+}
+
+void tst_LevelOfDetail::everyRackCollapsed() {
+    const Topology t = smallFabric(false);
+    QCOMPARE(groupsOf(t).size(), std::size_t{4});
+    const VisibleGraph g = levelOfDetail(t, groupsOf(t));
+    // 4 blocks of 2 servers + 1 leaf; only the 2 spines stay nodes.
+    QCOMPARE(g.blocks.size(), std::size_t{4});
+    QCOMPARE(g.nodes.size(), std::size_t{2});
+    for (const NodeId id : g.nodes)
+        QVERIFY(t.node(id).kind == NodeKind::Spine);
+    for (const Block& b : g.blocks) {
+        QCOMPARE(b.members.size(), std::size_t{3});
+        QCOMPARE(b.servers, 2);
+        QCOMPARE(b.leaves, 1);
+        QCOMPARE(b.gpus, 8);
+        QVERIFY(b.rails.empty());
+        QCOMPARE(b.internalCables, 4); // 2 servers x count 2, not drawn
+    }
+    // Unit 0: srv-1 (20, 480), srv-2 (60, 480), leaf-1 (40, 320): mean (40, 426.67).
+    QVERIFY((g.blocks[0].key == GroupKey{-1, 0}));
+    QCOMPARE(g.blocks[0].x, 40.0);
+    QCOMPARE(g.blocks[0].y, (480.0 + 480.0 + 320.0) / 3);
+    // Each block reaches each spine through its leaf's one 800G link: 4 x 2 edges.
+    QCOMPARE(g.edges.size(), std::size_t{8});
+    for (const Edge& e : g.edges) {
+        QVERIFY(isNode(e.a, t, NodeKind::Spine)); // node ids order before blocks
+        QVERIFY(std::holds_alternative<GroupKey>(e.b));
+        QCOMPARE(e.links.size(), std::size_t{1});
+        QCOMPARE(e.capacity.value, 800.0);
+        QVERIFY(!e.serverLinks);
+    }
+}
+
+void tst_LevelOfDetail::oneRackCollapsed() {
+    const Topology t = smallFabric(false);
+    const VisibleGraph g = levelOfDetail(t, {GroupKey{-1, 0}});
+    QCOMPARE(g.blocks.size(), std::size_t{1});
+    QCOMPARE(g.nodes.size(), std::size_t{14 - 3});
+    // The block's 2 uplinks, plus the 6 server links and 6 leaf-spine links outside it.
+    QCOMPARE(g.edges.size(), std::size_t{2 + 6 + 6});
+    const auto toBlock = std::count_if(g.edges.begin(), g.edges.end(), [](const Edge& e) {
+        return std::holds_alternative<GroupKey>(e.a) || std::holds_alternative<GroupKey>(e.b);
+    });
+    QCOMPARE(static_cast<int>(toBlock), 2);
+}
+
+void tst_LevelOfDetail::railUnitsBundleTheirUplinks() {
+    const Topology t = smallFabric(true);
+    const VisibleGraph expanded = levelOfDetail(t, {});
+    // 8 servers x 2 rails of 400G server links, each tinted by its leaf's rail.
+    int perRail[2] = {0, 0};
+    for (const Edge& e : expanded.edges)
+        if (e.serverLinks) {
+            QVERIFY(e.rail == 0 || e.rail == 1);
+            ++perRail[e.rail];
+            QCOMPARE(e.capacity.value, 400.0);
+        }
+    QCOMPARE(perRail[0], 8);
+    QCOMPARE(perRail[1], 8);
+
+    const VisibleGraph g = levelOfDetail(t, groupsOf(t));
+    QCOMPARE(g.blocks.size(), std::size_t{2});
+    QVERIFY((g.blocks[0].rails == std::vector<int>{0, 1}));
+    QCOMPARE(g.blocks[0].gpus, 16);
+    QCOMPARE(g.blocks[0].internalCables, 8);
+    // Both leaves of a unit reach each spine: one edge bundling 2 links of count 2.
+    QCOMPARE(g.edges.size(), std::size_t{2 * 2});
+    for (const Edge& e : g.edges) {
+        QCOMPARE(e.links.size(), std::size_t{2});
+        QCOMPARE(e.cables, 4);
+        QCOMPARE(e.capacity.value, 1600.0);
+        QCOMPARE(e.rail, -1);
+        QVERIFY(std::is_sorted(e.links.begin(), e.links.end()));
+    }
+}
+
+void tst_LevelOfDetail::handDrawnNodesNeverGroup() {
+    Topology t;
+    Node server;
+    server.name = "srv-1";
+    const NodeId s = t.addNode(server);
+    Node leaf;
+    leaf.name = "leaf-1";
+    leaf.kind = NodeKind::Leaf;
+    const NodeId l = t.addNode(leaf);
+    t.addLink(Link{s, l, Gbps(400), 3, LinkMedium::Dac, 2});
+    QVERIFY(groupsOf(t).empty());
+    const VisibleGraph g = levelOfDetail(t, {});
+    QVERIFY((g.nodes == std::vector<NodeId>{s, l}));
+    QCOMPARE(g.edges.size(), std::size_t{1});
+    QCOMPARE(g.edges[0].capacity.value, 1200.0);
+    QCOMPARE(g.edges[0].cables, 3);
+}
+
+void tst_LevelOfDetail::unknownKeysAreIgnored() {
+    const Topology t = smallFabric(false);
+    const VisibleGraph g = levelOfDetail(t, {GroupKey{7, 99}});
+    QVERIFY(g.blocks.empty());
+    QCOMPARE(g.nodes.size(), std::size_t{14});
+}
+
+void tst_LevelOfDetail::largeDesignsOpenCollapsed() {
+    QVERIFY(initiallyCollapsed(smallFabric(false)).empty()); // 14 nodes
+    // 320 servers as a fat-tree: 320 + 80 leaves + spines + cores > kCollapseAbove.
+    GeneratorParams p;
+    p.kind = "fat-tree";
+    p.servers = 320;
+    const Topology t = generate(p);
+    QVERIFY(t.nodes().size() > kCollapseAbove);
+    QVERIFY(initiallyCollapsed(t) == groupsOf(t));
+    QCOMPARE(groupsOf(t).size(), std::size_t{10}); // units of 32 servers
+}
+
+QTEST_APPLESS_MAIN(tst_LevelOfDetail)
+#include "tst_LevelOfDetail.moc"

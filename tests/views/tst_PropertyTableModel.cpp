@@ -1,0 +1,262 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// The inspector's table: every accepted edit is one undo step that undo reverses exactly
+// (compared as saved JSON); a refused value changes nothing and says why; a multi-
+// selection is a read-only summary; ids that leave the design leave the selection.
+#include "model/catalog/Catalog.hpp"
+#include "model/io/DesignFile.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/models/PropertyTableModel.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QUndoStack>
+#include <QtTest>
+
+using fabriclab::model::Catalog;
+using fabriclab::model::LinkId;
+using fabriclab::model::NodeId;
+using fabriclab::views::PropertyTableModel;
+using fabriclab::views::TopologyDocument;
+
+namespace {
+
+// 1,024 GPUs: 128 servers x 8 NICs on 32 rail leaves (radix 64, 32 down + 32 up) under
+// 16 spines. Every port of a leaf and every NIC of a server is in use.
+const char* const kSample = FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-rail.fabric.json";
+
+std::string snapshot(const TopologyDocument& document) {
+    return fabriclab::model::serializeDesign(document.design());
+}
+
+NodeId node(const TopologyDocument& document, const char* name) {
+    return *document.topology().findNode(name);
+}
+
+LinkId linkBetween(const TopologyDocument& document, const char* a, const char* b) {
+    const NodeId na = node(document, a);
+    const NodeId nb = node(document, b);
+    for (const auto& [id, link] : document.topology().links())
+        if ((link.a == na && link.b == nb) || (link.a == nb && link.b == na))
+            return id;
+    return LinkId{};
+}
+
+/// The value cell of the row labelled `label`; invalid when there is none.
+QModelIndex valueOf(const PropertyTableModel& model, const QString& label) {
+    for (int row = 0; row < model.rowCount(); ++row)
+        if (model.index(row, PropertyTableModel::PropertyColumn).data().toString() == label)
+            return model.index(row, PropertyTableModel::ValueColumn);
+    return {};
+}
+
+} // namespace
+
+class tst_PropertyTableModel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void editIsOneUndoStep_data();
+    void editIsOneUndoStep();
+    void refusedValueChangesNothing_data();
+    void refusedValueChangesNothing();
+    void unchangedValuePushesNothing();
+    void multiSelectionIsAReadOnlySummary();
+    void removedIdsLeaveTheSelection();
+    void followsUndo();
+
+private:
+    std::unique_ptr<TopologyDocument> m_document;
+    std::unique_ptr<PropertyTableModel> m_model;
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
+};
+
+void tst_PropertyTableModel::init() {
+    m_document = std::make_unique<TopologyDocument>(Catalog::builtin());
+    m_document->load(QString::fromUtf8(kSample));
+    m_model = std::make_unique<PropertyTableModel>(*m_document);
+    m_tester = std::make_unique<QAbstractItemModelTester>(
+        m_model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+}
+
+void tst_PropertyTableModel::cleanup() {
+    m_tester.reset();
+    m_model.reset();
+    m_document.reset();
+}
+
+void tst_PropertyTableModel::editIsOneUndoStep_data() {
+    QTest::addColumn<QString>("item"); // a node name, or "a|b" for the link between two
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<QVariant>("value");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("leaf radix 64 -> 128") << "leaf-1"
+                                          << "Radix (ports)" << QVariant(128) << "128";
+    QTest::newRow("leaf renamed") << "leaf-1"
+                                  << "Name" << QVariant(QStringLiteral("rail-0-a")) << "rail-0-a";
+    QTest::newRow("server GPUs 8 -> 4") << "srv-1"
+                                        << "GPUs" << QVariant(4) << "4";
+    QTest::newRow("server NICs 8 -> 16") << "srv-1"
+                                         << "NICs" << QVariant(16) << "16";
+    QTest::newRow("link medium") << "srv-1|leaf-1"
+                                 << "Medium" << QVariant(QStringLiteral("Optics")) << "Optics";
+    QTest::newRow("link length") << "srv-1|leaf-1"
+                                 << "Length (m)" << QVariant(12.5) << "12.5";
+    QTest::newRow("link speed") << "srv-1|leaf-1"
+                                << "Speed (Gb/s)" << QVariant(200.0) << "200";
+}
+
+void tst_PropertyTableModel::editIsOneUndoStep() {
+    QFETCH(QString, item);
+    QFETCH(QString, label);
+    QFETCH(QVariant, value);
+    QFETCH(QString, shown);
+    if (item.contains(QLatin1Char('|'))) {
+        const QStringList ends = item.split(QLatin1Char('|'));
+        m_model->setSelection({},
+                              {linkBetween(*m_document, qPrintable(ends[0]), qPrintable(ends[1]))});
+    } else {
+        m_model->setSelection({node(*m_document, qPrintable(item))}, {});
+    }
+    const std::string before = snapshot(*m_document);
+    const QModelIndex cell = valueOf(*m_model, label);
+    QVERIFY2(cell.isValid(), qPrintable(label));
+    const QString original = cell.data().toString();
+    QVERIFY(cell.flags() & Qt::ItemIsEditable);
+
+    QVERIFY(m_model->setData(cell, value));
+    QCOMPARE(m_document->undoStack()->count(), 1);
+    QCOMPARE(valueOf(*m_model, label).data().toString(), shown);
+    QVERIFY(snapshot(*m_document) != before);
+
+    m_document->undoStack()->undo();
+    QCOMPARE(snapshot(*m_document), before);
+    QCOMPARE(valueOf(*m_model, label).data().toString(), original);
+}
+
+void tst_PropertyTableModel::refusedValueChangesNothing_data() {
+    QTest::addColumn<QString>("item");
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<QVariant>("value");
+    QTest::newRow("radix 0") << "leaf-1"
+                             << "Radix (ports)" << QVariant(0);
+    QTest::newRow("radix negative") << "leaf-1"
+                                    << "Radix (ports)" << QVariant(-4);
+    // leaf-1 has 32 servers below and 32 spine cables above: 64 ports in use.
+    QTest::newRow("radix 63 below 64 ports in use") << "leaf-1"
+                                                    << "Radix (ports)" << QVariant(63);
+    QTest::newRow("radix not whole") << "leaf-1"
+                                     << "Radix (ports)" << QVariant(64.5);
+    QTest::newRow("port speed 0") << "leaf-1"
+                                  << "Port speed (Gb/s)" << QVariant(0.0);
+    QTest::newRow("duplicate name") << "leaf-1"
+                                    << "Name" << QVariant(QStringLiteral("leaf-2"));
+    QTest::newRow("empty name") << "leaf-1"
+                                << "Name" << QVariant(QStringLiteral("  "));
+    QTest::newRow("GPUs 0") << "srv-1"
+                            << "GPUs" << QVariant(0);
+    // srv-1 cables one NIC to each of its unit's 8 rail leaves.
+    QTest::newRow("NICs 7 below 8 in use") << "srv-1"
+                                           << "NICs" << QVariant(7);
+    QTest::newRow("NIC speed negative") << "srv-1"
+                                        << "NIC speed (Gb/s)" << QVariant(-400.0);
+    QTest::newRow("link speed not a number") << "srv-1|leaf-1"
+                                             << "Speed (Gb/s)" << QVariant(QStringLiteral("fast"));
+    QTest::newRow("link length 0") << "srv-1|leaf-1"
+                                   << "Length (m)" << QVariant(0.0);
+    QTest::newRow("cables 0") << "srv-1|leaf-1"
+                              << "Cables" << QVariant(0);
+    // Every NIC of srv-1 is in use, so a second cable to leaf-1 has no port.
+    QTest::newRow("cables beyond free ports") << "srv-1|leaf-1"
+                                              << "Cables" << QVariant(2);
+    QTest::newRow("unknown medium") << "srv-1|leaf-1"
+                                    << "Medium" << QVariant(QStringLiteral("carrier pigeon"));
+}
+
+void tst_PropertyTableModel::refusedValueChangesNothing() {
+    QFETCH(QString, item);
+    QFETCH(QString, label);
+    QFETCH(QVariant, value);
+    if (item.contains(QLatin1Char('|'))) {
+        const QStringList ends = item.split(QLatin1Char('|'));
+        m_model->setSelection({},
+                              {linkBetween(*m_document, qPrintable(ends[0]), qPrintable(ends[1]))});
+    } else {
+        m_model->setSelection({node(*m_document, qPrintable(item))}, {});
+    }
+    const std::string before = snapshot(*m_document);
+    QSignalSpy refused(m_model.get(), &PropertyTableModel::refused);
+    const QModelIndex cell = valueOf(*m_model, label);
+    QVERIFY2(cell.isValid(), qPrintable(label));
+    const QString shown = cell.data().toString();
+
+    QVERIFY(!m_model->setData(cell, value));
+    QCOMPARE(refused.count(), 1);
+    QVERIFY(!refused.front().front().toString().isEmpty());
+    QCOMPARE(m_document->undoStack()->count(), 0);
+    QCOMPARE(snapshot(*m_document), before);
+    QCOMPARE(valueOf(*m_model, label).data().toString(), shown);
+}
+
+void tst_PropertyTableModel::unchangedValuePushesNothing() {
+    // An editor that closes without a change must not leave an empty step in Edit > Undo.
+    m_model->setSelection({node(*m_document, "leaf-1")}, {});
+    QVERIFY(m_model->setData(valueOf(*m_model, QStringLiteral("Radix (ports)")), 64));
+    QVERIFY(m_model->setData(valueOf(*m_model, QStringLiteral("Name")), QStringLiteral("leaf-1")));
+    QCOMPARE(m_document->undoStack()->count(), 0);
+}
+
+void tst_PropertyTableModel::multiSelectionIsAReadOnlySummary() {
+    m_model->setSelection(
+        {node(*m_document, "srv-1"), node(*m_document, "srv-2"), node(*m_document, "leaf-1")},
+        {linkBetween(*m_document, "srv-1", "leaf-1")});
+    QCOMPARE(m_model->title(), QStringLiteral("3 nodes, 1 link"));
+    QCOMPARE(valueOf(*m_model, QStringLiteral("Servers")).data().toString(), QStringLiteral("2"));
+    QCOMPARE(valueOf(*m_model, QStringLiteral("Leaves")).data().toString(), QStringLiteral("1"));
+    QCOMPARE(valueOf(*m_model, QStringLiteral("GPUs")).data().toString(), QStringLiteral("16"));
+    QCOMPARE(valueOf(*m_model, QStringLiteral("Cables")).data().toString(), QStringLiteral("1"));
+    QVERIFY(!valueOf(*m_model, QStringLiteral("Spines")).isValid()); // no spine selected
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QModelIndex cell = m_model->index(row, PropertyTableModel::ValueColumn);
+        QVERIFY(!(cell.flags() & Qt::ItemIsEditable));
+        QVERIFY(!m_model->setData(cell, 1));
+    }
+}
+
+void tst_PropertyTableModel::removedIdsLeaveTheSelection() {
+    const NodeId leaf = node(*m_document, "leaf-1");
+    const NodeId server = node(*m_document, "srv-1");
+    m_model->setSelection({leaf, server}, {});
+    m_document->remove({leaf}, {});
+    QCOMPARE(m_model->selectedNodes(), QList<NodeId>{server});
+    QCOMPARE(valueOf(*m_model, QStringLiteral("Name")).data().toString(), QStringLiteral("srv-1"));
+    // srv-1 lost its cable to leaf-1: 7 of 8 NICs in use now.
+    QCOMPARE(valueOf(*m_model, QStringLiteral("Ports used")).data().toString(),
+             QStringLiteral("7"));
+    m_document->remove({server}, {});
+    QCOMPARE(m_model->rowCount(), 0);
+    QVERIFY(m_model->title().isEmpty());
+}
+
+void tst_PropertyTableModel::followsUndo() {
+    // An edit made elsewhere (the canvas) shows here, and so does its undo.
+    const NodeId leaf = node(*m_document, "leaf-1");
+    m_model->setSelection({leaf}, {});
+    auto changed = m_document->topology().node(leaf);
+    changed.sw.radix = 96;
+    m_document->editNode(leaf, changed);
+    QCOMPARE(valueOf(*m_model, QStringLiteral("Radix (ports)")).data().toString(),
+             QStringLiteral("96"));
+    QCOMPARE(valueOf(*m_model, QStringLiteral("Ports free")).data().toString(),
+             QStringLiteral("32"));
+    m_document->undoStack()->undo();
+    QCOMPARE(valueOf(*m_model, QStringLiteral("Radix (ports)")).data().toString(),
+             QStringLiteral("64"));
+    QCOMPARE(valueOf(*m_model, QStringLiteral("Ports free")).data().toString(),
+             QStringLiteral("0"));
+}
+
+QTEST_MAIN(tst_PropertyTableModel)
+#include "tst_PropertyTableModel.moc"

@@ -1,0 +1,331 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// The canvas follows the document: every document signal shows up as the item counts a
+// hand count of the design predicts, collapsing and expanding a unit swaps its members
+// for one block and back, and canvas gestures end in exactly one undo step each.
+// The generated design is a 16-server rail-optimized leaf/spine with 8 NICs per server
+// and radix-64 switches (model/fabric/LeafTier.cpp): one unit of 16 servers and 8 rail
+// leaves; 16 uplinks per leaf spread over 2 spines as one link of count 8 per pair.
+// So 26 nodes, 16 x 8 = 128 server links and 8 x 2 = 16 leaf-spine links.
+#include "model/catalog/Catalog.hpp"
+#include "model/fabric/Generators.hpp"
+#include "views/canvas/BlockItem.hpp"
+#include "views/canvas/CanvasGestures.hpp"
+#include "views/canvas/CanvasView.hpp"
+#include "views/canvas/NodeItem.hpp"
+#include "views/canvas/TopologyScene.hpp"
+#include "views/document/TopologyDocument.hpp"
+
+#include <QSignalSpy>
+#include <QUndoStack>
+#include <QtTest>
+
+using fabriclab::model::Catalog;
+using fabriclab::model::GroupKey;
+using fabriclab::model::LinkId;
+using fabriclab::model::NodeId;
+using fabriclab::model::NodeKind;
+using fabriclab::views::CanvasGestures;
+using fabriclab::views::CanvasTool;
+using fabriclab::views::CanvasView;
+using fabriclab::views::TopologyDocument;
+using fabriclab::views::TopologyScene;
+
+namespace {
+
+constexpr GroupKey kUnit{-1, 0}; // the leaf-spine generator's only unit
+
+fabriclab::model::Design generated(const TopologyDocument& document, const std::string& kind,
+                                   int servers) {
+    fabriclab::model::Design design = document.design();
+    fabriclab::model::GeneratorParams params;
+    params.kind = kind;
+    params.servers = servers;
+    design.generator = params;
+    design.topology = fabriclab::model::generate(params);
+    return design;
+}
+
+struct Counts {
+    std::size_t nodes, blocks, links, frames;
+    friend bool operator==(const Counts&, const Counts&) = default;
+};
+
+Counts countsOf(const TopologyScene& scene) {
+    return {scene.nodeItemCount(), scene.blockItemCount(), scene.linkItemCount(),
+            scene.frameItemCount()};
+}
+
+NodeId named(const TopologyDocument& document, const char* name) {
+    return *document.topology().findNode(name);
+}
+
+QPointF positionOf(const TopologyDocument& document, NodeId id) {
+    const auto& node = document.topology().node(id);
+    return {node.x, node.y};
+}
+
+} // namespace
+
+namespace QTest {
+template <> char* toString(const Counts& c) {
+    return qstrdup(QStringLiteral("nodes %1 blocks %2 links %3 frames %4")
+                       .arg(c.nodes)
+                       .arg(c.blocks)
+                       .arg(c.links)
+                       .arg(c.frames)
+                       .toUtf8()
+                       .constData());
+}
+} // namespace QTest
+
+class tst_TopologyScene : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void addedNodeGetsAnItemUndoRemovesIt();
+    void connectAddsOneLinkItem();
+    void designResetBuildsEveryItem();
+    void collapseAndExpandAUnit();
+    void largeDesignsOpenCollapsed();
+    void selectedBlockStandsForItsMembers();
+    void movedNodeUpdatesInPlace();
+    void dragIsOneUndoStep();
+    void linkDragConnectsOrSaysWhyNot();
+    void deleteAndDuplicateSelection();
+};
+
+void tst_TopologyScene::addedNodeGetsAnItemUndoRemovesIt() {
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    QCOMPARE(scene.nodeItemCount(), std::size_t{0});
+
+    const NodeId id = document.addNode(NodeKind::Server, QPointF(40, 80));
+    QCOMPARE(scene.nodeItemCount(), std::size_t{1});
+    QVERIFY(scene.nodeItem(id));
+    QCOMPARE(scene.nodeItem(id)->pos(), QPointF(40, 80));
+
+    document.undoStack()->undo();
+    QCOMPARE(scene.nodeItemCount(), std::size_t{0});
+    QVERIFY(!scene.nodeItem(id));
+    document.undoStack()->redo();
+    QCOMPARE(scene.nodeItemCount(), std::size_t{1});
+}
+
+void tst_TopologyScene::connectAddsOneLinkItem() {
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    const NodeId leaf = document.addNode(NodeKind::Leaf, QPointF(0, 0));
+    const NodeId a = document.addNode(NodeKind::Server, QPointF(-40, 160));
+    const NodeId b = document.addNode(NodeKind::Server, QPointF(40, 160));
+
+    QVERIFY(document.connect(a, leaf));
+    QCOMPARE(scene.linkItemCount(), std::size_t{1});
+    QVERIFY(scene.linkItem({leaf, a})); // edges are keyed low id first: the leaf came first
+    // A second cable between the same pair widens the link: still one item.
+    QVERIFY(document.connect(leaf, a));
+    QCOMPARE(scene.linkItemCount(), std::size_t{1});
+    QVERIFY(!document.connect(a, b)); // server to server is refused
+    QCOMPARE(scene.linkItemCount(), std::size_t{1});
+
+    document.undoStack()->undo(); // the parallel cable
+    QCOMPARE(scene.linkItemCount(), std::size_t{1});
+    document.undoStack()->undo(); // the link
+    QCOMPARE(scene.linkItemCount(), std::size_t{0});
+}
+
+void tst_TopologyScene::designResetBuildsEveryItem() {
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    QSignalSpy rebuilt(&scene, &TopologyScene::rebuilt);
+    document.adopt(generated(document, "leaf-spine", 16), QString());
+    QCOMPARE(rebuilt.count(), 1);
+    // 26 nodes, under 300: expanded, with the unit's frame drawn around its members.
+    QCOMPARE(countsOf(scene), (Counts{26, 0, 128 + 16, 1}));
+
+    document.newDesign();
+    QCOMPARE(countsOf(scene), (Counts{0, 0, 0, 0}));
+}
+
+void tst_TopologyScene::collapseAndExpandAUnit() {
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    document.adopt(generated(document, "leaf-spine", 16), QString());
+    auto* spine = scene.nodeItem(named(document, "spine-1"));
+
+    // The 24 members fold into one block; the 16 leaf-spine links become one bundle per spine.
+    scene.setCollapsed(kUnit, true);
+    QCOMPARE(countsOf(scene), (Counts{2, 1, 2, 0}));
+    QVERIFY(scene.blockItem(kUnit));
+    QCOMPARE(scene.nodeItem(named(document, "spine-1")), spine); // kept, not rebuilt
+    const auto& edges = scene.visibleGraph().edges;
+    QCOMPARE(edges[0].capacity.value, 8.0 * 8 * 400); // 8 leaves x count 8
+
+    scene.setCollapsed(kUnit, false);
+    QCOMPARE(countsOf(scene), (Counts{26, 0, 144, 1}));
+    scene.collapseAll();
+    QCOMPARE(countsOf(scene), (Counts{2, 1, 2, 0}));
+    scene.expandAll();
+    QCOMPARE(countsOf(scene), (Counts{26, 0, 144, 1}));
+
+    // Edits keep the view state: a collapsed unit stays collapsed after an added node.
+    scene.setCollapsed(kUnit, true);
+    document.addNode(NodeKind::Core, QPointF(0, -160));
+    QCOMPARE(countsOf(scene), (Counts{3, 1, 2, 0}));
+}
+
+void tst_TopologyScene::largeDesignsOpenCollapsed() {
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    // 320 servers as a fat-tree: 560 nodes. Units of 32 servers + 8 leaves collapse into
+    // 10 blocks; 96 spines and 64 cores stay; 512 drawn edges (LevelOfDetail derives
+    // them, tst_LevelOfDetail checks the derivation).
+    document.adopt(generated(document, "fat-tree", 320), QString());
+    QCOMPARE(countsOf(scene), (Counts{96 + 64, 10, 512, 0}));
+}
+
+void tst_TopologyScene::selectedBlockStandsForItsMembers() {
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    document.adopt(generated(document, "leaf-spine", 16), QString());
+    scene.setCollapsed(kUnit, true);
+    QSignalSpy spy(&scene, &TopologyScene::selectionChangedIds);
+
+    scene.blockItem(kUnit)->setSelected(true);
+    QCOMPARE(spy.count(), 1);
+    const auto nodes = spy.last().at(0).value<QList<NodeId>>();
+    QCOMPARE(nodes.size(), 16 + 8);
+    QVERIFY(nodes.contains(named(document, "srv-16")));
+    QVERIFY(nodes.contains(named(document, "leaf-8")));
+    QVERIFY(!nodes.contains(named(document, "spine-1")));
+
+    // Expanding keeps the same ids selected, now as 24 node items.
+    scene.setCollapsed(kUnit, false);
+    QCOMPARE(scene.selectedNodeIds(), nodes);
+    QCOMPARE(scene.selectedItems().size(), 24);
+    // Collapsing with only some members selected must not select the whole unit.
+    scene.selectNodes({named(document, "srv-1")});
+    scene.setCollapsed(kUnit, true);
+    QVERIFY(scene.selectedNodeIds().isEmpty());
+}
+
+void tst_TopologyScene::movedNodeUpdatesInPlace() {
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    document.adopt(generated(document, "leaf-spine", 16), QString());
+    const NodeId server = named(document, "srv-1");
+    const NodeId leaf = named(document, "leaf-1");
+    auto* item = scene.nodeItem(server);
+    QSignalSpy rebuilt(&scene, &TopologyScene::rebuilt);
+
+    document.moveNodes({{server, QPointF(500, 700)}});
+    QCOMPARE(rebuilt.count(), 0);
+    QCOMPARE(scene.nodeItem(server), item);
+    QCOMPARE(item->pos(), QPointF(500, 700));
+    const QLineF line = scene
+                            .linkItem({server < leaf ? fabriclab::model::Endpoint(server) : leaf,
+                                       server < leaf ? fabriclab::model::Endpoint(leaf) : server})
+                            ->line();
+    QVERIFY(line.p1() == QPointF(500, 700) || line.p2() == QPointF(500, 700));
+}
+
+void tst_TopologyScene::dragIsOneUndoStep() {
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(generated(document, "leaf-spine", 16), QString());
+    CanvasView view(document);
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const NodeId server = named(document, "srv-1");
+    const QPointF start = positionOf(document, server);
+    // One pixel per scene unit around the server, so pointer positions map exactly.
+    view.resetZoom();
+    view.centerOn(start);
+
+    const auto drag = [&](QPointF by, Qt::KeyboardModifiers modifiers) {
+        QWidget* viewport = view.viewport();
+        const QPoint from = view.mapFromScene(positionOf(document, server));
+        QTest::mousePress(viewport, Qt::LeftButton, {}, from);
+        for (int step = 1; step <= 4; ++step)
+            QTest::mouseMove(viewport, from + (by * step / 4).toPoint());
+        QTest::mouseRelease(viewport, Qt::LeftButton, modifiers, from + by.toPoint());
+        return view.mapToScene(from + by.toPoint()) - view.mapToScene(from);
+    };
+
+    const int before = document.undoStack()->count();
+    const QPointF moved = drag(QPointF(97, 43), Qt::NoModifier);
+    QCOMPARE(document.undoStack()->count(), before + 1);
+    // The dragged node lands on the grid: (20, 480) + (97, 43) snaps to (120, 520).
+    QCOMPARE(positionOf(document, server), CanvasGestures::snapped(start + moved, Qt::NoModifier));
+    QCOMPARE(positionOf(document, server), QPointF(120, 520));
+    QCOMPARE(view.topologyScene().nodeItem(server)->pos(), QPointF(120, 520));
+    QCOMPARE(view.selectedNodes(), QList<NodeId>{server});
+
+    document.undoStack()->undo();
+    QCOMPARE(positionOf(document, server), start);
+    QCOMPARE(view.topologyScene().nodeItem(server)->pos(), start);
+}
+
+void tst_TopologyScene::linkDragConnectsOrSaysWhyNot() {
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(generated(document, "leaf-spine", 16), QString());
+    CanvasView view(document);
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy messages(&view, &CanvasView::message);
+    view.setTool(CanvasTool::Link);
+    QCOMPARE(view.tool(), CanvasTool::Link);
+    view.resetZoom();
+
+    const auto wire = [&](NodeId a, NodeId b) {
+        view.centerOn((positionOf(document, a) + positionOf(document, b)) / 2);
+        const QPoint from = view.mapFromScene(positionOf(document, a));
+        const QPoint to = view.mapFromScene(positionOf(document, b));
+        QTest::mousePress(view.viewport(), Qt::LeftButton, {}, from);
+        QTest::mouseMove(view.viewport(), (from + to) / 2);
+        QTest::mouseRelease(view.viewport(), Qt::LeftButton, {}, to);
+    };
+
+    // srv-1 already uses all 8 NICs: refused, with the document's sentence.
+    const int before = document.undoStack()->count();
+    wire(named(document, "srv-1"), named(document, "spine-1"));
+    QCOMPARE(document.undoStack()->count(), before);
+    QVERIFY(!messages.isEmpty());
+    QVERIFY(messages.last().at(0).toString().contains(QStringLiteral("srv-1 has no free NIC")));
+
+    const NodeId leaf = document.addNode(NodeKind::Leaf, QPointF(1000, 320));
+    const NodeId server = document.addNode(NodeKind::Server, QPointF(1000, 480));
+    const std::size_t links = view.topologyScene().linkItemCount();
+    wire(server, leaf);
+    QCOMPARE(document.undoStack()->count(), before + 3);
+    QCOMPARE(view.topologyScene().linkItemCount(), links + 1);
+}
+
+void tst_TopologyScene::deleteAndDuplicateSelection() {
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(generated(document, "leaf-spine", 16), QString());
+    CanvasView view(document);
+    TopologyScene& scene = view.topologyScene();
+    const NodeId server = named(document, "srv-1");
+
+    scene.selectNodes({server});
+    view.duplicateSelection();
+    QCOMPARE(scene.nodeItemCount(), std::size_t{27});
+    const QList<NodeId> copies = view.selectedNodes();
+    QCOMPARE(copies.size(), 1);
+    QVERIFY(copies.first() != server);
+    QCOMPARE(positionOf(document, copies.first()), positionOf(document, server) + QPointF(40, 40));
+
+    // The copy has no links; deleting srv-1 takes its 8 links along, in one step.
+    scene.selectNodes({server});
+    const int before = document.undoStack()->count();
+    view.deleteSelection();
+    QCOMPARE(document.undoStack()->count(), before + 1);
+    QCOMPARE(countsOf(scene), (Counts{26, 0, 144 - 8, 1}));
+    document.undoStack()->undo();
+    QCOMPARE(countsOf(scene), (Counts{27, 0, 144, 1}));
+}
+
+QTEST_MAIN(tst_TopologyScene)
+#include "tst_TopologyScene.moc"

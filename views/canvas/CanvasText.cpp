@@ -1,0 +1,175 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/canvas/CanvasText.hpp"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+#include <map>
+#include <tuple>
+
+namespace fabriclab::views {
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("fabriclab::views::CanvasText", text);
+}
+
+// English plurals without a translation file: "%n" forms need one to pluralise.
+QString plural(int n, const char* one, const char* many) {
+    return (n == 1 ? tr(one) : tr(many)).arg(n);
+}
+
+QString mediumName(model::LinkMedium medium) {
+    switch (medium) {
+    case model::LinkMedium::Dac:
+        return tr("DAC copper");
+    case model::LinkMedium::Aoc:
+        return tr("AOC");
+    case model::LinkMedium::Optics:
+        return tr("optics");
+    }
+    return {};
+}
+
+QString kindName(model::NodeKind kind) {
+    switch (kind) {
+    case model::NodeKind::Server:
+        return tr("server");
+    case model::NodeKind::Leaf:
+        return tr("leaf switch");
+    case model::NodeKind::Spine:
+        return tr("spine switch");
+    case model::NodeKind::Core:
+        return tr("core switch");
+    }
+    return {};
+}
+
+QString placementLine(const model::Placement& placement) {
+    QStringList parts;
+    if (placement.rail >= 0)
+        parts << tr("rail %1").arg(placement.rail + 1);
+    if (placement.group >= 0)
+        parts << tr("unit %1").arg(placement.group + 1);
+    if (placement.pod >= 0)
+        parts << tr("pod %1").arg(placement.pod + 1);
+    return parts.join(QStringLiteral(" · "));
+}
+
+} // namespace
+
+QString CanvasText::groupTitle(model::GroupKey key) {
+    return tr("unit %1").arg(key.group + 1);
+}
+
+QString CanvasText::rate(model::Gbps rate) {
+    const double gbps = rate.value;
+    if (gbps >= 1e6)
+        return tr("%1 Pb/s").arg(gbps / 1e6, 0, 'g', 3);
+    if (gbps >= 1e3)
+        return tr("%1 Tb/s").arg(gbps / 1e3, 0, 'g', 3);
+    return tr("%1 Gb/s").arg(gbps, 0, 'g', 4);
+}
+
+QString CanvasText::blockCounts(const model::Block& block) {
+    return plural(block.servers, "%1 server", "%1 servers") + QStringLiteral(", ") +
+           plural(block.leaves, "%1 leaf", "%1 leaves");
+}
+
+QString CanvasText::blockGpus(const model::Block& block) {
+    return plural(block.gpus, "%1 GPU", "%1 GPUs");
+}
+
+QString CanvasText::endpointName(const model::Topology& topology, const model::Endpoint& endpoint) {
+    if (const auto* id = std::get_if<model::NodeId>(&endpoint))
+        return topology.contains(*id) ? QString::fromStdString(topology.node(*id).name) : QString();
+    return groupTitle(std::get<model::GroupKey>(endpoint));
+}
+
+QString CanvasText::nodeToolTip(const model::Topology& topology, model::NodeId id) {
+    if (!topology.contains(id))
+        return {};
+    const model::Node& node = topology.node(id);
+    QStringList lines;
+    lines << QStringLiteral("<b>%1</b> — %2")
+                 .arg(QString::fromStdString(node.name).toHtmlEscaped(), kindName(node.kind));
+    const int used = topology.portsUsed(id);
+    if (node.kind == model::NodeKind::Server) {
+        lines << plural(node.server.gpus, "%1 GPU", "%1 GPUs");
+        lines << tr("%1 × %2 NICs, %3 cabled")
+                     .arg(node.server.nics)
+                     .arg(rate(node.server.nicSpeed))
+                     .arg(used);
+    } else {
+        lines << tr("%1 × %2 ports, %3 in use")
+                     .arg(node.sw.radix)
+                     .arg(rate(node.sw.portSpeed))
+                     .arg(used);
+    }
+    if (const QString placement = placementLine(node.placement); !placement.isEmpty())
+        lines << placement;
+    return lines.join(QStringLiteral("<br>"));
+}
+
+QString CanvasText::blockToolTip(const model::Block& block) {
+    QStringList lines;
+    QString title = QStringLiteral("<b>%1</b>").arg(groupTitle(block.key));
+    if (block.key.pod >= 0)
+        title += QStringLiteral(" · ") + tr("pod %1").arg(block.key.pod + 1);
+    lines << title;
+    lines << blockCounts(block) + QStringLiteral(", ") + blockGpus(block);
+    if (!block.rails.empty())
+        lines << tr("rails %1–%2").arg(block.rails.front() + 1).arg(block.rails.back() + 1);
+    lines << plural(block.internalCables, "%1 cable inside", "%1 cables inside");
+    lines << tr("Double-click to expand");
+    return lines.join(QStringLiteral("<br>"));
+}
+
+QString CanvasText::edgeToolTip(const model::Topology& topology, const model::Edge& edge) {
+    // Cables grouped by what they are, so a bundle reads "256 × 400 Gb/s, AOC".
+    std::map<std::tuple<double, model::LinkMedium>, int> kinds;
+    for (const model::LinkId id : edge.links) {
+        if (!topology.links().count(id))
+            continue;
+        const model::Link& link = topology.link(id);
+        kinds[{link.speed.value, link.medium}] += link.count;
+    }
+    QStringList lines;
+    lines << QStringLiteral("<b>%1 ↔ %2</b>")
+                 .arg(endpointName(topology, edge.a).toHtmlEscaped(),
+                      endpointName(topology, edge.b).toHtmlEscaped());
+    for (const auto& [kind, count] : kinds)
+        lines << tr("%1 × %2, %3")
+                     .arg(count)
+                     .arg(rate(model::Gbps(std::get<0>(kind))), mediumName(std::get<1>(kind)));
+    if (edge.links.size() > 1)
+        lines << plural(static_cast<int>(edge.links.size()), "%1 link bundled", "%1 links bundled");
+    lines << tr("capacity %1 each way").arg(rate(edge.capacity));
+    if (edge.rail >= 0)
+        lines << tr("rail %1").arg(edge.rail + 1);
+    return lines.join(QStringLiteral("<br>"));
+}
+
+QString CanvasText::toolHint(CanvasTool tool) {
+    switch (tool) {
+    case CanvasTool::Select:
+        return tr("Select: click or drag a box; drag nodes to move them (Alt: no snap); "
+                  "double-click a unit to "
+                  "expand it.");
+    case CanvasTool::Server:
+        return tr("Server: click to place a server (Alt: no snap). V or Esc returns to Select.");
+    case CanvasTool::Leaf:
+        return tr("Leaf: click to place a leaf switch (Alt: no snap). V or Esc returns to Select.");
+    case CanvasTool::Spine:
+        return tr(
+            "Spine: click to place a spine switch (Alt: no snap). V or Esc returns to Select.");
+    case CanvasTool::Core:
+        return tr("Core: click to place a core switch (Alt: no snap). V or Esc returns to Select.");
+    case CanvasTool::Link:
+        return tr("Link: drag from one node to another to cable them; again for a parallel cable.");
+    }
+    return {};
+}
+
+} // namespace fabriclab::views

@@ -1,0 +1,36 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/layout/LevelOfDetail.hpp"
+#include "model/topology/Topology.hpp"
+#include "views/canvas/CanvasTool.hpp"
+
+#include <QString>
+
+namespace fabriclab::views {
+
+/// The words the canvas shows: block labels, hover tooltips and tool hints. Tooltips are
+/// composed from the model when asked, so they are never stale.
+class CanvasText {
+public:
+    /// "unit 3": one-based, like node names.
+    static QString groupTitle(model::GroupKey key);
+    /// "800 Gb/s", "3.2 Tb/s", "1.6 Pb/s".
+    static QString rate(model::Gbps rate);
+    /// "32 servers, 8 leaves"
+    static QString blockCounts(const model::Block& block);
+    /// "256 GPUs"
+    static QString blockGpus(const model::Block& block);
+    /// The name of a drawn endpoint: a node's name or a group's title.
+    static QString endpointName(const model::Topology& topology, const model::Endpoint& endpoint);
+
+    static QString nodeToolTip(const model::Topology& topology, model::NodeId id);
+    static QString blockToolTip(const model::Block& block);
+    /// Speed x count per kind of cable, medium, endpoints and summed capacity.
+    static QString edgeToolTip(const model::Topology& topology, const model::Edge& edge);
+    /// What a tool does, for the status bar when it is picked.
+    static QString toolHint(CanvasTool tool);
+};
+
+} // namespace fabriclab::views

@@ -1,0 +1,406 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/canvas/CanvasView.hpp"
+
+#include "views/canvas/CanvasGestures.hpp"
+#include "views/canvas/CanvasPalette.hpp"
+#include "views/canvas/CanvasText.hpp"
+#include "views/canvas/TopologyScene.hpp"
+
+#include <QKeyEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fabriclab::views {
+namespace {
+
+constexpr double kMinScale = 0.002; // the 16K-GPU fabric is ~80,000 units wide
+constexpr double kMaxScale = 8;
+constexpr double kMaxFitScale = 2;
+constexpr double kKeyZoom = 1.25;
+constexpr double kGridStep = CanvasGestures::kGridStep;
+constexpr double kGridMinPixels = 8; // denser than this and grid lines become a haze
+
+} // namespace
+
+CanvasView::CanvasView(TopologyDocument& document, QWidget* parent)
+    : QGraphicsView(parent), m_document(document),
+      m_scene(std::make_unique<TopologyScene>(document)),
+      m_gestures(std::make_unique<CanvasGestures>(
+          document, *m_scene, [this](const QString& text) { Q_EMIT message(text); })) {
+    setScene(m_scene.get());
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    // Edits touch a few items, zooms repaint everything; Smart picks per frame. Items
+    // set their own pen, brush and hints, so the view need not save painter state.
+    setViewportUpdateMode(SmartViewportUpdate);
+    setOptimizationFlags(DontSavePainterState | DontAdjustForAntialiasing);
+    setCacheMode(CacheBackground);
+    setTransformationAnchor(AnchorUnderMouse);
+    setResizeAnchor(AnchorViewCenter);
+    setRubberBandSelectionMode(Qt::ContainsItemBoundingRect);
+    setDragMode(RubberBandDrag);
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+
+    connect(m_scene.get(), &TopologyScene::selectionChangedIds, this,
+            &CanvasView::selectionChangedIds);
+    // The scene rebuilt its items before this runs (it connected first).
+    connect(&document, &TopologyDocument::designReset, this, [this] {
+        m_fitPending = true;
+        fitAll();
+    });
+    // Item pointers held by a gesture may have been deleted.
+    connect(m_scene.get(), &TopologyScene::rebuilt, this, [this] { m_gestures->forgetItems(); });
+    updateCursor();
+    fitAll();
+}
+
+CanvasView::~CanvasView() {
+    m_gestures.reset(); // its rubber line lives in the scene
+    setScene(nullptr);
+}
+
+// --- Tools ---
+
+void CanvasView::setTool(CanvasTool tool) {
+    if (tool == m_tool)
+        return;
+    m_gestures->cancel();
+    m_tool = tool;
+    setDragMode(tool == CanvasTool::Select ? RubberBandDrag : NoDrag);
+    updateCursor();
+    Q_EMIT toolChanged(tool);
+    Q_EMIT message(CanvasText::toolHint(tool));
+}
+
+void CanvasView::updateCursor() {
+    Qt::CursorShape shape = Qt::ArrowCursor;
+    if (m_panLast)
+        shape = Qt::ClosedHandCursor;
+    else if (m_spaceHeld)
+        shape = Qt::OpenHandCursor;
+    else if (placedKind(m_tool))
+        shape = Qt::CrossCursor;
+    else if (m_tool == CanvasTool::Link)
+        shape = Qt::PointingHandCursor;
+    viewport()->setCursor(shape);
+}
+
+// --- Zoom and pan ---
+
+void CanvasView::zoomBy(double factor, ViewportAnchor anchor) {
+    const double current = transform().m11();
+    const double target = std::clamp(current * factor, kMinScale, kMaxScale);
+    if (target == current)
+        return;
+    m_fitPending = false;
+    const ViewportAnchor previous = transformationAnchor();
+    setTransformationAnchor(anchor);
+    scale(target / current, target / current);
+    setTransformationAnchor(previous);
+}
+
+void CanvasView::zoomIn() {
+    zoomBy(kKeyZoom, AnchorViewCenter);
+}
+
+void CanvasView::zoomOut() {
+    zoomBy(1 / kKeyZoom, AnchorViewCenter);
+}
+
+void CanvasView::fitAll() {
+    const QRectF content = m_scene->contentRect();
+    if (content.isEmpty()) {
+        setTransform(QTransform());
+        centerOn(0, 0);
+        return;
+    }
+    fitInView(content.adjusted(-kGridStep, -kGridStep, kGridStep, kGridStep), Qt::KeepAspectRatio);
+    const double fitted = transform().m11();
+    if (fitted > kMaxFitScale || fitted < kMinScale) {
+        const double bounded = std::clamp(fitted, kMinScale, kMaxFitScale);
+        setTransform(QTransform::fromScale(bounded, bounded));
+        centerOn(content.center());
+    }
+}
+
+void CanvasView::resetZoom() {
+    m_fitPending = false;
+    const QPointF centre = mapToScene(viewport()->rect().center());
+    setTransform(QTransform());
+    centerOn(centre);
+}
+
+void CanvasView::setGridVisible(bool visible) {
+    if (visible == m_grid)
+        return;
+    m_grid = visible;
+    resetCachedContent();
+    viewport()->update();
+}
+
+void CanvasView::wheelEvent(QWheelEvent* event) {
+    const QPoint angle = event->angleDelta();
+    if (angle.y() == 0 || (event->modifiers() & Qt::ShiftModifier)) {
+        // Sideways wheels and Shift+wheel scroll, as in most diagram editors.
+        const int dx = angle.x() != 0 ? angle.x() : angle.y();
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() - dx);
+        m_fitPending = false;
+        return event->accept();
+    }
+    // One notch (120) zooms by 1.2; trackpads send smaller steps for smooth zooming.
+    zoomBy(std::pow(1.2, angle.y() / 120.0), AnchorUnderMouse);
+    event->accept();
+}
+
+void CanvasView::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    if (m_fitPending)
+        fitAll();
+}
+
+// --- Mouse ---
+
+void CanvasView::mousePressEvent(QMouseEvent* event) {
+    const QPointF scenePos = mapToScene(event->position().toPoint());
+    if (event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld)) {
+        m_panLast = event->position().toPoint();
+        m_fitPending = false;
+        updateCursor();
+        return event->accept();
+    }
+    if (event->button() != Qt::LeftButton)
+        return QGraphicsView::mousePressEvent(event);
+    if (const auto kind = placedKind(m_tool)) {
+        m_gestures->place(*kind, scenePos, event->modifiers());
+        return event->accept();
+    }
+    if (m_tool == CanvasTool::Link) {
+        m_gestures->beginWire(scenePos, CanvasPalette::selectionColor(palette()));
+        return event->accept();
+    }
+    // Select: the items apply click and Ctrl+click selection first; a press that leaves
+    // its node or block selected then starts moving the whole selection.
+    QGraphicsItem* pressed = m_scene->endpointItemAt(scenePos);
+    QGraphicsView::mousePressEvent(event);
+    if (!(event->modifiers() & Qt::ControlModifier))
+        m_gestures->beginMove(pressed, scenePos);
+}
+
+void CanvasView::mouseMoveEvent(QMouseEvent* event) {
+    const QPointF scenePos = mapToScene(event->position().toPoint());
+    if (m_panLast) {
+        const QPoint delta = event->position().toPoint() - *m_panLast;
+        m_panLast = event->position().toPoint();
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() - delta.x());
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
+        return event->accept();
+    }
+    if (m_gestures->isMoving()) {
+        m_gestures->dragMove(scenePos, event->modifiers());
+        return event->accept();
+    }
+    if (m_gestures->isWiring()) {
+        m_gestures->dragWire(scenePos);
+        return event->accept();
+    }
+    QGraphicsView::mouseMoveEvent(event);
+}
+
+void CanvasView::mouseReleaseEvent(QMouseEvent* event) {
+    const QPointF scenePos = mapToScene(event->position().toPoint());
+    if (m_panLast && event->button() != Qt::RightButton) {
+        m_panLast.reset();
+        updateCursor();
+        return event->accept();
+    }
+    if (m_gestures->isWiring() && event->button() == Qt::LeftButton) {
+        m_gestures->finishWire(scenePos);
+        return event->accept();
+    }
+    // The grabbing item sees its release before the move is committed.
+    QGraphicsView::mouseReleaseEvent(event);
+    if (event->button() == Qt::LeftButton)
+        m_gestures->finishMove();
+}
+
+// --- Keys ---
+
+void CanvasView::keyPressEvent(QKeyEvent* event) {
+    const Qt::KeyboardModifiers modifiers = event->modifiers() & ~Qt::KeypadModifier;
+    if (modifiers == Qt::ControlModifier ||
+        modifiers == (Qt::ControlModifier | Qt::ShiftModifier)) {
+        switch (event->key()) {
+        case Qt::Key_Equal:
+        case Qt::Key_Plus:
+            return zoomIn();
+        case Qt::Key_Minus:
+            return zoomOut();
+        case Qt::Key_0:
+            return resetZoom();
+        case Qt::Key_1:
+            return fitAll();
+        default:
+            break;
+        }
+    }
+    if (modifiers == Qt::NoModifier) {
+        switch (event->key()) {
+        case Qt::Key_V:
+            return setTool(CanvasTool::Select);
+        case Qt::Key_S:
+            return setTool(CanvasTool::Server);
+        case Qt::Key_L:
+            return setTool(CanvasTool::Leaf);
+        case Qt::Key_P:
+            return setTool(CanvasTool::Spine);
+        case Qt::Key_C:
+            return setTool(CanvasTool::Core);
+        case Qt::Key_K:
+            return setTool(CanvasTool::Link);
+        case Qt::Key_Delete:
+        case Qt::Key_Backspace:
+            return deleteSelection();
+        case Qt::Key_Escape:
+            if (m_gestures->isMoving() || m_gestures->isWiring())
+                return m_gestures->cancel();
+            if (m_tool != CanvasTool::Select)
+                return setTool(CanvasTool::Select);
+            return m_scene->clearSelection();
+        case Qt::Key_Space:
+            if (!event->isAutoRepeat()) {
+                m_spaceHeld = true;
+                updateCursor();
+            }
+            return event->accept();
+        default:
+            break;
+        }
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
+void CanvasView::keyReleaseEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Space && !event->isAutoRepeat()) {
+        m_spaceHeld = false;
+        updateCursor();
+        return event->accept();
+    }
+    QGraphicsView::keyReleaseEvent(event);
+}
+
+// --- Context menu, theme and grid ---
+
+void CanvasView::contextMenuEvent(QContextMenuEvent* event) {
+    const QPointF scenePos = mapToScene(event->pos());
+    QMenu menu(this);
+    if (const auto key = m_scene->groupAt(scenePos)) {
+        const bool collapsed = m_scene->isCollapsed(*key);
+        const QString title = CanvasText::groupTitle(*key);
+        menu.addAction(collapsed ? tr("Expand %1").arg(title) : tr("Collapse %1").arg(title), this,
+                       [this, key = *key, collapsed] { m_scene->setCollapsed(key, !collapsed); });
+    }
+    if (!model::groupsOf(m_document.topology()).empty()) {
+        menu.addAction(tr("Collapse all units"), this, [this] { m_scene->collapseAll(); });
+        menu.addAction(tr("Expand all units"), this, [this] { m_scene->expandAll(); });
+    }
+    menu.addSeparator();
+    if (!m_scene->selectedItems().isEmpty()) {
+        menu.addAction(tr("Duplicate"), this, &CanvasView::duplicateSelection);
+        menu.addAction(tr("Delete"), this, &CanvasView::deleteSelection);
+    }
+    menu.addAction(tr("Fit all"), this, &CanvasView::fitAll);
+    menu.exec(event->globalPos());
+}
+
+void CanvasView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) {
+        // The cached background holds the old theme's grid.
+        resetCachedContent();
+        viewport()->update();
+    }
+    QGraphicsView::changeEvent(event);
+}
+
+void CanvasView::drawBackground(QPainter* painter, const QRectF& rect) {
+    painter->fillRect(rect, palette().color(QPalette::Base));
+    if (!m_grid)
+        return;
+    // Minor lines every step when they are far enough apart, major lines every 5 steps.
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    for (const bool major : {false, true}) {
+        const double step = major ? kGridStep * 5 : kGridStep;
+        if (step * transform().m11() < kGridMinPixels)
+            continue;
+        QVector<QLineF> lines;
+        for (double x = std::floor(rect.left() / step) * step; x <= rect.right(); x += step)
+            lines.append(QLineF(x, rect.top(), x, rect.bottom()));
+        for (double y = std::floor(rect.top() / step) * step; y <= rect.bottom(); y += step)
+            lines.append(QLineF(rect.left(), y, rect.right(), y));
+        painter->setPen(QPen(CanvasPalette::gridColor(palette(), major), 0));
+        painter->drawLines(lines);
+    }
+}
+
+// --- Selection and clipboard ---
+
+QList<model::NodeId> CanvasView::selectedNodes() const {
+    return m_scene->selectedNodeIds();
+}
+
+QList<model::LinkId> CanvasView::selectedLinks() const {
+    return m_scene->selectedLinkIds();
+}
+
+void CanvasView::deleteSelection() {
+    m_gestures->cancel();
+    m_document.remove(selectedNodes(), selectedLinks());
+}
+
+void CanvasView::duplicateSelection() {
+    const QList<model::NodeId> nodes = selectedNodes();
+    if (nodes.isEmpty()) {
+        Q_EMIT message(tr("Select the nodes to duplicate first."));
+        return;
+    }
+    selectCopies(m_document.duplicate(nodes, QPointF(2 * kGridStep, 2 * kGridStep)));
+}
+
+void CanvasView::copySelection() {
+    m_clipboard = selectedNodes();
+    Q_EMIT message(tr("Copied %n node(s).", nullptr, static_cast<int>(m_clipboard.size())));
+}
+
+void CanvasView::paste() {
+    const model::Topology& topology = m_document.topology();
+    QList<model::NodeId> nodes;
+    QPointF centroid;
+    for (const model::NodeId id : m_clipboard)
+        if (topology.contains(id)) {
+            nodes.append(id);
+            centroid += QPointF(topology.node(id).x, topology.node(id).y);
+        }
+    if (nodes.isEmpty()) {
+        Q_EMIT message(tr("Nothing to paste: copy some nodes first."));
+        return;
+    }
+    centroid /= static_cast<double>(nodes.size());
+    const QPointF centre = mapToScene(viewport()->rect().center());
+    QPointF offset = CanvasGestures::snapped(centre - centroid, Qt::NoModifier);
+    // Pasting where the originals are would hide the copies under them.
+    if (offset.isNull())
+        offset = QPointF(2 * kGridStep, 2 * kGridStep);
+    selectCopies(m_document.duplicate(nodes, offset));
+}
+
+void CanvasView::selectCopies(const QList<model::NodeId>& copies) {
+    m_scene->selectNodes(copies);
+    Q_EMIT message(tr("Added %n node(s).", nullptr, static_cast<int>(copies.size())));
+}
+
+} // namespace fabriclab::views

@@ -1,0 +1,91 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "views/canvas/CanvasTool.hpp"
+#include "views/document/TopologyDocument.hpp"
+
+#include <QGraphicsView>
+#include <QList>
+
+#include <memory>
+#include <optional>
+
+namespace fabriclab::views {
+
+class CanvasGestures;
+class TopologyScene;
+
+/// The design canvas: zoom (wheel, Ctrl+= / Ctrl+-), pan (middle-drag or Space+drag),
+/// fit (Ctrl+1), reset zoom (Ctrl+0), a snapping grid (Alt bypasses it), single-key tools
+/// (V S L P C K, Esc back to Select) and rubber-band selection. Gestures end in one
+/// document call each: a click places a node, a drag between nodes connects them, a
+/// finished move is one moveNodes step. Creates and owns its TopologyScene. GUI thread.
+class CanvasView : public QGraphicsView {
+    Q_OBJECT
+
+public:
+    explicit CanvasView(TopologyDocument& document, QWidget* parent = nullptr);
+    ~CanvasView() override;
+
+    TopologyScene& topologyScene() const { return *m_scene; }
+
+    void setTool(CanvasTool tool);
+    CanvasTool tool() const { return m_tool; }
+
+    void zoomIn();
+    void zoomOut();
+    /// Shows the whole design, zooming in no further than 2x.
+    void fitAll();
+    /// Back to 1 pixel per scene unit around the current centre.
+    void resetZoom();
+    void setGridVisible(bool visible);
+    bool isGridVisible() const { return m_grid; }
+
+    QList<model::NodeId> selectedNodes() const;
+    QList<model::LinkId> selectedLinks() const;
+    /// Removes the selected nodes (with their links) and links: one undo step.
+    void deleteSelection();
+    /// Copies the selection two grid steps down and right, then selects the copies.
+    void duplicateSelection();
+    /// Remembers the selected node ids; paste() copies them again.
+    void copySelection();
+    /// Copies the remembered nodes centred on the view, then selects the copies.
+    void paste();
+
+Q_SIGNALS:
+    void toolChanged(fabriclab::views::CanvasTool tool);
+    /// A refusal or a hint for the status bar.
+    void message(const QString& text);
+    void selectionChangedIds(QList<fabriclab::model::NodeId> nodes,
+                             QList<fabriclab::model::LinkId> links);
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void keyReleaseEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void drawBackground(QPainter* painter, const QRectF& rect) override;
+
+private:
+    void zoomBy(double factor, ViewportAnchor anchor);
+    void updateCursor();
+    void selectCopies(const QList<model::NodeId>& copies);
+
+    TopologyDocument& m_document;
+    std::unique_ptr<TopologyScene> m_scene;
+    std::unique_ptr<CanvasGestures> m_gestures;
+    CanvasTool m_tool = CanvasTool::Select;
+    bool m_grid = true;
+    bool m_spaceHeld = false;
+    bool m_fitPending = true; ///< refit on resize until the user zooms or pans
+    std::optional<QPoint> m_panLast;
+    QList<model::NodeId> m_clipboard;
+};
+
+} // namespace fabriclab::views

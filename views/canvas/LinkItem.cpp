@@ -1,0 +1,91 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/canvas/LinkItem.hpp"
+
+#include "views/canvas/CanvasPalette.hpp"
+
+#include <QGraphicsScene>
+#include <QPainter>
+#include <QPainterPathStroker>
+#include <QStyleOptionGraphicsItem>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fabriclab::views {
+namespace {
+
+// Scene units around the line that still count as "on" it for clicks and tooltips.
+constexpr double kHitWidth = 8;
+constexpr double kMaxWidth = 8;
+constexpr double kHairlineLod = 0.1;
+
+} // namespace
+
+LinkItem::LinkItem(EdgeKey key) : m_key(std::move(key)) {
+    setFlag(ItemIsSelectable);
+    // Below the nodes, so a line ends under the box it joins.
+    setZValue(-1);
+}
+
+double LinkItem::widthFor(model::Gbps capacity) {
+    const double units = std::max(0.0, capacity.value) / 100.0;
+    return std::clamp(0.6 + 0.55 * std::log2(units + 1), 1.0, kMaxWidth);
+}
+
+void LinkItem::setLook(const LinkLook& look) {
+    if (look == m_look)
+        return;
+    m_look = look;
+    update();
+}
+
+void LinkItem::setEnds(QPointF a, QPointF b) {
+    if (m_line.p1() == a && m_line.p2() == b)
+        return;
+    prepareGeometryChange();
+    m_line = QLineF(a, b);
+}
+
+QRectF LinkItem::boundingRect() const {
+    // The pen is in device pixels, the rect in scene units: pad generously so that a
+    // thick, nearly vertical line still repaints cleanly when zoomed out to about 0.4.
+    const double pad = kMaxWidth;
+    return QRectF(m_line.p1(), m_line.p2()).normalized().adjusted(-pad, -pad, pad, pad);
+}
+
+QPainterPath LinkItem::shape() const {
+    QPainterPath path(m_line.p1());
+    path.lineTo(m_line.p2());
+    QPainterPathStroker stroker;
+    stroker.setWidth(kHitWidth);
+    return stroker.createStroke(path);
+}
+
+void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const QPalette& palette = scene() ? scene()->palette() : QPalette();
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    QColor color = m_look.rail >= 0 ? CanvasPalette::railColor(m_look.rail, palette)
+                                    : CanvasPalette::linkColor(palette);
+    // Far out, thick lines merge into one grey mass: faint hairlines instead show where
+    // links concentrate, the way a density plot does.
+    const bool far = lod < kHairlineLod;
+    double width = far ? 1.0 : m_look.width;
+    if (far && m_look.dense)
+        color.setAlphaF(0.25f);
+    else if (m_look.dense)
+        color = CanvasPalette::mix(palette.color(QPalette::Base), color, 0.6);
+    if (isSelected()) {
+        color = CanvasPalette::selectionColor(palette);
+        width += 2;
+    }
+    QPen pen(color, width);
+    pen.setCosmetic(true);
+    pen.setCapStyle(Qt::FlatCap);
+    // Antialiased lines cost about four times as much; zoomed out they add nothing.
+    painter->setRenderHint(QPainter::Antialiasing, !m_look.dense && lod >= 0.25);
+    painter->setPen(pen);
+    painter->drawLine(m_line);
+}
+
+} // namespace fabriclab::views

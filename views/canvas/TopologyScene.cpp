@@ -1,0 +1,360 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/canvas/TopologyScene.hpp"
+
+#include "views/canvas/BlockItem.hpp"
+#include "views/canvas/CanvasText.hpp"
+#include "views/canvas/GroupFrameItem.hpp"
+#include "views/canvas/NodeItem.hpp"
+
+#include <QGraphicsSceneHelpEvent>
+#include <QGraphicsSceneMouseEvent>
+#include <QToolTip>
+
+#include <algorithm>
+
+namespace fabriclab::views {
+namespace {
+
+template <class Id> QList<Id> sortedUnique(QList<Id> ids) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+}
+
+} // namespace
+
+TopologyScene::TopologyScene(TopologyDocument& document, QObject* parent)
+    : QGraphicsScene(parent), m_document(document), m_items(*this) {
+    connect(&document, &TopologyDocument::designReset, this, &TopologyScene::onDesignReset);
+    connect(&document, &TopologyDocument::nodeAdded, this, &TopologyScene::markDirty);
+    connect(&document, &TopologyDocument::nodeRemoved, this, &TopologyScene::markDirty);
+    connect(&document, &TopologyDocument::linkAdded, this, &TopologyScene::markDirty);
+    connect(&document, &TopologyDocument::linkRemoved, this, &TopologyScene::markDirty);
+    connect(&document, &TopologyDocument::linkChanged, this, &TopologyScene::markDirty);
+    connect(&document, &TopologyDocument::nodeChanged, this, &TopologyScene::onNodeChanged);
+    // One rebuild per undo step, however many signals the step emitted (a deleted server
+    // takes its eight links with it).
+    connect(document.undoStack(), &QUndoStack::indexChanged, this, &TopologyScene::rebuildIfDirty);
+    connect(this, &QGraphicsScene::selectionChanged, this, &TopologyScene::onSelectionChanged);
+    onDesignReset();
+}
+
+TopologyScene::~TopologyScene() {
+    // Deleting selected items would report selection changes to a half-destroyed scene.
+    m_rebuilding = true;
+    m_items.clear();
+}
+
+// --- Level of detail ---
+
+void TopologyScene::setCollapsed(model::GroupKey key, bool collapsed) {
+    if (collapsed == isCollapsed(key))
+        return;
+    if (collapsed)
+        m_collapsed.insert(key);
+    else
+        m_collapsed.erase(key);
+    rebuild(false);
+}
+
+void TopologyScene::collapseAll() {
+    m_collapsed = model::groupsOf(m_document.topology());
+    rebuild(false);
+}
+
+void TopologyScene::expandAll() {
+    m_collapsed.clear();
+    rebuild(false);
+}
+
+std::optional<model::GroupKey> TopologyScene::groupAt(QPointF scenePos) const {
+    for (const QGraphicsItem* item : items(scenePos)) {
+        if (const auto* block = qgraphicsitem_cast<const BlockItem*>(item))
+            return block->key();
+        if (const auto* node = qgraphicsitem_cast<const NodeItem*>(item)) {
+            if (!m_document.topology().contains(node->id()))
+                return std::nullopt;
+            return model::groupOf(m_document.topology().node(node->id()));
+        }
+        if (const auto* frame = qgraphicsitem_cast<const GroupFrameItem*>(item))
+            return frame->key();
+    }
+    return std::nullopt;
+}
+
+// --- Items ---
+
+NodeItem* TopologyScene::nodeItem(model::NodeId id) const {
+    const auto found = m_items.nodes().find(id);
+    return found == m_items.nodes().end() ? nullptr : found->second.get();
+}
+
+BlockItem* TopologyScene::blockItem(model::GroupKey key) const {
+    const auto found = m_items.blocks().find(key);
+    return found == m_items.blocks().end() ? nullptr : found->second.get();
+}
+
+LinkItem* TopologyScene::linkItem(const EdgeKey& key) const {
+    const auto found = m_items.links().find(key);
+    return found == m_items.links().end() ? nullptr : found->second.get();
+}
+
+QGraphicsItem* TopologyScene::endpointItemAt(QPointF scenePos) const {
+    for (QGraphicsItem* item : items(scenePos))
+        if (item->type() == NodeItem::Type || item->type() == BlockItem::Type)
+            return item;
+    return nullptr;
+}
+
+// --- Selection ---
+
+QList<model::NodeId> TopologyScene::selectedNodeIds() const {
+    QList<model::NodeId> ids;
+    for (const QGraphicsItem* item : selectedItems()) {
+        if (const auto* node = qgraphicsitem_cast<const NodeItem*>(item))
+            ids.append(node->id());
+        else if (const auto* block = qgraphicsitem_cast<const BlockItem*>(item))
+            if (const model::Block* data = m_items.block(block->key()))
+                ids.append(QList<model::NodeId>(data->members.begin(), data->members.end()));
+    }
+    return sortedUnique(std::move(ids));
+}
+
+QList<model::LinkId> TopologyScene::selectedLinkIds() const {
+    QList<model::LinkId> ids;
+    for (const QGraphicsItem* item : selectedItems())
+        if (const auto* link = qgraphicsitem_cast<const LinkItem*>(item))
+            if (const model::Edge* edge = m_items.edge(link->key()))
+                ids.append(QList<model::LinkId>(edge->links.begin(), edge->links.end()));
+    return sortedUnique(std::move(ids));
+}
+
+void TopologyScene::selectNodes(const QList<model::NodeId>& ids) {
+    // One selectionChangedIds for the whole change, not one per item.
+    m_rebuilding = true;
+    clearSelection();
+    restoreSelection(ids, {});
+    m_rebuilding = false;
+    onSelectionChanged();
+}
+
+void TopologyScene::restoreSelection(const QList<model::NodeId>& nodes,
+                                     const QList<model::LinkId>& links) {
+    // A block is selected only when every member is, so the selected ids never grow.
+    const std::set<model::NodeId> node(nodes.begin(), nodes.end());
+    const std::set<model::LinkId> link(links.begin(), links.end());
+    for (const auto& [id, item] : m_items.nodes())
+        item->setSelected(node.count(id) != 0);
+    for (const auto& [key, item] : m_items.blocks()) {
+        const auto& members = m_items.block(key)->members;
+        item->setSelected(std::all_of(members.begin(), members.end(),
+                                      [&](auto id) { return node.count(id) != 0; }));
+    }
+    for (const auto& [key, item] : m_items.links()) {
+        const auto& ids = m_items.edge(key)->links;
+        item->setSelected(!link.empty() && std::all_of(ids.begin(), ids.end(), [&](auto id) {
+            return link.count(id) != 0;
+        }));
+    }
+}
+
+void TopologyScene::onSelectionChanged() {
+    if (m_rebuilding)
+        return;
+    QList<model::NodeId> nodes = selectedNodeIds();
+    QList<model::LinkId> links = selectedLinkIds();
+    if (nodes == m_selectedNodes && links == m_selectedLinks)
+        return;
+    m_selectedNodes = nodes;
+    m_selectedLinks = links;
+    Q_EMIT selectionChangedIds(nodes, links);
+}
+
+// --- Drags ---
+
+std::vector<QGraphicsItem*> TopologyScene::movableSelection() const {
+    std::vector<QGraphicsItem*> movable;
+    for (QGraphicsItem* item : selectedItems())
+        if (item->type() == NodeItem::Type || item->type() == BlockItem::Type)
+            movable.push_back(item);
+    return movable;
+}
+
+QHash<model::NodeId, QPointF>
+TopologyScene::positionsMovedBy(const std::vector<QGraphicsItem*>& items, QPointF delta) const {
+    const model::Topology& topology = m_document.topology();
+    QHash<model::NodeId, QPointF> positions;
+    const auto move = [&](model::NodeId id) {
+        if (topology.contains(id))
+            positions.insert(id, QPointF(topology.node(id).x, topology.node(id).y) + delta);
+    };
+    for (const QGraphicsItem* item : items) {
+        if (const auto* node = qgraphicsitem_cast<const NodeItem*>(item))
+            move(node->id());
+        else if (const auto* block = qgraphicsitem_cast<const BlockItem*>(item))
+            if (const model::Block* data = m_items.block(block->key()))
+                std::for_each(data->members.begin(), data->members.end(), move);
+    }
+    return positions;
+}
+
+void TopologyScene::followItems(const std::vector<QGraphicsItem*>& items) {
+    for (const QGraphicsItem* item : items) {
+        if (const auto* block = qgraphicsitem_cast<const BlockItem*>(item)) {
+            m_items.routeLinksAt(block->key());
+        } else if (const auto* node = qgraphicsitem_cast<const NodeItem*>(item)) {
+            m_items.routeLinksAt(node->id());
+            if (m_document.topology().contains(node->id()))
+                if (const auto key = model::groupOf(m_document.topology().node(node->id())))
+                    m_items.updateFrame(*key);
+        }
+    }
+}
+
+void TopologyScene::restorePositions() {
+    // Items that a pending rebuild would drop may stand for nodes that are gone.
+    if (m_dirty)
+        return rebuild(false);
+    const model::Topology& topology = m_document.topology();
+    std::vector<QGraphicsItem*> all;
+    for (const auto& [id, item] : m_items.nodes()) {
+        item->setPos(topology.node(id).x, topology.node(id).y);
+        all.push_back(item.get());
+    }
+    for (const auto& [key, item] : m_items.blocks()) {
+        const model::Block* data = m_items.block(key);
+        item->setPos(data->x, data->y);
+        all.push_back(item.get());
+    }
+    followItems(all);
+}
+
+// --- Document signals and rebuilds ---
+
+void TopologyScene::onDesignReset() {
+    m_collapsed = model::initiallyCollapsed(m_document.topology());
+    rebuild(true);
+}
+
+void TopologyScene::markDirty() {
+    m_dirty = true;
+    // Edits made outside an undo step (tests, recovery) still get their rebuild.
+    if (m_rebuildQueued)
+        return;
+    m_rebuildQueued = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_rebuildQueued = false;
+            rebuildIfDirty();
+        },
+        Qt::QueuedConnection);
+}
+
+void TopologyScene::rebuildIfDirty() {
+    if (m_dirty)
+        rebuild(false);
+}
+
+void TopologyScene::onNodeChanged(model::NodeId id) {
+    const model::Topology& topology = m_document.topology();
+    NodeItem* item = nodeItem(id);
+    if (m_dirty || !item || !topology.contains(id))
+        return markDirty();
+    // A change of kind, rail or group reshapes the visible graph; moves and renames do not.
+    const model::Node& node = topology.node(id);
+    const NodeLook look = NodeItem::lookOf(node);
+    const NodeLook& shown = item->look();
+    if (look.kind != shown.kind || look.rail != shown.rail || look.group != shown.group)
+        return markDirty();
+    item->setLook(look);
+    item->setPos(node.x, node.y);
+    followItems({item});
+}
+
+void TopologyScene::rebuild(bool fresh) {
+    m_dirty = false;
+    m_rebuilding = true;
+    const QList<model::NodeId> nodes = fresh ? QList<model::NodeId>() : selectedNodeIds();
+    const QList<model::LinkId> links = fresh ? QList<model::LinkId>() : selectedLinkIds();
+    if (fresh)
+        m_items.clear(); // a new design shares nothing worth keeping with the old one
+
+    // Keys of groups that no node carries any more (a deleted unit) stay in the view
+    // state, so that undoing the deletion brings the unit back collapsed.
+    m_items.reconcile(m_document.topology(),
+                      model::levelOfDetail(m_document.topology(), m_collapsed));
+    restoreSelection(nodes, links);
+    growSceneRect(fresh);
+    m_rebuilding = false;
+    onSelectionChanged();
+    Q_EMIT rebuilt();
+}
+
+void TopologyScene::growSceneRect(bool fresh) {
+    // Room around the design to place new nodes. It only grows while editing, so the
+    // view never jumps under the pointer.
+    QRectF content = contentRect();
+    if (content.isEmpty())
+        content = QRectF(-400, -300, 800, 600);
+    const double margin = std::max(800.0, 0.25 * std::max(content.width(), content.height()));
+    const QRectF wanted = content.adjusted(-margin, -margin, margin, margin);
+    setSceneRect(fresh ? wanted : sceneRect().united(wanted));
+}
+
+// --- Events ---
+
+QString TopologyScene::toolTipFor(const QGraphicsItem* item) const {
+    const model::Topology& topology = m_document.topology();
+    if (const auto* node = qgraphicsitem_cast<const NodeItem*>(item))
+        return CanvasText::nodeToolTip(topology, node->id());
+    if (const auto* block = qgraphicsitem_cast<const BlockItem*>(item))
+        if (const model::Block* data = m_items.block(block->key()))
+            return CanvasText::blockToolTip(*data);
+    if (const auto* link = qgraphicsitem_cast<const LinkItem*>(item))
+        if (const model::Edge* edge = m_items.edge(link->key()))
+            return CanvasText::edgeToolTip(topology, *edge);
+    if (const auto* frame = qgraphicsitem_cast<const GroupFrameItem*>(item))
+        return tr("%1 — double-click to collapse").arg(CanvasText::groupTitle(frame->key()));
+    return {};
+}
+
+void TopologyScene::helpEvent(QGraphicsSceneHelpEvent* event) {
+    // Composed on demand: thousands of items need no tooltip strings until hovered.
+    const QList<QGraphicsItem*> under = items(event->scenePos());
+    const QString text = under.isEmpty() ? QString() : toolTipFor(under.first());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->screenPos(), text, event->widget());
+    event->setAccepted(!text.isEmpty());
+}
+
+void TopologyScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
+    const QList<QGraphicsItem*> under = items(event->scenePos());
+    const QGraphicsItem* top = under.isEmpty() ? nullptr : under.first();
+    std::optional<std::pair<model::GroupKey, bool>> change;
+    if (const auto* block = qgraphicsitem_cast<const BlockItem*>(top))
+        change.emplace(block->key(), false);
+    else if (const auto* frame = qgraphicsitem_cast<const GroupFrameItem*>(top))
+        change.emplace(frame->key(), true);
+    if (!change)
+        return QGraphicsScene::mouseDoubleClickEvent(event);
+    event->accept();
+    // Queued: the rebuild deletes the item that is still handling this click.
+    QMetaObject::invokeMethod(
+        this,
+        [this, key = change->first, collapse = change->second] { setCollapsed(key, collapse); },
+        Qt::QueuedConnection);
+}
+
+bool TopologyScene::event(QEvent* event) {
+    // Cached item pixmaps hold the old theme's colours.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        for (QGraphicsItem* item : items())
+            item->update();
+    return QGraphicsScene::event(event);
+}
+
+} // namespace fabriclab::views

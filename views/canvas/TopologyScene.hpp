@@ -1,0 +1,112 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/layout/LevelOfDetail.hpp"
+#include "views/canvas/LinkItem.hpp"
+#include "views/canvas/SceneItems.hpp"
+#include "views/document/TopologyDocument.hpp"
+
+#include <QGraphicsScene>
+#include <QHash>
+#include <QList>
+
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace fabriclab::views {
+
+class BlockItem;
+class NodeItem;
+
+/// The drawn design. Mirrors the document through its id-based signals: a design reset or
+/// a structural change (node or link added, removed or edited) re-derives the visible
+/// graph with model::levelOfDetail and reconciles the items with it, keeping items whose
+/// key survives; a moved or renamed node is updated in place. Structural changes are
+/// coalesced: the rebuild runs once when the undo step completes. Which groups are
+/// collapsed is view state kept here, not in the design. GUI thread only.
+class TopologyScene : public QGraphicsScene {
+    Q_OBJECT
+
+public:
+    explicit TopologyScene(TopologyDocument& document, QObject* parent = nullptr);
+    ~TopologyScene() override;
+
+    TopologyDocument& document() const { return m_document; }
+    const model::VisibleGraph& visibleGraph() const { return m_items.graph(); }
+
+    // --- Level of detail (view state) ---
+    const std::set<model::GroupKey>& collapsedGroups() const { return m_collapsed; }
+    bool isCollapsed(model::GroupKey key) const { return m_collapsed.count(key) != 0; }
+    void setCollapsed(model::GroupKey key, bool collapsed);
+    void collapseAll();
+    void expandAll();
+    /// The group whose block, frame or member node lies under a scene point.
+    std::optional<model::GroupKey> groupAt(QPointF scenePos) const;
+
+    // --- Items, by the ids they stand for ---
+    NodeItem* nodeItem(model::NodeId id) const;
+    BlockItem* blockItem(model::GroupKey key) const;
+    LinkItem* linkItem(const EdgeKey& key) const;
+    std::size_t nodeItemCount() const { return m_items.nodes().size(); }
+    std::size_t blockItemCount() const { return m_items.blocks().size(); }
+    std::size_t linkItemCount() const { return m_items.links().size(); }
+    std::size_t frameItemCount() const { return m_items.frames().size(); }
+    /// Top-most node or block item under a scene point, or nullptr.
+    QGraphicsItem* endpointItemAt(QPointF scenePos) const;
+    /// Everything drawn, scene units; empty for an empty design.
+    QRectF contentRect() const { return m_items.contentRect(); }
+
+    // --- Selection in ids: a selected block stands for all of its members ---
+    QList<model::NodeId> selectedNodeIds() const;
+    QList<model::LinkId> selectedLinkIds() const;
+    /// Selects the items showing these nodes; a block only when all its members are listed.
+    void selectNodes(const QList<model::NodeId>& ids);
+
+    // --- Support for drags in CanvasView ---
+    /// Selected node and block items: what a drag moves.
+    std::vector<QGraphicsItem*> movableSelection() const;
+    /// Document positions of every node under `items` shifted by `delta`, scene units.
+    QHash<model::NodeId, QPointF> positionsMovedBy(const std::vector<QGraphicsItem*>& items,
+                                                   QPointF delta) const;
+    /// Re-routes the links and frames attached to items moved by a drag preview.
+    void followItems(const std::vector<QGraphicsItem*>& items);
+    /// Puts every item back where the document has it (a cancelled drag).
+    void restorePositions();
+
+Q_SIGNALS:
+    /// The document ids under the selected items.
+    void selectionChangedIds(QList<fabriclab::model::NodeId> nodes,
+                             QList<fabriclab::model::LinkId> links);
+    /// Items were replaced; pointers to items held across this may dangle.
+    void rebuilt();
+
+protected:
+    void helpEvent(QGraphicsSceneHelpEvent* event) override;
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    void onDesignReset();
+    void onNodeChanged(model::NodeId id);
+    void markDirty();
+    void rebuildIfDirty();
+    void rebuild(bool fresh);
+    void restoreSelection(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links);
+    void growSceneRect(bool fresh);
+    void onSelectionChanged();
+    QString toolTipFor(const QGraphicsItem* item) const;
+
+    TopologyDocument& m_document;
+    std::set<model::GroupKey> m_collapsed;
+    // Owns the items; as a member it deletes them before the QGraphicsScene base goes.
+    SceneItems m_items;
+    bool m_dirty = false;
+    bool m_rebuildQueued = false;
+    bool m_rebuilding = false;
+    QList<model::NodeId> m_selectedNodes; ///< last emitted selection
+    QList<model::LinkId> m_selectedLinks;
+};
+
+} // namespace fabriclab::views

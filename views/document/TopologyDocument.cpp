@@ -1,0 +1,299 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/document/TopologyDocument.hpp"
+
+#include "model/io/DesignFile.hpp"
+#include "views/document/EditLinkCommand.hpp"
+#include "views/document/EditNodeCommand.hpp"
+#include "views/document/InsertItemsCommand.hpp"
+#include "views/document/MoveNodesCommand.hpp"
+#include "views/document/RemoveItemsCommand.hpp"
+#include "views/document/ReplaceDesignCommand.hpp"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <set>
+
+namespace fabriclab::views {
+namespace {
+
+const char* const kDefaultFabric = "ib-ndr";
+
+QString nameOf(const model::Topology& topology, model::NodeId id) {
+    return QString::fromStdString(topology.node(id).name);
+}
+
+} // namespace
+
+TopologyDocument::TopologyDocument(const model::Catalog& catalog, QObject* parent)
+    : QObject(parent), m_catalog(catalog) {
+    qRegisterMetaType<model::NodeId>();
+    qRegisterMetaType<model::LinkId>();
+    newDesign();
+}
+
+QString TopologyDocument::displayName() const {
+    if (!m_path.isEmpty())
+        return QFileInfo(m_path).fileName();
+    return m_design.name.empty() ? tr("Untitled") : QString::fromStdString(m_design.name);
+}
+
+void TopologyDocument::newDesign() {
+    model::Design design;
+    design.name = tr("Untitled").toStdString();
+    design.fabric = {*m_catalog.findFabric(kDefaultFabric), false};
+    adopt(std::move(design), QString());
+}
+
+void TopologyDocument::load(const QString& path) {
+    // Parse first, adopt second: a refused file never touches the current design.
+    model::Design design = model::loadDesign(path.toStdString(), m_catalog);
+    adopt(std::move(design), path);
+}
+
+void TopologyDocument::save(const QString& path) {
+    model::saveDesign(m_design, path.toStdString());
+    setPath(path);
+    m_undo.setClean();
+}
+
+void TopologyDocument::adopt(model::Design design, const QString& path, bool unsaved) {
+    m_design = std::move(design);
+    m_undo.clear();
+    if (unsaved)
+        m_undo.resetClean();
+    setPath(path);
+    Q_EMIT designReset();
+    Q_EMIT changed();
+}
+
+void TopologyDocument::setPath(const QString& path) {
+    if (path == m_path)
+        return;
+    m_path = path;
+    Q_EMIT filePathChanged(path);
+}
+
+QString TopologyDocument::uniqueName(model::NodeKind kind) const {
+    const QString stem = kind == model::NodeKind::Server ? QStringLiteral("srv")
+                                                          : QString::fromUtf8(model::toString(kind).data());
+    for (int n = 1;; ++n) {
+        const QString name = stem + QLatin1Char('-') + QString::number(n);
+        if (!topology().findNode(name.toStdString()))
+            return name;
+    }
+}
+
+int TopologyDocument::freePorts(model::NodeId id) const {
+    const auto& node = topology().node(id);
+    const int ports = node.kind == model::NodeKind::Server ? node.server.nics : node.sw.radix;
+    return ports - topology().portsUsed(id);
+}
+
+model::NodeId TopologyDocument::addNode(model::NodeKind kind, QPointF position) {
+    model::Node node;
+    node.kind = kind;
+    node.name = uniqueName(kind).toStdString();
+    node.x = position.x();
+    node.y = position.y();
+    const auto& fabric = m_design.fabric.spec;
+    const auto& generator = m_design.generator;
+    if (kind == model::NodeKind::Server) {
+        node.server.gpus = generator ? generator->gpusPerServer : 8;
+        node.server.nics = generator ? generator->nicsPerServer : 8;
+        node.server.nicSpeed = generator ? generator->nicSpeed : fabric.portSpeed;
+    } else {
+        node.sw.radix = !generator                          ? fabric.switchRadix
+                        : kind == model::NodeKind::Leaf     ? generator->leafRadix
+                        : kind == model::NodeKind::Spine    ? generator->spineRadix
+                                                            : generator->coreRadix;
+        node.sw.portSpeed = generator ? generator->nicSpeed : fabric.portSpeed;
+    }
+    const model::NodeId id = topology().nextNodeId();
+    m_undo.push(new InsertItemsCommand(*this, {{id, node}}, {},
+                                       tr("Add %1").arg(QString::fromStdString(node.name))));
+    return id;
+}
+
+void TopologyDocument::moveNodes(const QHash<model::NodeId, QPointF>& positions) {
+    std::map<model::NodeId, QPointF> from;
+    std::map<model::NodeId, QPointF> to;
+    for (auto it = positions.begin(); it != positions.end(); ++it) {
+        if (!topology().contains(it.key()))
+            continue;
+        const auto& node = topology().node(it.key());
+        if (QPointF(node.x, node.y) == it.value())
+            continue;
+        from.emplace(it.key(), QPointF(node.x, node.y));
+        to.emplace(it.key(), it.value());
+    }
+    if (!to.empty())
+        m_undo.push(new MoveNodesCommand(*this, std::move(from), std::move(to)));
+}
+
+void TopologyDocument::remove(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links) {
+    if (nodes.isEmpty() && links.isEmpty())
+        return;
+    m_undo.push(new RemoveItemsCommand(*this, {nodes.begin(), nodes.end()}, {links.begin(), links.end()}));
+}
+
+std::optional<model::LinkId> TopologyDocument::connect(model::NodeId a, model::NodeId b, QString* refusal) {
+    const auto refuse = [&](const QString& why) -> std::optional<model::LinkId> {
+        if (refusal)
+            *refusal = why;
+        return std::nullopt;
+    };
+    if (!topology().contains(a) || !topology().contains(b))
+        return refuse(tr("Both ends of a link must be nodes of this design."));
+    if (a == b)
+        return refuse(tr("A link needs two different nodes."));
+    const auto& na = topology().node(a);
+    const auto& nb = topology().node(b);
+    if (na.kind == model::NodeKind::Server && nb.kind == model::NodeKind::Server)
+        return refuse(tr("Servers connect to switches, not to each other."));
+    for (const auto* node : {&na, &nb}) {
+        const model::NodeId id = node == &na ? a : b;
+        if (freePorts(id) < 1) {
+            const bool server = node->kind == model::NodeKind::Server;
+            const int ports = server ? node->server.nics : node->sw.radix;
+            return refuse(tr("%1 has no free %2: all %3 are in use.")
+                              .arg(nameOf(topology(), id), server ? tr("NIC") : tr("port"))
+                              .arg(ports));
+        }
+    }
+    // Drawing again between the same pair adds a parallel cable to the existing link.
+    for (const auto& [id, link] : topology().links()) {
+        if ((link.a == a && link.b == b) || (link.a == b && link.b == a)) {
+            model::Link wider = link;
+            ++wider.count;
+            m_undo.push(new EditLinkCommand(*this, id, link, wider));
+            return id;
+        }
+    }
+    const auto speedOf = [](const model::Node& n) {
+        return n.kind == model::NodeKind::Server ? n.server.nicSpeed : n.sw.portSpeed;
+    };
+    model::Link link;
+    link.a = a;
+    link.b = b;
+    link.speed = std::min(speedOf(na), speedOf(nb));
+    link.count = 1;
+    const bool serverLink = na.kind == model::NodeKind::Server || nb.kind == model::NodeKind::Server;
+    link.medium = serverLink ? model::LinkMedium::Dac : model::LinkMedium::Optics;
+    link.lengthMeters = model::defaultLengthMeters(link.medium);
+    const model::LinkId id = topology().nextLinkId();
+    m_undo.push(new InsertItemsCommand(*this, {}, {{id, link}},
+                                       tr("Connect %1 to %2").arg(nameOf(topology(), a), nameOf(topology(), b))));
+    return id;
+}
+
+void TopologyDocument::editNode(model::NodeId id, const model::Node& node) {
+    if (!topology().contains(id))
+        return;
+    const model::Node& before = topology().node(id);
+    if (node.name != before.name && topology().findNode(node.name))
+        throw std::invalid_argument("another node is already called " + node.name);
+    m_undo.push(new EditNodeCommand(*this, id, before, node));
+}
+
+void TopologyDocument::editLink(model::LinkId id, const model::Link& link) {
+    if (!topology().links().count(id))
+        return;
+    m_undo.push(new EditLinkCommand(*this, id, topology().link(id), link));
+}
+
+QList<model::NodeId> TopologyDocument::duplicate(const QList<model::NodeId>& nodes, QPointF offset) {
+    std::vector<std::pair<model::NodeId, model::Node>> copies;
+    std::vector<std::pair<model::LinkId, model::Link>> links;
+    std::map<model::NodeId, model::NodeId> copyOf;
+    std::set<std::string> taken;
+    std::uint32_t nextNode = topology().nextNodeId().value;
+    QList<model::NodeId> result;
+    for (const model::NodeId id : nodes) {
+        if (!topology().contains(id) || copyOf.count(id))
+            continue;
+        model::Node copy = topology().node(id);
+        copy.x += offset.x();
+        copy.y += offset.y();
+        copy.placement = {};
+        // Next free "<kind>-N" name, skipping names the copies themselves take.
+        const QString stem = copy.kind == model::NodeKind::Server ? QStringLiteral("srv")
+                                                                   : QString::fromUtf8(model::toString(copy.kind).data());
+        for (int n = 1;; ++n) {
+            const std::string name = (stem + QLatin1Char('-') + QString::number(n)).toStdString();
+            if (!topology().findNode(name) && !taken.count(name)) {
+                copy.name = name;
+                taken.insert(name);
+                break;
+            }
+        }
+        const model::NodeId copyId{nextNode++};
+        copyOf.emplace(id, copyId);
+        copies.emplace_back(copyId, std::move(copy));
+        result.append(copyId);
+    }
+    std::uint32_t nextLink = topology().nextLinkId().value;
+    for (const auto& [id, link] : topology().links())
+        if (copyOf.count(link.a) && copyOf.count(link.b)) {
+            model::Link copy = link;
+            copy.a = copyOf.at(link.a);
+            copy.b = copyOf.at(link.b);
+            links.emplace_back(model::LinkId{nextLink++}, copy);
+        }
+    if (!copies.empty())
+        m_undo.push(new InsertItemsCommand(*this, std::move(copies), std::move(links),
+                                           tr("Duplicate %n node(s)", nullptr, static_cast<int>(result.size()))));
+    return result;
+}
+
+void TopologyDocument::replaceDesign(model::Design design, const QString& text) {
+    m_undo.push(new ReplaceDesignCommand(*this, m_design, std::move(design), text));
+}
+
+void TopologyDocument::applyInsertNode(model::NodeId id, const model::Node& node) {
+    m_design.topology.restoreNode(id, node);
+    Q_EMIT nodeAdded(id);
+    Q_EMIT changed();
+}
+
+void TopologyDocument::applyRemoveNode(model::NodeId id) {
+    // Links go first so every view sees them leave before their endpoint does.
+    for (const model::LinkId link : m_design.topology.linksOf(id))
+        applyRemoveLink(link);
+    m_design.topology.removeNode(id);
+    Q_EMIT nodeRemoved(id);
+    Q_EMIT changed();
+}
+
+void TopologyDocument::applyUpdateNode(model::NodeId id, const model::Node& node) {
+    m_design.topology.replaceNode(id, node);
+    Q_EMIT nodeChanged(id);
+    Q_EMIT changed();
+}
+
+void TopologyDocument::applyInsertLink(model::LinkId id, const model::Link& link) {
+    m_design.topology.restoreLink(id, link);
+    Q_EMIT linkAdded(id);
+    Q_EMIT changed();
+}
+
+void TopologyDocument::applyRemoveLink(model::LinkId id) {
+    m_design.topology.removeLink(id);
+    Q_EMIT linkRemoved(id);
+    Q_EMIT changed();
+}
+
+void TopologyDocument::applyUpdateLink(model::LinkId id, const model::Link& link) {
+    m_design.topology.replaceLink(id, link);
+    Q_EMIT linkChanged(id);
+    Q_EMIT changed();
+}
+
+void TopologyDocument::applyDesign(const model::Design& design) {
+    m_design = design;
+    Q_EMIT designReset();
+    Q_EMIT changed();
+}
+
+} // namespace fabriclab::views

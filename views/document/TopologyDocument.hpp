@@ -1,0 +1,116 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/catalog/Catalog.hpp"
+#include "model/design/Design.hpp"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QPointF>
+#include <QString>
+#include <QUndoStack>
+
+#include <optional>
+
+namespace fabriclab::views {
+
+/// The design a window edits: the single writer of the model, its undo stack and its
+/// file. Views observe it through id-based signals and change it only through the edit
+/// API below, each call one undo step (STYLE.md §3). Lives on the GUI thread.
+class TopologyDocument : public QObject {
+    Q_OBJECT
+
+public:
+    explicit TopologyDocument(const model::Catalog& catalog, QObject* parent = nullptr);
+
+    const model::Catalog& catalog() const { return m_catalog; }
+    const model::Design& design() const { return m_design; }
+    const model::Topology& topology() const { return m_design.topology; }
+    QUndoStack* undoStack() { return &m_undo; }
+    /// Empty for a design never saved.
+    QString filePath() const { return m_path; }
+    /// File name, or the design's name for an unsaved one.
+    QString displayName() const;
+    bool isModified() const { return !m_undo.isClean(); }
+
+    // --- Whole designs: these clear the undo history. ---
+    /// An empty design on the fabric's default (InfiniBand NDR).
+    void newDesign();
+    /// Reads a design file. On failure throws model::JsonError (file, JSON path, problem)
+    /// and leaves the current design, its history and its path untouched.
+    void load(const QString& path);
+    /// Writes atomically and marks the history clean. Throws std::runtime_error.
+    void save(const QString& path);
+    /// Adopts a design (samples, recovery) as if it had been loaded from `path`.
+    /// `unsaved` marks it modified, as a recovered autosave is.
+    void adopt(model::Design design, const QString& path, bool unsaved = false);
+
+    // --- Edits as a user makes them: each one undo step. ---
+    /// A node of `kind` at `position`, named after its kind ("leaf-3"), sized like the
+    /// design's generator or the fabric's catalog entry.
+    model::NodeId addNode(model::NodeKind kind, QPointF position);
+    /// Moves several nodes in one step (a drag). Positions in scene units.
+    void moveNodes(const QHash<model::NodeId, QPointF>& positions);
+    /// Deletes nodes (with their links) and links in one step.
+    void remove(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links);
+    /// Cables `a` to `b` at the slower port's speed. Refuses, with a sentence in
+    /// `refusal`, self links, server-to-server links and exhausted ports.
+    std::optional<model::LinkId> connect(model::NodeId a, model::NodeId b, QString* refusal = nullptr);
+    /// Replaces a node's or link's properties (inspector edits).
+    void editNode(model::NodeId id, const model::Node& node);
+    void editLink(model::LinkId id, const model::Link& link);
+    /// Adds copies of `nodes` and the links among them, shifted by `offset`; returns the
+    /// copies. Used by duplicate and paste.
+    QList<model::NodeId> duplicate(const QList<model::NodeId>& nodes, QPointF offset);
+    /// Replaces the whole design in one step: generate, fabric and oversubscription
+    /// changes. `text` names the step in the Edit menu.
+    void replaceDesign(model::Design design, const QString& text);
+
+    /// Ports a node has left: radix (or NICs) minus ports in use.
+    int freePorts(model::NodeId id) const;
+
+    // --- Used only by undo commands: apply a change without recording it. ---
+    void applyInsertNode(model::NodeId id, const model::Node& node);
+    void applyRemoveNode(model::NodeId id);
+    void applyUpdateNode(model::NodeId id, const model::Node& node);
+    void applyInsertLink(model::LinkId id, const model::Link& link);
+    void applyRemoveLink(model::LinkId id);
+    void applyUpdateLink(model::LinkId id, const model::Link& link);
+    void applyDesign(const model::Design& design);
+
+Q_SIGNALS:
+    void nodeAdded(fabriclab::model::NodeId id);
+    void nodeRemoved(fabriclab::model::NodeId id);
+    void nodeChanged(fabriclab::model::NodeId id);
+    void linkAdded(fabriclab::model::LinkId id);
+    void linkRemoved(fabriclab::model::LinkId id);
+    void linkChanged(fabriclab::model::LinkId id);
+    /// Everything may have changed (load, new, generate, undo of those).
+    void designReset();
+    /// Any change at all: figures and results are stale.
+    void changed();
+    void filePathChanged(const QString& path);
+
+private:
+    void setPath(const QString& path);
+    QString uniqueName(model::NodeKind kind) const;
+
+    const model::Catalog& m_catalog;
+    model::Design m_design;
+    QUndoStack m_undo;
+    QString m_path;
+};
+
+} // namespace fabriclab::views
+
+// Ids travel through signals, spies and queued connections.
+Q_DECLARE_METATYPE(fabriclab::model::NodeId)
+Q_DECLARE_METATYPE(fabriclab::model::LinkId)
+
+/// Lets QHash key on ids.
+namespace fabriclab::model {
+inline size_t qHash(NodeId id, size_t seed = 0) noexcept { return ::qHash(id.value, seed); }
+inline size_t qHash(LinkId id, size_t seed = 0) noexcept { return ::qHash(id.value, seed); }
+} // namespace fabriclab::model

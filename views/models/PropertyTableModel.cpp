@@ -1,0 +1,332 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/models/PropertyTableModel.hpp"
+
+#include "views/document/TopologyDocument.hpp"
+#include "views/models/PropertyRows.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+namespace fabriclab::views {
+namespace {
+
+std::optional<double> numberFrom(const QVariant& value) {
+    bool ok = false;
+    const double number = value.toDouble(&ok);
+    if (!ok || !std::isfinite(number))
+        return std::nullopt;
+    return number;
+}
+
+/// A whole number from an editor or a script; 2.5 ports is not a number of ports.
+std::optional<int> wholeFrom(const QVariant& value) {
+    const auto number = numberFrom(value);
+    if (!number || std::floor(*number) != *number ||
+        std::abs(*number) > std::numeric_limits<int>::max())
+        return std::nullopt;
+    return static_cast<int>(*number);
+}
+
+} // namespace
+
+PropertyTableModel::PropertyTableModel(TopologyDocument& document, QObject* parent)
+    : QAbstractTableModel(parent), m_document(document) {
+    // Each handler refreshes only when the change touches what is shown, so deleting a
+    // thousand unrelated nodes does not rebuild the table a thousand times.
+    connect(&m_document, &TopologyDocument::nodeChanged, this, [this](model::NodeId id) {
+        const bool endpoint = std::any_of(m_links.begin(), m_links.end(), [&](model::LinkId link) {
+            const auto& l = m_document.topology().link(link);
+            return l.a == id || l.b == id;
+        });
+        if (m_nodes.contains(id) || endpoint)
+            refresh();
+    });
+    connect(&m_document, &TopologyDocument::nodeRemoved, this, [this](model::NodeId id) {
+        if (m_nodes.removeAll(id) > 0)
+            refresh();
+    });
+    connect(&m_document, &TopologyDocument::linkAdded, this, [this](model::LinkId id) {
+        if (m_nodes.size() == 1 && involvesSelection(id))
+            refresh();
+    });
+    connect(&m_document, &TopologyDocument::linkChanged, this, [this](model::LinkId id) {
+        if (m_links.contains(id) || m_attached.count(id))
+            refresh();
+    });
+    connect(&m_document, &TopologyDocument::linkRemoved, this, [this](model::LinkId id) {
+        const bool selected = m_links.removeAll(id) > 0;
+        if (selected || m_attached.count(id))
+            refresh();
+    });
+    connect(&m_document, &TopologyDocument::designReset, this, [this] {
+        pruneMissing();
+        refresh();
+    });
+}
+
+void PropertyTableModel::setSelection(const QList<model::NodeId>& nodes,
+                                      const QList<model::LinkId>& links) {
+    m_nodes = nodes;
+    m_links = links;
+    pruneMissing();
+    refresh(true);
+}
+
+void PropertyTableModel::pruneMissing() {
+    const auto& topology = m_document.topology();
+    m_nodes.removeIf([&](model::NodeId id) { return !topology.contains(id); });
+    m_links.removeIf([&](model::LinkId id) { return topology.links().count(id) == 0; });
+}
+
+bool PropertyTableModel::involvesSelection(model::LinkId id) const {
+    const auto& link = m_document.topology().link(id);
+    return m_nodes.contains(link.a) || m_nodes.contains(link.b);
+}
+
+void PropertyTableModel::refresh(bool reset) {
+    std::vector<PropertyRow> rows;
+    m_attached.clear();
+    if (m_nodes.size() == 1 && m_links.isEmpty()) {
+        rows = PropertyRows::forNode(m_document, m_nodes.front());
+        const auto attached = m_document.topology().linksOf(m_nodes.front());
+        m_attached.insert(attached.begin(), attached.end());
+    } else if (m_nodes.isEmpty() && m_links.size() == 1) {
+        rows = PropertyRows::forLink(m_document, m_links.front());
+    } else if (!m_nodes.isEmpty() || !m_links.isEmpty()) {
+        rows = PropertyRows::summary(m_document, m_nodes, m_links);
+    }
+    m_title = PropertyRows::title(m_document, m_nodes, m_links);
+
+    // Same rows as before (the usual case: a value edited): update in place, so an open
+    // editor and the current cell survive. Different rows: reset.
+    const bool sameShape = !reset && rows.size() == m_rows.size() &&
+                           std::equal(rows.begin(), rows.end(), m_rows.begin(),
+                                      [](const PropertyRow& a, const PropertyRow& b) {
+                                          return a.key == b.key && a.label == b.label;
+                                      });
+    if (sameShape) {
+        m_rows = std::move(rows);
+        if (!m_rows.empty())
+            Q_EMIT dataChanged(index(0, PropertyColumn), index(rowCount() - 1, ValueColumn));
+    } else {
+        beginResetModel();
+        m_rows = std::move(rows);
+        endResetModel();
+    }
+}
+
+int PropertyTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int PropertyTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant PropertyTableModel::data(const QModelIndex& index, int role) const {
+    // Views ask about the root index too; only a malformed cell index deserves checkIndex's
+    // warning.
+    if (!index.isValid() ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const PropertyRow& row = m_rows[static_cast<std::size_t>(index.row())];
+    if (index.column() == PropertyColumn)
+        return role == Qt::DisplayRole ? QVariant(row.label) : QVariant();
+    switch (role) {
+    case Qt::DisplayRole:
+        return row.text;
+    case Qt::EditRole:
+        return row.edit.isValid() ? row.edit : QVariant(row.text);
+    case Qt::ToolTipRole:
+        return row.edit.isValid() ? QVariant()
+                                  : QVariant(tr("Follows from the design; not editable here."));
+    case ChoicesRole:
+        return row.choices.isEmpty() ? QVariant() : QVariant(row.choices);
+    default:
+        return {};
+    }
+}
+
+QVariant PropertyTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    return section == PropertyColumn ? tr("Property") : tr("Value");
+}
+
+Qt::ItemFlags PropertyTableModel::flags(const QModelIndex& index) const {
+    if (!index.isValid() ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return Qt::NoItemFlags;
+    Qt::ItemFlags flags = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (index.column() == ValueColumn &&
+        m_rows[static_cast<std::size_t>(index.row())].edit.isValid())
+        flags |= Qt::ItemIsEditable;
+    return flags;
+}
+
+bool PropertyTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    if (role != Qt::EditRole || !(flags(index) & Qt::ItemIsEditable))
+        return false;
+    const PropertyKey property = m_rows[static_cast<std::size_t>(index.row())].key;
+    try {
+        return m_nodes.size() == 1 ? editNode(property, value) : editLink(property, value);
+    } catch (const std::exception& e) {
+        // The document refuses what it cannot record (a name taken meanwhile).
+        return refuse(QString::fromStdString(e.what()));
+    }
+}
+
+bool PropertyTableModel::refuse(const QString& reason) {
+    Q_EMIT refused(reason);
+    return false;
+}
+
+bool PropertyTableModel::editNode(PropertyKey property, const QVariant& value) {
+    const model::NodeId id = m_nodes.front();
+    const auto& topology = m_document.topology();
+    const model::Node& before = topology.node(id);
+    model::Node after = before;
+    const int used = topology.portsUsed(id);
+    const auto positiveWhole = [&](const QString& what) -> std::optional<int> {
+        const auto number = wholeFrom(value);
+        if (!number || *number < 1) {
+            refuse(
+                tr("%1 must be a whole number of at least 1, not %2.").arg(what, value.toString()));
+            return std::nullopt;
+        }
+        return number;
+    };
+    const auto positive = [&](const QString& what) -> std::optional<double> {
+        const auto number = numberFrom(value);
+        if (!number || *number <= 0) {
+            refuse(tr("%1 must be a number above 0, not %2.").arg(what, value.toString()));
+            return std::nullopt;
+        }
+        return number;
+    };
+    switch (property) {
+    case PropertyKey::Name: {
+        const QString name = value.toString().trimmed();
+        if (name.isEmpty())
+            return refuse(tr("A node needs a name."));
+        if (name.toStdString() != before.name && topology.findNode(name.toStdString()))
+            return refuse(tr("Another node is already called %1.").arg(name));
+        after.name = name.toStdString();
+        break;
+    }
+    case PropertyKey::Radix: {
+        const auto radix = positiveWhole(tr("The radix"));
+        if (!radix)
+            return false;
+        if (*radix < used)
+            return refuse(tr("%1 uses %2 ports; its radix cannot be below that.")
+                              .arg(QString::fromStdString(before.name))
+                              .arg(used));
+        after.sw.radix = *radix;
+        break;
+    }
+    case PropertyKey::Nics: {
+        const auto nics = positiveWhole(tr("The NIC count"));
+        if (!nics)
+            return false;
+        if (*nics < used)
+            return refuse(tr("%1 has %2 cables attached; it cannot have fewer NICs than that.")
+                              .arg(QString::fromStdString(before.name))
+                              .arg(used));
+        after.server.nics = *nics;
+        break;
+    }
+    case PropertyKey::Gpus: {
+        const auto gpus = positiveWhole(tr("The GPU count"));
+        if (!gpus)
+            return false;
+        after.server.gpus = *gpus;
+        break;
+    }
+    case PropertyKey::PortSpeed:
+    case PropertyKey::NicSpeed:
+    case PropertyKey::ScaleUp: {
+        const auto speed =
+            positive(property == PropertyKey::ScaleUp ? tr("Scale-up bandwidth") : tr("A speed"));
+        if (!speed)
+            return false;
+        if (property == PropertyKey::PortSpeed)
+            after.sw.portSpeed = model::Gbps(*speed);
+        else if (property == PropertyKey::NicSpeed)
+            after.server.nicSpeed = model::Gbps(*speed);
+        else
+            after.server.scaleUpGBps = *speed;
+        break;
+    }
+    default:
+        return false;
+    }
+    if (after.name == before.name && after.server.gpus == before.server.gpus &&
+        after.server.nics == before.server.nics &&
+        after.server.nicSpeed == before.server.nicSpeed &&
+        after.server.scaleUpGBps == before.server.scaleUpGBps &&
+        after.sw.radix == before.sw.radix && after.sw.portSpeed == before.sw.portSpeed)
+        return true; // an editor closed without a change: no empty undo step
+    m_document.editNode(id, after);
+    return true;
+}
+
+bool PropertyTableModel::editLink(PropertyKey property, const QVariant& value) {
+    const model::LinkId id = m_links.front();
+    const auto& topology = m_document.topology();
+    const model::Link& before = topology.link(id);
+    model::Link after = before;
+    switch (property) {
+    case PropertyKey::LinkSpeed:
+    case PropertyKey::Length: {
+        const auto number = numberFrom(value);
+        if (!number || *number <= 0)
+            return refuse(tr("%1 must be a number above 0, not %2.")
+                              .arg(property == PropertyKey::Length ? tr("A length") : tr("A speed"),
+                                   value.toString()));
+        if (property == PropertyKey::Length)
+            after.lengthMeters = *number;
+        else
+            after.speed = model::Gbps(*number);
+        break;
+    }
+    case PropertyKey::Cables: {
+        const auto count = wholeFrom(value);
+        if (!count || *count < 1)
+            return refuse(tr("A link has a whole number of cables, at least 1, not %1.")
+                              .arg(value.toString()));
+        const int more = *count - before.count;
+        for (const model::NodeId end : {before.a, before.b}) {
+            const int free = m_document.freePorts(end);
+            if (more > free)
+                return refuse(tr("%1 has %2 free port(s); %3 more cable(s) do not fit.")
+                                  .arg(QString::fromStdString(topology.node(end).name))
+                                  .arg(free)
+                                  .arg(more));
+        }
+        after.count = *count;
+        break;
+    }
+    case PropertyKey::Medium: {
+        const auto medium = PropertyRows::mediumFrom(value.toString());
+        if (!medium)
+            return refuse(
+                tr("%1 is not a medium; choose DAC, AOC or Optics.").arg(value.toString()));
+        after.medium = *medium;
+        break;
+    }
+    default:
+        return false;
+    }
+    if (after.speed == before.speed && after.count == before.count &&
+        after.medium == before.medium && after.lengthMeters == before.lengthMeters)
+        return true;
+    m_document.editLink(id, after);
+    return true;
+}
+
+} // namespace fabriclab::views

@@ -1,0 +1,70 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/panels/DesignRegeneration.hpp"
+
+#include "model/fabric/GeneratorError.hpp"
+#include "model/fabric/Generators.hpp"
+
+#include <QCoreApplication>
+
+#include <stdexcept>
+
+namespace fabriclab::views {
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("fabriclab::views::DesignRegeneration", text);
+}
+
+} // namespace
+
+DesignRegeneration DesignRegeneration::withParams(const model::Design& current,
+                                                  const model::GeneratorParams& params) {
+    DesignRegeneration result;
+    try {
+        model::Design next = current;
+        next.topology = model::generate(params);
+        next.generator = params;
+        result.design = std::move(next);
+    } catch (const std::invalid_argument& e) {
+        // GeneratorError and any other refusal of the request: the message names the
+        // limit and the numbers.
+        result.refusal = QString::fromStdString(e.what());
+    }
+    return result;
+}
+
+DesignRegeneration DesignRegeneration::withFabric(const model::Design& current,
+                                                  const model::Fabric& fabric) {
+    if (!current.generator) {
+        DesignRegeneration result;
+        result.design = current;
+        result.design->fabric = {fabric, false};
+        return result;
+    }
+    model::GeneratorParams params = *current.generator;
+    params.nicSpeed = fabric.portSpeed;
+    params.leafRadix = fabric.switchRadix;
+    params.spineRadix = fabric.switchRadix;
+    params.coreRadix = fabric.switchRadix;
+    DesignRegeneration result = withParams(current, params);
+    if (result.design)
+        result.design->fabric = {fabric, false};
+    return result;
+}
+
+DesignRegeneration DesignRegeneration::withOversubscription(const model::Design& current,
+                                                            double ratio) {
+    if (!current.generator) {
+        DesignRegeneration result;
+        result.refusal =
+            tr("This design was drawn by hand; only a generated design can be rebuilt at "
+               "another oversubscription.");
+        return result;
+    }
+    model::GeneratorParams params = *current.generator;
+    params.oversubscription = ratio;
+    return withParams(current, params);
+}
+
+} // namespace fabriclab::views

@@ -1,0 +1,281 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/panels/FabricPanel.hpp"
+
+#include "views/document/TopologyDocument.hpp"
+#include "views/models/NumberFormat.hpp"
+#include "views/panels/DesignRegeneration.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace fabriclab::views {
+namespace {
+
+// Long enough for a few arrow presses to land as one step, short enough to feel applied.
+constexpr int kKeyboardCommitMs = 500;
+
+/// Switch and cable counts now and at the candidate ratio, side by side; changed values bold.
+QString comparison(const TopologySummary& now, const TopologySummary& next, double ratio) {
+    QString rows;
+    const auto row = [&](const QString& what, long long a, long long b) {
+        const QString after = numberText(static_cast<double>(b));
+        rows += QStringLiteral("<tr><td>%1</td><td align=right style='padding-left:14px'>%2</td>"
+                               "<td align=right style='padding-left:14px'>%3</td></tr>")
+                    .arg(what, numberText(static_cast<double>(a)),
+                         a == b ? after : QStringLiteral("<b>%1</b>").arg(after));
+    };
+    row(FabricPanel::tr("Leaves"), now.leaves, next.leaves);
+    row(FabricPanel::tr("Spines"), now.spines, next.spines);
+    if (now.cores > 0 || next.cores > 0)
+        row(FabricPanel::tr("Cores"), now.cores, next.cores);
+    row(FabricPanel::tr("Switch cables"), now.leafSpineCables + now.spineCoreCables,
+        next.leafSpineCables + next.spineCoreCables);
+    return QStringLiteral("<table cellspacing=0 cellpadding=1><tr><td></td><td align=right "
+                          "style='padding-left:14px'>%1</td>"
+                          "<td align=right style='padding-left:14px'>%2</td></tr>%3</table>")
+        .arg(FabricPanel::tr("now"), FabricPanel::tr("at %1").arg(ratioText(ratio)), rows);
+}
+
+} // namespace
+
+FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_fabric(new QComboBox(this)),
+      m_fabricInfo(new QLabel(this)), m_slider(new QSlider(Qt::Horizontal, this)),
+      m_ratio(new QLabel(this)), m_preview(new QLabel(this)), m_refusal(new QLabel(this)) {
+    m_fabric->setObjectName(QStringLiteral("fabricPicker"));
+    // Catalog names are long ("NVIDIA Spectrum-X (SN5600 Spectrum-4, ConnectX-7)"); let the
+    // dock decide the width and show the whole name in the popup and the tooltip.
+    m_fabric->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_fabric->setMinimumContentsLength(18);
+    m_fabric->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+
+    m_fabricInfo->setObjectName(QStringLiteral("fabricInfo"));
+    m_fabricInfo->setForegroundRole(QPalette::PlaceholderText);
+    m_fabricInfo->setWordWrap(true);
+
+    m_slider->setObjectName(QStringLiteral("oversubscriptionSlider"));
+    m_slider->setRange(positionOf(kMinRatio), positionOf(kMaxRatio));
+    m_slider->setSingleStep(1);
+    m_slider->setPageStep(2);
+    m_slider->setTickPosition(QSlider::TicksBelow);
+    m_slider->setTickInterval(2); // a tick at every whole ratio
+    m_slider->setTracking(true);
+
+    m_ratio->setObjectName(QStringLiteral("ratioLabel"));
+    m_ratio->setMinimumWidth(m_ratio->fontMetrics().horizontalAdvance(QStringLiteral("88.8:1")));
+    m_ratio->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+
+    m_preview->setObjectName(QStringLiteral("previewLabel"));
+    m_preview->setWordWrap(true);
+    m_preview->setTextFormat(Qt::RichText);
+
+    m_refusal->setObjectName(QStringLiteral("refusalLabel"));
+    m_refusal->setWordWrap(true);
+    m_refusal->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_refusal->hide();
+
+    auto* fabricCaption = new QLabel(tr("Fabric"), this);
+    auto* ratioCaption = new QLabel(tr("Leaf oversubscription"), this);
+    QFont bold = font();
+    bold.setBold(true);
+    for (QLabel* caption : {fabricCaption, ratioCaption, m_ratio})
+        caption->setFont(bold);
+    fabricCaption->setBuddy(m_fabric);
+    ratioCaption->setBuddy(m_slider);
+
+    // Captions above their fields: a dock is narrow, and a form's label column would
+    // take half of it.
+    auto* ratioRow = new QHBoxLayout;
+    ratioRow->addWidget(ratioCaption, 1);
+    ratioRow->addWidget(m_ratio);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(4);
+    layout->addWidget(fabricCaption);
+    layout->addWidget(m_fabric);
+    layout->addWidget(m_fabricInfo);
+    layout->addSpacing(10);
+    layout->addLayout(ratioRow);
+    layout->addWidget(m_slider);
+    layout->addWidget(m_preview);
+    layout->addWidget(m_refusal);
+    layout->addStretch(1);
+
+    m_commit.setSingleShot(true);
+    m_commit.setInterval(kKeyboardCommitMs);
+    connect(&m_commit, &QTimer::timeout, this, &FabricPanel::commitRatio);
+    // activated is the user's pick only; the programmatic selection in sync does not emit it.
+    connect(m_fabric, &QComboBox::activated, this, &FabricPanel::fabricPicked);
+    connect(m_slider, &QSlider::valueChanged, this, &FabricPanel::sliderMoved);
+    connect(m_slider, &QSlider::sliderReleased, this, &FabricPanel::commitRatio);
+    connect(&m_candidates, &GeneratorPreview::ready, this, &FabricPanel::showPreview);
+    connect(&m_document, &TopologyDocument::designReset, this, &FabricPanel::syncFromDocument);
+    connect(&m_document, &TopologyDocument::changed, this, [this] { m_now.reset(); });
+    syncFromDocument();
+}
+
+double FabricPanel::ratioAt(int position) {
+    return position * kRatioStep;
+}
+
+int FabricPanel::positionOf(double ratio) {
+    return static_cast<int>(std::lround(ratio / kRatioStep));
+}
+
+void FabricPanel::syncFromDocument() {
+    // A pending keyboard commit belongs to the design that was just replaced.
+    m_commit.stop();
+    const model::Design& design = m_document.design();
+    {
+        const QSignalBlocker blockCombo(m_fabric);
+        m_fabric->clear();
+        const auto& fabrics = m_document.catalog().fabrics();
+        const bool fromCatalog =
+            !design.fabric.isInline && fabrics.count(design.fabric.spec.id) != 0;
+        if (!fromCatalog) // a fabric spelled out in the file: shown, but not pickable again
+            m_fabric->addItem(
+                tr("%1 (defined in the file)").arg(QString::fromStdString(design.fabric.spec.name)),
+                QString());
+        for (const auto& [id, fabric] : fabrics) {
+            m_fabric->addItem(QString::fromStdString(fabric.name), QString::fromStdString(id));
+            m_fabric->setItemData(m_fabric->count() - 1, QString::fromStdString(fabric.name),
+                                  Qt::ToolTipRole);
+        }
+        m_fabric->setCurrentIndex(
+            fromCatalog ? m_fabric->findData(QString::fromStdString(design.fabric.spec.id)) : 0);
+        m_fabric->setToolTip(QString::fromStdString(design.fabric.spec.name));
+    }
+    {
+        const QSignalBlocker blockSlider(m_slider);
+        const bool generated = design.generator.has_value();
+        m_slider->setEnabled(generated);
+        m_ratio->setEnabled(generated);
+        if (generated) {
+            m_slider->setToolTip(
+                tr("Leaf downlink : uplink bandwidth. Release to rebuild the fabric."));
+            if (!m_slider->isSliderDown())
+                m_slider->setValue(positionOf(design.generator->oversubscription));
+            m_ratio->setText(ratioText(design.generator->oversubscription));
+        } else {
+            m_slider->setToolTip(
+                tr("This design was drawn by hand: there is no generator to rebuild it at "
+                   "another oversubscription. Use Generate… to replace it with a generated one."));
+            m_ratio->setText(QStringLiteral("—"));
+        }
+        m_ratio->setToolTip(m_slider->toolTip());
+    }
+    showIdle();
+    m_refusal->hide();
+    describeFabric();
+}
+
+void FabricPanel::showIdle() {
+    m_preview->setText(m_document.design().generator
+                           ? tr("Drag to preview; release to apply as one undo step.")
+                           : tr("Drawn by hand: its oversubscription follows its cabling."));
+    m_preview->setStyleSheet(QString());
+    m_preview->setForegroundRole(QPalette::PlaceholderText); // a hint, not a figure
+}
+
+void FabricPanel::describeFabric() {
+    const model::Fabric& fabric = m_document.design().fabric.spec;
+    const QString transport = fabric.transport == "infiniband" ? tr("InfiniBand") : tr("Ethernet");
+    const QString routing =
+        fabric.routing == model::Routing::Adaptive ? tr("adaptive routing") : tr("ECMP");
+    m_fabricInfo->setText(tr("%1 ports · radix %2 · %3 · %4")
+                              .arg(bandwidthText(fabric.portSpeed.value))
+                              .arg(fabric.switchRadix)
+                              .arg(transport, routing));
+}
+
+void FabricPanel::showRefusal(const QString& text) {
+    m_refusal->setText(text);
+    m_refusal->show();
+}
+
+void FabricPanel::fabricPicked(int index) {
+    const model::Design& design = m_document.design();
+    const model::Fabric* fabric =
+        m_document.catalog().findFabric(m_fabric->itemData(index).toString().toStdString());
+    if (!fabric || (!design.fabric.isInline && design.fabric.spec.id == fabric->id)) {
+        syncFromDocument();
+        return;
+    }
+    DesignRegeneration result = DesignRegeneration::withFabric(design, *fabric);
+    const QString name = QString::fromStdString(fabric->name);
+    if (!result.accepted()) {
+        syncFromDocument();
+        showRefusal(tr("Cannot rebuild this design on %1: %2").arg(name, result.refusal));
+        return;
+    }
+    m_document.replaceDesign(std::move(*result.design), tr("Change fabric to %1").arg(name));
+}
+
+void FabricPanel::sliderMoved(int position) {
+    const model::Design& design = m_document.design();
+    if (!design.generator)
+        return;
+    const double ratio = ratioAt(position);
+    m_ratio->setText(ratioText(ratio));
+    m_refusal->hide();
+    if (position == positionOf(design.generator->oversubscription)) {
+        showIdle(); // back where it started: nothing to preview or commit
+        m_commit.stop();
+        return;
+    }
+    // The preview runs what a release would apply: the same parameters, not an estimate.
+    model::GeneratorParams candidate = *design.generator;
+    candidate.oversubscription = ratio;
+    m_candidates.request(candidate);
+    if (!m_slider->isSliderDown())
+        m_commit.start();
+}
+
+void FabricPanel::showPreview(const GeneratorPreview::Outcome& outcome) {
+    const model::Design& design = m_document.design();
+    const double ratio = ratioAt(m_slider->value());
+    // Late results are dropped: the slider moved on, or the ratio was committed meanwhile.
+    if (!design.generator || outcome.params.oversubscription != ratio ||
+        positionOf(design.generator->oversubscription) == m_slider->value())
+        return;
+    if (outcome.summary) {
+        if (!m_now)
+            m_now = TopologySummary::of(design.topology);
+        m_preview->setText(comparison(*m_now, *outcome.summary, ratio));
+        m_preview->setStyleSheet(QString());
+        m_preview->setForegroundRole(QPalette::WindowText);
+    } else {
+        m_preview->setText(tr("At %1 the generator refuses: %2")
+                               .arg(ratioText(ratio), outcome.refusal.toHtmlEscaped()));
+        m_preview->setStyleSheet(QStringLiteral("color: #c62828;"));
+    }
+}
+
+void FabricPanel::commitRatio() {
+    m_commit.stop();
+    const model::Design& design = m_document.design();
+    if (!design.generator)
+        return;
+    const double ratio = ratioAt(m_slider->value());
+    if (positionOf(design.generator->oversubscription) == m_slider->value()) {
+        syncFromDocument(); // back where it started: nothing to undo
+        return;
+    }
+    DesignRegeneration result = DesignRegeneration::withOversubscription(design, ratio);
+    if (!result.accepted()) {
+        syncFromDocument();
+        showRefusal(tr("Cannot rebuild at %1: %2").arg(ratioText(ratio), result.refusal));
+        return;
+    }
+    m_document.replaceDesign(std::move(*result.design),
+                             tr("Oversubscription %1").arg(ratioText(ratio)));
+}
+
+} // namespace fabriclab::views

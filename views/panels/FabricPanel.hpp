@@ -1,0 +1,68 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "views/panels/GeneratorPreview.hpp"
+#include "views/panels/TopologySummary.hpp"
+
+#include <QTimer>
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QSlider;
+
+namespace fabriclab::views {
+
+class TopologyDocument;
+
+/// The design's fabric and leaf oversubscription. Each gesture is one undo step through
+/// TopologyDocument::replaceDesign: picking a fabric commits at once; the slider shows a
+/// live preview of the regenerated counts while it is dragged (GeneratorPreview, off the
+/// GUI thread, so dragging stays smooth on huge fabrics) and commits on release
+/// (keyboard and wheel steps commit after a short pause). A refusal from the generator
+/// shows in red and changes nothing. A hand-drawn design can change fabric but has no
+/// generator to rebuild at another ratio, so the slider is disabled there.
+///
+/// The panel follows designReset; it holds no design state of its own.
+class FabricPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit FabricPanel(TopologyDocument& document, QWidget* parent = nullptr);
+
+    /// Slider positions: 1:1 to 8:1 in steps of 0.5.
+    static constexpr double kMinRatio = 1.0;
+    static constexpr double kMaxRatio = 8.0;
+    static constexpr double kRatioStep = 0.5;
+
+private:
+    void syncFromDocument();
+    void fabricPicked(int index);
+    void sliderMoved(int position);
+    void showPreview(const GeneratorPreview::Outcome& outcome);
+    void showIdle();
+    void commitRatio();
+    void showRefusal(const QString& text);
+    void describeFabric();
+
+    static double ratioAt(int position);
+    static int positionOf(double ratio);
+
+    TopologyDocument& m_document;
+    QComboBox* m_fabric;
+    QLabel* m_fabricInfo;
+    QSlider* m_slider;
+    QLabel* m_ratio;
+    QLabel* m_preview;
+    GeneratorPreview m_candidates;
+    /// Counts of the design as it is, for the preview's "now" column; dropped on any edit.
+    std::optional<TopologySummary> m_now;
+    QLabel* m_refusal;
+    /// Keyboard and wheel steps arrive one by one; commit once they pause.
+    QTimer m_commit;
+};
+
+} // namespace fabriclab::views

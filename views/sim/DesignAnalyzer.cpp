@@ -1,0 +1,92 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/sim/DesignAnalyzer.hpp"
+
+#include "model/analysis/Bisection.hpp"
+#include "model/analysis/Oversubscription.hpp"
+#include "model/cost/CostModel.hpp"
+#include "views/document/TopologyDocument.hpp"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace fabriclab::views {
+namespace {
+
+// Long enough to coalesce a slider drag or a burst of undos, short enough to feel live.
+constexpr int kDebounceMs = 120;
+
+DesignFigures analyze(const model::Topology& topology, const model::Fabric& fabric,
+                      const model::PriceCatalog& prices) {
+    DesignFigures f;
+    f.gpus = topology.gpuCount();
+    f.servers = topology.serverCount();
+    const auto tiers = topology.switchCounts();
+    f.leaves = tiers.leaf;
+    f.spines = tiers.spine;
+    f.cores = tiers.core;
+    f.oversubscription = model::leafOversubscription(topology);
+    const auto problems = topology.problems();
+    f.problems = static_cast<int>(problems.size());
+    if (!problems.empty())
+        f.firstProblem = QString::fromStdString(problems.front());
+    const auto bisection = model::theoreticalBisection(topology);
+    f.bisectionGbps = bisection.minCut.value;
+    f.bisectionRatio = bisection.ratio;
+    try {
+        const auto cost = model::estimateCost(topology, fabric, prices);
+        f.capexUsd = cost.capex.value;
+        f.perGpuHourUsd = cost.perGpuHour;
+    } catch (const std::exception&) {
+        // An inline fabric whose parts have no price: the figures show no cost.
+    }
+    return f;
+}
+
+} // namespace
+
+DesignAnalyzer::DesignAnalyzer(TopologyDocument& document, QObject* parent)
+    : QObject(parent), m_document(document) {
+    qRegisterMetaType<DesignFigures>();
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(kDebounceMs);
+    connect(&m_debounce, &QTimer::timeout, this, &DesignAnalyzer::start);
+    connect(&m_document, &TopologyDocument::changed, this, [this] {
+        ++m_generation;
+        m_debounce.start();
+    });
+    connect(&m_watcher, &QFutureWatcher<DesignFigures>::finished, this, [this] {
+        if (!m_watcher.isCanceled() && m_running == m_generation) {
+            m_figures = m_watcher.result();
+            Q_EMIT figuresChanged(m_figures);
+        }
+        if (m_pending) {
+            m_pending = false;
+            start();
+        }
+    });
+    refresh();
+}
+
+DesignAnalyzer::~DesignAnalyzer() {
+    m_watcher.cancel();
+    m_watcher.waitForFinished();
+}
+
+void DesignAnalyzer::refresh() {
+    m_debounce.stop();
+    start();
+}
+
+void DesignAnalyzer::start() {
+    if (m_watcher.isRunning()) {
+        m_pending = true;
+        return;
+    }
+    m_running = m_generation;
+    // Copies taken here, on the GUI thread: the worker never reads the live document.
+    m_watcher.setFuture(QtConcurrent::run(
+        [topology = m_document.topology(), fabric = m_document.design().fabric.spec,
+         prices = m_document.catalog().prices()] { return analyze(topology, fabric, prices); }));
+}
+
+} // namespace fabriclab::views
