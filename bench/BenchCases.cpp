@@ -27,7 +27,8 @@ constexpr std::uint64_t kPairsSeed = 7;
 constexpr double kDrainBytes = 64.0 * 1024 * 1024; ///< 64 MiB per flow
 constexpr double kQuickDrainBytes = 1.0 * 1024 * 1024;
 
-model::GeneratorParams leafSpine(int servers, int nics, int leafRadix, int spineRadix, double oversubscription) {
+model::GeneratorParams leafSpine(int servers, int nics, int leafRadix, int spineRadix,
+                                 double oversubscription) {
     model::GeneratorParams p;
     p.kind = "leaf-spine";
     p.servers = servers;
@@ -107,7 +108,8 @@ Sample fabricLabSolve(const model::GeneratorParams& params, const Pattern& patte
 /// SimGrid side of a one-solve case: the platform is setup, starting the communications
 /// and SimGrid's first share computation are timed; with `timePlatform` the platform
 /// (hosts, links, route table) is timed too.
-Sample simGridSolve(const model::GeneratorParams& params, const Pattern& pattern, bool timePlatform) {
+Sample simGridSolve(const model::GeneratorParams& params, const Pattern& pattern,
+                    bool timePlatform) {
     Sample s;
     const Built b = build(params);
     const std::vector<NicPair> pairs = pattern(*b.nics);
@@ -168,18 +170,21 @@ Sample fabricLabDrain(const model::GeneratorParams& params, const Pattern& patte
     std::vector<sim::Transfer> transfers;
     transfers.reserve(pairs.size());
     for (const auto& [from, to] : pairs)
-        transfers.push_back(sim::Transfer{b.nics->endpoint(from), b.nics->endpoint(to), bytes, {}, 0, 0});
+        transfers.push_back(
+            sim::Transfer{b.nics->endpoint(from), b.nics->endpoint(to), bytes, {}, 0, 0});
     sim::SimulationOptions options;
     options.maxEvents = std::numeric_limits<std::size_t>::max();
     options.maxWork = std::numeric_limits<std::size_t>::max();
     const double start = clockSeconds();
-    const sim::SimulationResult result = sim::FlowSimulator{}.run(*b.network, transfers, {}, options);
+    const sim::SimulationResult result =
+        sim::FlowSimulator{}.run(*b.network, transfers, {}, options);
     s.seconds = elapsedSince(start);
     if (result.drainEstimated)
         throw std::runtime_error("FlowSimulator estimated the drain instead of simulating it");
     s.perFlow.resize(transfers.size());
     for (std::size_t i = 0; i < transfers.size(); ++i) {
-        const sim::Route route = b.network->route(transfers[i].from, transfers[i].to, transfers[i].flowKey);
+        const sim::Route route =
+            b.network->route(transfers[i].from, transfers[i].to, transfers[i].flowKey);
         s.perFlow[i] = result.finishTimes[i] - b.network->latencySeconds(route);
     }
     s.makespan = *std::max_element(s.perFlow.begin(), s.perFlow.end());
@@ -211,7 +216,8 @@ Sample simGridDrain(const model::GeneratorParams& params, const Pattern& pattern
 void compare(CaseResult& row, const char* what) {
     row.compared = what;
     if (row.fabriclab.ran && row.simgrid.ran)
-        row.agreement = maxRelativeDifference(row.fabriclab.median.perFlow, row.simgrid.median.perFlow);
+        row.agreement =
+            maxRelativeDifference(row.fabriclab.median.perFlow, row.simgrid.median.perFlow);
     // The parent forks every later child: keep it small, so their peak memory is theirs.
     row.fabriclab.median.perFlow = {};
     row.simgrid.median.perFlow = {};
@@ -232,10 +238,14 @@ std::string flowLabel(std::size_t n) {
 
 void runCases(const BenchOptions& options, const std::function<void(const CaseResult&)>& done) {
     const bool quick = options.quick;
-    const auto runs = [&](int byDefault) { return options.repeat > 0 ? options.repeat : (quick ? 1 : byDefault); };
+    const auto runs = [&](int byDefault) {
+        return options.repeat > 0 ? options.repeat : (quick ? 1 : byDefault);
+    };
     const auto wants = [&](char id) { return options.cases.find(id) != std::string::npos; };
 
-    const Pattern permutation = [](const NicNumbering& n) { return randomPermutation(n, kPermutationSeed); };
+    const Pattern permutation = [](const NicNumbering& n) {
+        return randomPermutation(n, kPermutationSeed);
+    };
     const Pattern everyPair = [](const NicNumbering& n) { return allToAll(n); };
 
     const model::GeneratorParams bigTwoTier =
@@ -244,11 +254,15 @@ void runCases(const BenchOptions& options, const std::function<void(const CaseRe
     if (wants('a')) {
         CaseResult row;
         row.id = "a";
-        row.title = quick ? "permutation, 512 GPUs, one solve" : "permutation, 32,768 GPUs, one solve";
-        row.timed = "FabricLab: solver load + solve (routes given); SimGrid: start comms + first share (platform given)";
+        row.title =
+            quick ? "permutation, 512 GPUs, one solve" : "permutation, 32,768 GPUs, one solve";
+        row.timed = "FabricLab: solver load + solve (routes given); SimGrid: start comms + first "
+                    "share (platform given)";
         row.targetMs = quick ? 0 : 7;
-        row.fabriclab = measureSide(runs(3), [&] { return fabricLabSolve(bigTwoTier, permutation); });
-        row.simgrid = measureSide(runs(3), [&] { return simGridSolve(bigTwoTier, permutation, false); });
+        row.fabriclab =
+            measureSide(runs(3), [&] { return fabricLabSolve(bigTwoTier, permutation); });
+        row.simgrid =
+            measureSide(runs(3), [&] { return simGridSolve(bigTwoTier, permutation, false); });
         compare(row, "rates");
         done(row);
     }
@@ -256,11 +270,14 @@ void runCases(const BenchOptions& options, const std::function<void(const CaseRe
         const auto params = quick ? leafSpine(8, 8, 16, 16, 1.0) : leafSpine(128, 8, 64, 64, 1.0);
         CaseResult row;
         row.id = "b";
-        row.title = quick ? "all-to-all, 64 GPUs, build + solve" : "all-to-all, 1,024 GPUs, build + solve";
-        row.timed = "FabricLab: route every pair + solver load + solve; SimGrid: platform incl. routes + comms + first share";
+        row.title =
+            quick ? "all-to-all, 64 GPUs, build + solve" : "all-to-all, 1,024 GPUs, build + solve";
+        row.timed = "FabricLab: route every pair + solver load + solve; SimGrid: platform incl. "
+                    "routes + comms + first share";
         row.targetMs = quick ? 0 : 150;
         row.targetMb = quick ? 0 : 200;
-        row.fabriclab = measureSide(runs(3), [&] { return fabricLabBuildAndSolve(params, everyPair); });
+        row.fabriclab =
+            measureSide(runs(3), [&] { return fabricLabBuildAndSolve(params, everyPair); });
         row.simgrid = measureSide(runs(3), [&] { return simGridSolve(params, everyPair, true); });
         compare(row, "rates");
         done(row);
@@ -270,11 +287,15 @@ void runCases(const BenchOptions& options, const std::function<void(const CaseRe
         const double bytes = quick ? kQuickDrainBytes : kDrainBytes;
         CaseResult row;
         row.id = "c";
-        row.title = quick ? "permutation drain, 256 GPUs, 1 MiB/flow" : "permutation drain, 4,096 GPUs, 64 MiB/flow";
-        row.timed = "FabricLab: FlowSimulator::run, exact (routing inside); SimGrid: platform + comms + run()";
+        row.title = quick ? "permutation drain, 256 GPUs, 1 MiB/flow"
+                          : "permutation drain, 4,096 GPUs, 64 MiB/flow";
+        row.timed = "FabricLab: FlowSimulator::run, exact (routing inside); SimGrid: platform + "
+                    "comms + run()";
         row.targetMs = quick ? 0 : 300;
-        row.fabriclab = measureSide(runs(1), [&] { return fabricLabDrain(params, permutation, bytes); });
-        row.simgrid = measureSide(runs(1), [&] { return simGridDrain(params, permutation, bytes); });
+        row.fabriclab =
+            measureSide(runs(1), [&] { return fabricLabDrain(params, permutation, bytes); });
+        row.simgrid =
+            measureSide(runs(1), [&] { return simGridDrain(params, permutation, bytes); });
         compare(row, "finish times");
         done(row);
     }
@@ -283,7 +304,9 @@ void runCases(const BenchOptions& options, const std::function<void(const CaseRe
         for (std::size_t n = 1024; n <= (quick ? std::size_t{4096} : std::size_t{1} << 20); n *= 4)
             sizes.push_back(n);
         for (const std::size_t n : sizes) {
-            const Pattern pairs = [n](const NicNumbering& nics) { return randomPairs(nics, n, kPairsSeed + n); };
+            const Pattern pairs = [n](const NicNumbering& nics) {
+                return randomPairs(nics, n, kPairsSeed + n);
+            };
             CaseResult row;
             row.id = "d";
             row.id += flowLabel(n); // not "d" + ...: GCC 12 flags that with a bogus -Wrestrict
@@ -292,11 +315,13 @@ void runCases(const BenchOptions& options, const std::function<void(const CaseRe
             row.timed = "as case a";
             row.fabriclab = measureSide(runs(1), [&] { return fabricLabSolve(bigTwoTier, pairs); });
             if (n > options.simgridMaxFlows) {
-                // Appending, not operator+(literal, string): GCC 12 flags that with a bogus -Wrestrict.
+                // Appending, not operator+(literal, string): GCC 12 flags that with a bogus
+                // -Wrestrict.
                 row.simgridSkipped = "over --simgrid-max-flows ";
                 row.simgridSkipped += std::to_string(options.simgridMaxFlows);
             } else
-                row.simgrid = measureSide(runs(1), [&] { return simGridSolve(bigTwoTier, pairs, false); });
+                row.simgrid =
+                    measureSide(runs(1), [&] { return simGridSolve(bigTwoTier, pairs, false); });
             compare(row, "rates");
             done(row);
         }

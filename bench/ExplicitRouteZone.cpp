@@ -59,23 +59,26 @@ bool ExplicitRouteZone::addRoute(const NetPoint* source, const NetPoint* destina
     return true;
 }
 
-std::span<ExplicitRouteZone::LinkImpl* const> ExplicitRouteZone::route(const NetPoint* source,
-                                                                       const NetPoint* destination) const {
+std::span<ExplicitRouteZone::LinkImpl* const>
+ExplicitRouteZone::route(const NetPoint* source, const NetPoint* destination) const {
     if (m_slots.empty())
         return {};
     const Slot& slot = m_slots[slotOf(key(source, destination))];
     if (slot.key == kEmpty)
         return {};
-    return {m_links.data() + m_routeStart[slot.route], m_links.data() + m_routeStart[slot.route + 1]};
+    return {m_links.data() + m_routeStart[slot.route],
+            m_links.data() + m_routeStart[slot.route + 1]};
 }
 
 void ExplicitRouteZone::get_local_route(const NetPoint* source, const NetPoint* destination,
-                                        simgrid::kernel::routing::Route* into, double* /*latency*/) {
+                                        simgrid::kernel::routing::Route* into,
+                                        double* /*latency*/) {
     // Links carry no latency here (the comparison is pure bandwidth sharing), so the
     // latency accumulator is left alone.
     const auto links = route(source, destination);
     if (links.empty())
-        throw std::logic_error("no route from " + source->get_name() + " to " + destination->get_name());
+        throw std::logic_error("no route from " + source->get_name() + " to " +
+                               destination->get_name());
     into->link_list_.insert(into->link_list_.end(), links.begin(), links.end());
 }
 

@@ -32,7 +32,8 @@ public:
     void reserve(std::size_t routes, std::size_t links);
     /// Declares the route from `source` to `destination`. Returns false, changing nothing,
     /// when the pair already has a route (which may differ from `links`).
-    bool addRoute(const NetPoint* source, const NetPoint* destination, std::span<LinkImpl* const> links);
+    bool addRoute(const NetPoint* source, const NetPoint* destination,
+                  std::span<LinkImpl* const> links);
     /// The route of a pair, empty when it has none.
     std::span<LinkImpl* const> route(const NetPoint* source, const NetPoint* destination) const;
 
@@ -41,7 +42,8 @@ private:
                          simgrid::kernel::routing::Route* into, double* latency) override;
 
     static std::uint64_t key(const NetPoint* source, const NetPoint* destination) {
-        return (static_cast<std::uint64_t>(source->id()) << 32) | static_cast<std::uint32_t>(destination->id());
+        return (static_cast<std::uint64_t>(source->id()) << 32) |
+               static_cast<std::uint32_t>(destination->id());
     }
     std::size_t slotOf(std::uint64_t key) const;
     void grow(std::size_t slots);

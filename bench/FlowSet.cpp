@@ -7,7 +7,8 @@
 
 namespace fabriclab::bench {
 
-FlowSet routeFlows(const sim::FabricNetwork& network, const NicNumbering& nics, std::span<const NicPair> pairs) {
+FlowSet routeFlows(const sim::FabricNetwork& network, const NicNumbering& nics,
+                   std::span<const NicPair> pairs) {
     FlowSet flows;
     flows.capacityGbps.resize(network.channelCount());
     for (std::uint32_t c = 0; c < network.channelCount(); ++c)
@@ -26,9 +27,10 @@ FlowSet routeFlows(const sim::FabricNetwork& network, const NicNumbering& nics, 
         }
         for (const sim::PathElement& e : route.elements) {
             if (e.fraction != 1.0)
-                throw std::invalid_argument("flow " + std::to_string(from) + " -> " + std::to_string(to) +
-                                            " is spread over several paths (fraction " +
-                                            std::to_string(e.fraction) + "): not a single-path fabric");
+                throw std::invalid_argument(
+                    "flow " + std::to_string(from) + " -> " + std::to_string(to) +
+                    " is spread over several paths (fraction " + std::to_string(e.fraction) +
+                    "): not a single-path fabric");
             flows.pathChannels.push_back(e.channel);
         }
         flows.source.push_back(from);

@@ -15,12 +15,12 @@
 namespace fabriclab::bench {
 
 struct FlowSet {
-    std::vector<double> capacityGbps;         ///< per channel, in FabricNetwork's numbering
-    std::uint32_t nicCount = 0;               ///< NICs flows may start or end at
-    std::vector<std::uint32_t> source;        ///< per flow: NicNumbering number
-    std::vector<std::uint32_t> sink;          ///< per flow
-    std::vector<std::uint32_t> pathStart{0};  ///< per flow, plus one: offsets into pathChannels
-    std::vector<std::uint32_t> pathChannels;  ///< channels in path order
+    std::vector<double> capacityGbps;        ///< per channel, in FabricNetwork's numbering
+    std::uint32_t nicCount = 0;              ///< NICs flows may start or end at
+    std::vector<std::uint32_t> source;       ///< per flow: NicNumbering number
+    std::vector<std::uint32_t> sink;         ///< per flow
+    std::vector<std::uint32_t> pathStart{0}; ///< per flow, plus one: offsets into pathChannels
+    std::vector<std::uint32_t> pathChannels; ///< channels in path order
     /// Pairs inside one server: they never reach the fabric (FabricLab gives them no
     /// route), so neither simulator shares anything for them and they are left out.
     std::size_t localPairs = 0;
@@ -36,6 +36,7 @@ struct FlowSet {
 /// must load the same channels in both simulators. Throws std::invalid_argument when a
 /// route is not a single path (an adaptive fabric spreads flows over fractions of
 /// channels, which a SimGrid communication cannot express).
-FlowSet routeFlows(const sim::FabricNetwork& network, const NicNumbering& nics, std::span<const NicPair> pairs);
+FlowSet routeFlows(const sim::FabricNetwork& network, const NicNumbering& nics,
+                   std::span<const NicPair> pairs);
 
 } // namespace fabriclab::bench

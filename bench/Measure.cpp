@@ -15,8 +15,9 @@ namespace {
 constexpr std::size_t kScalars = 8;
 
 std::vector<double> encode(const Sample& s) {
-    std::vector<double> values{s.seconds,      s.setupSeconds, s.solveSeconds, s.makespan,
-                               s.makespanWithLatency, s.events, s.pairs, s.flows};
+    std::vector<double> values{
+        s.seconds, s.setupSeconds, s.solveSeconds, s.makespan, s.makespanWithLatency,
+        s.events,  s.pairs,        s.flows};
     values.insert(values.end(), s.perFlow.begin(), s.perFlow.end());
     return values;
 }
@@ -57,8 +58,9 @@ SideResult measureSide(int runs, const std::function<Sample()>& body) {
     std::vector<std::size_t> order(samples.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t x, std::size_t y) { return samples[x].seconds < samples[y].seconds; });
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        return samples[x].seconds < samples[y].seconds;
+    });
     result.median = std::move(samples[order[order.size() / 2]]);
     result.ran = true;
     return result;
@@ -80,9 +82,12 @@ double maxRelativeDifference(const std::vector<double>& a, const std::vector<dou
 }
 
 double clockSeconds() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
-double elapsedSince(double start) { return clockSeconds() - start; }
+double elapsedSince(double start) {
+    return clockSeconds() - start;
+}
 
 } // namespace fabriclab::bench

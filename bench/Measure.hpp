@@ -13,22 +13,22 @@ namespace fabriclab::bench {
 
 /// What one run of a side reports.
 struct Sample {
-    double seconds = 0;       ///< the timed region, wall clock
-    double setupSeconds = 0;  ///< untimed preparation worth reporting (routing, platform)
-    double solveSeconds = 0;  ///< FabricLab: FlowSolver::solve() alone, inside `seconds`
-    double makespan = 0;      ///< simulated seconds, for drains
+    double seconds = 0;             ///< the timed region, wall clock
+    double setupSeconds = 0;        ///< untimed preparation worth reporting (routing, platform)
+    double solveSeconds = 0;        ///< FabricLab: FlowSolver::solve() alone, inside `seconds`
+    double makespan = 0;            ///< simulated seconds, for drains
     double makespanWithLatency = 0; ///< FabricLab's drains: with start-up latencies
-    double events = 0;        ///< FabricLab's drains: solver runs
-    double pairs = 0;         ///< flows of the traffic pattern
-    double flows = 0;         ///< of which cross the fabric (the solvers' flows)
-    std::vector<double> perFlow; ///< rates (Gb/s) or finish times (s), to compare the sides
+    double events = 0;              ///< FabricLab's drains: solver runs
+    double pairs = 0;               ///< flows of the traffic pattern
+    double flows = 0;               ///< of which cross the fabric (the solvers' flows)
+    std::vector<double> perFlow;    ///< rates (Gb/s) or finish times (s), to compare the sides
 };
 
 struct SideResult {
-    bool ran = false;         ///< false: skipped or failed
-    std::string error;        ///< why it failed
-    Sample median;            ///< the run with the median time
-    double peakMb = 0;        ///< largest peak resident set over the runs
+    bool ran = false;  ///< false: skipped or failed
+    std::string error; ///< why it failed
+    Sample median;     ///< the run with the median time
+    double peakMb = 0; ///< largest peak resident set over the runs
     std::vector<double> secondsPerRun;
 };
 

@@ -12,7 +12,8 @@ namespace fabriclab::bench {
 
 /// Prints the case table, case d's solve-time curve and notes on what each time covers.
 /// `baselineMb` is the peak memory of a child that does nothing (libraries, runtime).
-void printReport(std::FILE* out, const std::vector<CaseResult>& rows, const BenchOptions& options, double baselineMb);
+void printReport(std::FILE* out, const std::vector<CaseResult>& rows, const BenchOptions& options,
+                 double baselineMb);
 
 /// One line for stderr while the cases run.
 void printProgress(std::FILE* out, const CaseResult& row);

@@ -38,7 +38,7 @@ struct SimGridPeer::Impl {
     // process exits, and tearing down a million pending communications would only cost time.
     sg4::Engine* engine = nullptr;
     ExplicitRouteZone* zone = nullptr;
-    std::vector<sg4::Host*> hosts;              ///< per NIC; null when no flow uses it
+    std::vector<sg4::Host*> hosts;                   ///< per NIC; null when no flow uses it
     std::vector<ExplicitRouteZone::LinkImpl*> links; ///< per channel; null when unused
     double fastestLinkBytesPerSecond = 0;
     std::size_t hostCount = 0;
@@ -54,15 +54,18 @@ struct SimGridPeer::Impl {
         started = true;
         comms.reserve(flows->size());
         for (std::size_t f = 0; f < flows->size(); ++f)
-            comms.push_back(sg4::Comm::sendto_async(hosts[flows->source[f]], hosts[flows->sink[f]], bytes));
+            comms.push_back(
+                sg4::Comm::sendto_async(hosts[flows->source[f]], hosts[flows->sink[f]], bytes));
     }
 };
 
-SimGridPeer::SimGridPeer(const FlowSet& flows, double precision) : m_impl(std::make_unique<Impl>()) {
+SimGridPeer::SimGridPeer(const FlowSet& flows, double precision)
+    : m_impl(std::make_unique<Impl>()) {
     Impl& d = *m_impl;
     d.flows = &flows;
     if (sg4::Engine::has_instance())
-        throw std::logic_error("SimGridPeer: this process has a SimGrid engine already (one per process)");
+        throw std::logic_error(
+            "SimGridPeer: this process has a SimGrid engine already (one per process)");
     d.engine = new sg4::Engine("fabriclab-simgrid-peer");
     // SimGrid logs every configuration change at INFO; only trouble is worth reading.
     xbt_log_control_set("root.thres:warning");
@@ -93,7 +96,8 @@ SimGridPeer::SimGridPeer(const FlowSet& flows, double precision) : m_impl(std::m
     const auto link = [&](std::uint32_t channel) {
         if (d.links[channel] == nullptr) {
             const double bandwidth = flows.capacityGbps[channel] * kBytesPerGbit;
-            d.links[channel] = zone->create_link("ch" + std::to_string(channel), bandwidth)->seal()->get_impl();
+            d.links[channel] =
+                zone->create_link("ch" + std::to_string(channel), bandwidth)->seal()->get_impl();
             d.fastestLinkBytesPerSecond = std::max(d.fastestLinkBytesPerSecond, bandwidth);
             ++d.linkCount;
         }
@@ -112,8 +116,9 @@ SimGridPeer::SimGridPeer(const FlowSet& flows, double precision) : m_impl(std::m
             // SimGrid routes per host pair: a pair that repeats must repeat its path.
             const auto known = d.zone->route(from->get_netpoint(), to->get_netpoint());
             if (!std::equal(known.begin(), known.end(), path.begin(), path.end()))
-                throw std::invalid_argument("SimGridPeer: NICs " + std::to_string(flows.source[f]) + " -> " +
-                                            std::to_string(flows.sink[f]) + " have two different paths");
+                throw std::invalid_argument("SimGridPeer: NICs " + std::to_string(flows.source[f]) +
+                                            " -> " + std::to_string(flows.sink[f]) +
+                                            " have two different paths");
         }
     }
     zone->seal();
@@ -160,7 +165,11 @@ SimGridPeer::Drain SimGridPeer::drain(double bytesPerFlow) {
     return result;
 }
 
-std::size_t SimGridPeer::hostCount() const { return m_impl->hostCount; }
-std::size_t SimGridPeer::linkCount() const { return m_impl->linkCount; }
+std::size_t SimGridPeer::hostCount() const {
+    return m_impl->hostCount;
+}
+std::size_t SimGridPeer::linkCount() const {
+    return m_impl->linkCount;
+}
 
 } // namespace fabriclab::bench

@@ -44,11 +44,14 @@ std::vector<NicPair> randomPermutation(const NicNumbering& nics, std::uint64_t s
     // Repair pairs inside one server by swapping targets with a random partner for which
     // the swap is valid on both sides; with more than a handful of servers a couple of
     // draws suffice.
-    const auto sameServer = [&](std::uint32_t from, std::uint32_t to) { return nics.serverOf(from) == nics.serverOf(to); };
+    const auto sameServer = [&](std::uint32_t from, std::uint32_t to) {
+        return nics.serverOf(from) == nics.serverOf(to);
+    };
     for (std::uint32_t i = 0; i < n; ++i) {
         for (int attempt = 0; sameServer(i, target[i]); ++attempt) {
             if (attempt > 1'000'000)
-                throw std::runtime_error("could not place NIC " + std::to_string(i) + " off its server");
+                throw std::runtime_error("could not place NIC " + std::to_string(i) +
+                                         " off its server");
             const std::uint32_t j = below(random, n);
             if (!sameServer(i, target[j]) && !sameServer(j, target[i]))
                 std::swap(target[i], target[j]);
@@ -68,7 +71,8 @@ std::vector<NicPair> ring(const NicNumbering& nics) {
         const std::uint32_t next = (s + 1) % servers;
         for (std::uint32_t k = 0; k < nics.nicsOf(s); ++k) {
             if (k >= nics.nicsOf(next))
-                throw std::invalid_argument("ring: server " + std::to_string(next) + " has no NIC " + std::to_string(k));
+                throw std::invalid_argument("ring: server " + std::to_string(next) +
+                                            " has no NIC " + std::to_string(k));
             pairs.emplace_back(nics.firstNic(s) + k, nics.firstNic(next) + k);
         }
     }

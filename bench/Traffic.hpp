@@ -26,7 +26,9 @@ public:
     std::uint32_t serverCount() const { return m_serverCount; }
     /// Number of the first NIC of a server (its NICs follow it).
     std::uint32_t firstNic(std::uint32_t server) const { return m_firstNic[server]; }
-    std::uint32_t nicsOf(std::uint32_t server) const { return m_firstNic[server + 1] - m_firstNic[server]; }
+    std::uint32_t nicsOf(std::uint32_t server) const {
+        return m_firstNic[server + 1] - m_firstNic[server];
+    }
 
 private:
     std::vector<sim::Endpoint> m_endpoints;

@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
         } else if (arg == "--quick") {
             options.quick = true;
         } else if (arg == "--cases" && hasValue &&
-                   args[i + 1].find_first_not_of("abcd") == std::string_view::npos && !args[i + 1].empty()) {
+                   args[i + 1].find_first_not_of("abcd") == std::string_view::npos &&
+                   !args[i + 1].empty()) {
             options.cases = std::string(args[++i]);
         } else if (arg == "--repeat" && hasValue && parsePositive(args[i + 1], value)) {
             options.repeat = static_cast<int>(value);
@@ -66,15 +67,16 @@ int main(int argc, char** argv) {
             options.simgridMaxFlows = static_cast<std::size_t>(value);
             ++i;
         } else {
-            std::fprintf(stderr, "fabriclab-bench: bad argument '%.*s' (see --help)\n", static_cast<int>(arg.size()),
-                         arg.data());
+            std::fprintf(stderr, "fabriclab-bench: bad argument '%.*s' (see --help)\n",
+                         static_cast<int>(arg.size()), arg.data());
             return 2;
         }
     }
 
     try {
         // What a child costs before it does anything: the floor under every memory figure.
-        const double baselineMb = fabriclab::bench::runInChild([] { return std::vector<double>{}; }).peakRssMb;
+        const double baselineMb =
+            fabriclab::bench::runInChild([] { return std::vector<double>{}; }).peakRssMb;
         std::vector<fabriclab::bench::CaseResult> rows;
         std::fprintf(stderr, "fabriclab-bench: running cases %s%s\n", options.cases.c_str(),
                      options.quick ? " (quick)" : "");

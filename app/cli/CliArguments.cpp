@@ -13,10 +13,12 @@ std::vector<std::string> splitList(const std::string& option, const std::string&
     std::size_t start = 0;
     while (start <= text.size()) {
         const auto comma = text.find(',', start);
-        const auto item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        const auto item =
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (item.empty())
-            throw UsageError(option + " expects a comma-separated list without empty items, got \"" +
-                             text + "\"");
+            throw UsageError(option +
+                             " expects a comma-separated list without empty items, got \"" + text +
+                             "\"");
         items.push_back(item);
         if (comma == std::string::npos)
             break;
@@ -38,7 +40,8 @@ double parsePositive(const std::string& option, const std::string& text) {
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
         value <= 0 || value > 600)
-        throw UsageError(option + " expects a number of months from 1 to 600, got \"" + text + "\"");
+        throw UsageError(option + " expects a number of months from 1 to 600, got \"" + text +
+                         "\"");
     return value;
 }
 
@@ -53,8 +56,8 @@ std::uint64_t parseSeed(const std::string& option, const std::string& text) {
 double parseTokens(const std::string& option, const std::string& text) {
     double value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 1 ||
-        value > 1e16)
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
+        value < 1 || value > 1e16)
         throw UsageError(option + " expects a token count from 1 to 1e16, got \"" + text + "\"");
     return value;
 }
@@ -111,7 +114,8 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         return parsed;
     }
     if (first != "run" && first != "compare" && first != "sweep" && first != "catalog")
-        throw UsageError("unknown command \"" + first + "\" (expected run, compare, sweep or catalog)");
+        throw UsageError("unknown command \"" + first +
+                         "\" (expected run, compare, sweep or catalog)");
     parsed.command = first;
 
     for (std::size_t i = 1; i < args.size(); ++i) {

@@ -41,36 +41,40 @@ std::string formatReport(const RunReport& r) {
         << "  GPUs          " << grouped(r.gpus) << " on " << grouped(r.servers) << " servers\n"
         << "  switches      " << r.switches.leaf << " leaf, " << r.switches.spine << " spine, "
         << r.switches.core << " core\n"
-        << "  bisection     " << grouped(b.minCut.value) << " Gb/s of " << grouped(b.halfInjection.value)
-        << " Gb/s half-injection, ratio " << fixed(b.ratio, 2) << " (" << b.split << ")\n"
+        << "  bisection     " << grouped(b.minCut.value) << " Gb/s of "
+        << grouped(b.halfInjection.value) << " Gb/s half-injection, ratio " << fixed(b.ratio, 2)
+        << " (" << b.split << ")\n"
         << "  effective     " << grouped(r.effective.gbps) << " Gb/s under "
         << (r.fabric.routing == Routing::Adaptive ? "adaptive routing" : "static ECMP") << ", "
         << fixed(100 * r.effective.ratio, 1) << "% of the min cut\n"
         << "  collective    " << toString(r.collective.op) << " of " << grouped(r.collective.bytes)
-        << " bytes over " << r.collective.ranks << " GPUs (" << toString(r.collective.algorithm) << "): "
-        << fixed(r.collective.seconds * 1e3, 3) << " ms, algbw " << fixed(r.collective.algBwGBps, 1)
-        << " GB/s, busbw " << fixed(r.collective.busBwGBps, 1) << " GB/s\n"
-        << "  fabric capex  $" << grouped(c.capex.value) << "  (switches $" << grouped(c.switches.value)
-        << ", NICs $" << grouped(c.nics.value) << ", cables and optics $" << grouped(c.cables.value)
-        << ")\n"
-        << "  per GPU-hour  $" << fixed(c.perGpuHour, 3) << " over " << fixed(c.amortizationMonths, 0)
-        << " months\n"
+        << " bytes over " << r.collective.ranks << " GPUs (" << toString(r.collective.algorithm)
+        << "): " << fixed(r.collective.seconds * 1e3, 3) << " ms, algbw "
+        << fixed(r.collective.algBwGBps, 1) << " GB/s, busbw " << fixed(r.collective.busBwGBps, 1)
+        << " GB/s\n"
+        << "  fabric capex  $" << grouped(c.capex.value) << "  (switches $"
+        << grouped(c.switches.value) << ", NICs $" << grouped(c.nics.value)
+        << ", cables and optics $" << grouped(c.cables.value) << ")\n"
+        << "  per GPU-hour  $" << fixed(c.perGpuHour, 3) << " over "
+        << fixed(c.amortizationMonths, 0) << " months\n"
         << "  fabric power  " << grouped(c.power.value) << " W\n";
     if (r.step) {
         const auto& s = *r.step;
-        out << "  step          " << fixed(s.stepSeconds, 3) << " s = compute " << fixed(s.computeSeconds, 3)
-            << " s + exposed communication " << fixed(s.exposedCommSeconds, 3) << " s (MFU "
-            << fixed(s.mfu, 2) << ")\n"
-            << "  communication " << fixed(s.commSeconds, 3) << " s: data-parallel " << fixed(s.dpSeconds, 3)
-            << ", tensor " << fixed(s.tpSeconds, 3) << ", pipeline " << fixed(s.ppSeconds, 3) << ", expert "
-            << fixed(s.epSeconds, 3) << "; comm/compute " << fixed(100 * s.commToCompute, 1) << "%\n"
+        out << "  step          " << fixed(s.stepSeconds, 3) << " s = compute "
+            << fixed(s.computeSeconds, 3) << " s + exposed communication "
+            << fixed(s.exposedCommSeconds, 3) << " s (MFU " << fixed(s.mfu, 2) << ")\n"
+            << "  communication " << fixed(s.commSeconds, 3) << " s: data-parallel "
+            << fixed(s.dpSeconds, 3) << ", tensor " << fixed(s.tpSeconds, 3) << ", pipeline "
+            << fixed(s.ppSeconds, 3) << ", expert " << fixed(s.epSeconds, 3) << "; comm/compute "
+            << fixed(100 * s.commToCompute, 1) << "%\n"
             << "  throughput    " << grouped(s.tokensPerSecond) << " tokens/s\n";
     }
     if (r.training)
-        out << "  to train      " << grouped(r.training->tokens) << " tokens: " << fixed(r.training->seconds / 86400, 1)
-            << " days, " << grouped(r.training->gpuHours) << " GPU-hours, $" << grouped(r.training->costUsd) << "\n";
-    out
-        << "  bill of materials\n";
+        out << "  to train      " << grouped(r.training->tokens)
+            << " tokens: " << fixed(r.training->seconds / 86400, 1) << " days, "
+            << grouped(r.training->gpuHours) << " GPU-hours, $" << grouped(r.training->costUsd)
+            << "\n";
+    out << "  bill of materials\n";
     for (const auto& line : c.bom)
         out << "    " << grouped(static_cast<double>(line.quantity)) << " x " << line.item << " @ $"
             << grouped(line.unitPrice.value) << " = $" << grouped(line.total().value) << "\n";
@@ -81,8 +85,8 @@ std::string formatTable(const std::vector<RunReport>& reports) {
     std::ostringstream out;
     char line[256];
     std::snprintf(line, sizeof line, "%-18s %8s %8s %7s %7s %7s %14s %7s %14s %10s\n", "fabric",
-                  "servers", "GPUs", "leaf", "spine", "core", "bisect Gb/s", "ratio",
-                  "capex $", "$/GPU-h");
+                  "servers", "GPUs", "leaf", "spine", "core", "bisect Gb/s", "ratio", "capex $",
+                  "$/GPU-h");
     out << line;
     for (const auto& r : reports) {
         std::snprintf(line, sizeof line, "%-18s %8d %8d %7d %7d %7d %14s %7.2f %14s %10.3f\n",
@@ -98,13 +102,16 @@ std::string formatCatalog(const Catalog& catalog) {
     std::ostringstream out;
     out << "fabrics\n";
     for (const auto& [id, f] : catalog.fabrics())
-        out << "  " << id << std::string(id.size() < 18 ? 18 - id.size() : 1, ' ') << f.name << "\n";
+        out << "  " << id << std::string(id.size() < 18 ? 18 - id.size() : 1, ' ') << f.name
+            << "\n";
     out << "gpus\n";
     for (const auto& [id, g] : catalog.gpus())
-        out << "  " << id << std::string(id.size() < 18 ? 18 - id.size() : 1, ' ') << g.name << "\n";
+        out << "  " << id << std::string(id.size() < 18 ? 18 - id.size() : 1, ' ') << g.name
+            << "\n";
     out << "models\n";
     for (const auto& [id, m] : catalog.models())
-        out << "  " << id << std::string(id.size() < 18 ? 18 - id.size() : 1, ' ') << m.name << "\n";
+        out << "  " << id << std::string(id.size() < 18 ? 18 - id.size() : 1, ' ') << m.name
+            << "\n";
     return out.str();
 }
 

@@ -30,7 +30,8 @@ constexpr int kAutosaveMs = 60 * 1000;
 constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "files/recent";
 const char* const kAutosaveOrigin = "autosave/origin";
-const QString kFilter = QStringLiteral("FabricLab designs (*.fabric.json);;JSON files (*.json);;All files (*)");
+const QString kFilter =
+    QStringLiteral("FabricLab designs (*.fabric.json);;JSON files (*.json);;All files (*)");
 
 } // namespace
 
@@ -66,7 +67,8 @@ FileActions::~FileActions() = default;
 
 QString FileActions::samplesFolder() {
     // Installed next to the binary, or the source tree's samples/ for a build tree.
-    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/fabriclab/samples");
+    const QString installed =
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/fabriclab/samples");
     if (QFileInfo::exists(installed))
         return QDir(installed).absolutePath();
     return QStringLiteral(FABRICLAB_SAMPLES_DIR);
@@ -85,15 +87,17 @@ bool FileActions::open(const QString& path) {
     } catch (const model::JsonError& e) {
         // The document refused the file before touching the current design.
         QMessageBox box(QMessageBox::Critical, tr("Cannot open design"),
-                        tr("FabricLab could not open %1.").arg(QFileInfo(path).fileName()), QMessageBox::Ok,
-                        &m_window);
-        box.setInformativeText(tr("At %1: %2").arg(QString::fromStdString(e.path()),
-                                                   QString::fromStdString(e.problem())));
+                        tr("FabricLab could not open %1.").arg(QFileInfo(path).fileName()),
+                        QMessageBox::Ok, &m_window);
+        box.setInformativeText(
+            tr("At %1: %2")
+                .arg(QString::fromStdString(e.path()), QString::fromStdString(e.problem())));
         box.setDetailedText(QString::fromStdString(e.what()));
         box.exec();
         return false;
     } catch (const std::exception& e) {
-        QMessageBox::critical(&m_window, tr("Cannot open design"), QString::fromStdString(e.what()));
+        QMessageBox::critical(&m_window, tr("Cannot open design"),
+                              QString::fromStdString(e.what()));
         return false;
     }
     rememberRecent(path);
@@ -102,7 +106,8 @@ bool FileActions::open(const QString& path) {
 }
 
 void FileActions::openDialog() {
-    const QString start = m_document.filePath().isEmpty() ? samplesFolder() : QFileInfo(m_document.filePath()).path();
+    const QString start =
+        m_document.filePath().isEmpty() ? samplesFolder() : QFileInfo(m_document.filePath()).path();
     const QString path = QFileDialog::getOpenFileName(&m_window, tr("Open design"), start, kFilter);
     if (!path.isEmpty())
         open(path);
@@ -119,7 +124,8 @@ bool FileActions::save() {
     try {
         m_document.save(m_document.filePath());
     } catch (const std::exception& e) {
-        QMessageBox::critical(&m_window, tr("Cannot save design"), QString::fromStdString(e.what()));
+        QMessageBox::critical(&m_window, tr("Cannot save design"),
+                              QString::fromStdString(e.what()));
         return false;
     }
     rememberRecent(m_document.filePath());
@@ -127,7 +133,8 @@ bool FileActions::save() {
 }
 
 bool FileActions::saveAs() {
-    QString path = QFileDialog::getSaveFileName(&m_window, tr("Save design as"), m_document.displayName(), kFilter);
+    QString path = QFileDialog::getSaveFileName(&m_window, tr("Save design as"),
+                                                m_document.displayName(), kFilter);
     if (path.isEmpty())
         return false;
     if (!path.endsWith(QStringLiteral(".json")))
@@ -135,7 +142,8 @@ bool FileActions::saveAs() {
     try {
         m_document.save(path);
     } catch (const std::exception& e) {
-        QMessageBox::critical(&m_window, tr("Cannot save design"), QString::fromStdString(e.what()));
+        QMessageBox::critical(&m_window, tr("Cannot save design"),
+                              QString::fromStdString(e.what()));
         return false;
     }
     rememberRecent(path);
@@ -146,7 +154,8 @@ bool FileActions::maybeSave() {
     if (!m_document.isModified())
         return true;
     const auto answer = QMessageBox::warning(
-        &m_window, tr("Unsaved changes"), tr("Save the changes to %1?").arg(m_document.displayName()),
+        &m_window, tr("Unsaved changes"),
+        tr("Save the changes to %1?").arg(m_document.displayName()),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save)
         return save();
@@ -178,7 +187,8 @@ void FileActions::rebuildRecentMenu() {
 
 void FileActions::buildSamplesMenu(QMenu* menu) {
     const QDir folder(samplesFolder());
-    for (const QString& file : folder.entryList({QStringLiteral("*.fabric.json")}, QDir::Files, QDir::Name)) {
+    for (const QString& file :
+         folder.entryList({QStringLiteral("*.fabric.json")}, QDir::Files, QDir::Name)) {
         const QString path = folder.filePath(file);
         // The sample's "name" says what it is for; fall back to the file name.
         QString purpose = file;
@@ -219,7 +229,8 @@ bool FileActions::offerRecovery() {
     bool recovered = false;
     if (answer == QMessageBox::Yes) {
         try {
-            m_document.adopt(model::loadDesign(path.toStdString(), m_document.catalog()), origin, true);
+            m_document.adopt(model::loadDesign(path.toStdString(), m_document.catalog()), origin,
+                             true);
             m_window.canvas()->fitAll();
             recovered = true;
         } catch (const std::exception& e) {

@@ -12,9 +12,9 @@
 #include "views/panels/FabricPanel.hpp"
 #include "views/panels/InspectorPanel.hpp"
 #include "views/panels/PalettePanel.hpp"
-#include "views/sim/ResultsPanel.hpp"
 #include "views/panels/StatusFigures.hpp"
 #include "views/sim/DesignAnalyzer.hpp"
+#include "views/sim/ResultsPanel.hpp"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -49,7 +49,8 @@ MainWindow::MainWindow(views::TopologyDocument& document, QWidget* parent)
 
     auto* figures = new views::StatusFigures(this);
     statusBar()->addPermanentWidget(figures, 1);
-    connect(m_analyzer, &views::DesignAnalyzer::figuresChanged, figures, &views::StatusFigures::show);
+    connect(m_analyzer, &views::DesignAnalyzer::figuresChanged, figures,
+            &views::StatusFigures::show);
     connect(m_canvas, &views::CanvasView::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 6000); });
 
@@ -60,10 +61,13 @@ MainWindow::MainWindow(views::TopologyDocument& document, QWidget* parent)
     resize(1400, 900);
     m_defaultState = saveState();
     restoreLayout();
+    // Single-key tools and arrow nudges act on the canvas from the first keystroke.
+    m_canvas->setFocus();
 }
 
 void MainWindow::buildDocks() {
-    const auto dock = [this](const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area) {
+    const auto dock = [this](const QString& title, const QString& name, QWidget* widget,
+                             Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(name); // saveState() keys docks by object name
         d->setWidget(widget);
@@ -79,14 +83,16 @@ void MainWindow::buildDocks() {
 
     auto* inspector = new views::InspectorPanel(m_document, this);
     dock(tr("Inspector"), QStringLiteral("InspectorDock"), inspector, Qt::RightDockWidgetArea);
-    connect(m_canvas, &views::CanvasView::selectionChangedIds, inspector, &views::InspectorPanel::setSelection);
+    connect(m_canvas, &views::CanvasView::selectionChangedIds, inspector,
+            &views::InspectorPanel::setSelection);
 
     auto* fabric = new views::FabricPanel(m_document, this);
     dock(tr("Fabric"), QStringLiteral("FabricDock"), fabric, Qt::RightDockWidgetArea);
 
     auto* results = new views::ResultsPanel(this);
     dock(tr("Results"), QStringLiteral("ResultsDock"), results, Qt::BottomDockWidgetArea);
-    connect(m_analyzer, &views::DesignAnalyzer::figuresChanged, results, &views::ResultsPanel::show);
+    connect(m_analyzer, &views::DesignAnalyzer::figuresChanged, results,
+            &views::ResultsPanel::show);
 }
 
 void MainWindow::buildEditMenu() {
@@ -126,10 +132,10 @@ void MainWindow::buildEditMenu() {
         action->setCheckable(true);
         action->setChecked(tool == CanvasTool::Select);
         tools->addAction(action);
-        connect(action, &QAction::triggered, m_canvas, [this, tool = tool] { m_canvas->setTool(tool); });
-        connect(m_canvas, &views::CanvasView::toolChanged, action, [action, tool = tool](CanvasTool now) {
-            action->setChecked(now == tool);
-        });
+        connect(action, &QAction::triggered, m_canvas,
+                [this, tool = tool] { m_canvas->setTool(tool); });
+        connect(m_canvas, &views::CanvasView::toolChanged, action,
+                [action, tool = tool](CanvasTool now) { action->setChecked(now == tool); });
     }
 }
 
@@ -153,8 +159,9 @@ void MainWindow::buildViewMenu() {
 
     QMenu* themeMenu = m_viewMenu->addMenu(tr("&Theme"));
     auto* themes = new QActionGroup(this);
-    const std::pair<Theme, QString> themeList[] = {
-        {Theme::System, tr("Follow the &desktop")}, {Theme::Light, tr("&Light")}, {Theme::Dark, tr("D&ark")}};
+    const std::pair<Theme, QString> themeList[] = {{Theme::System, tr("Follow the &desktop")},
+                                                   {Theme::Light, tr("&Light")},
+                                                   {Theme::Dark, tr("D&ark")}};
     for (const auto& [theme, label] : themeList) {
         QAction* action = themeMenu->addAction(label);
         action->setCheckable(true);
@@ -171,7 +178,8 @@ void MainWindow::buildViewMenu() {
 
 void MainWindow::buildFabricMenu() {
     QMenu* fabric = menuBar()->addMenu(tr("F&abric"));
-    QAction* generate = fabric->addAction(QIcon(QStringLiteral(":/icons/generate.svg")), tr("&Generate…"));
+    QAction* generate =
+        fabric->addAction(QIcon(QStringLiteral(":/icons/generate.svg")), tr("&Generate…"));
     generate->setShortcut(QKeySequence(tr("Ctrl+G")));
     connect(generate, &QAction::triggered, this, [this] {
         const auto params = views::GenerateDialog::ask(this, m_document);

@@ -9,7 +9,8 @@
 
 namespace fabriclab::app {
 
-ShortcutTableModel::ShortcutTableModel(const QWidget& window, QObject* parent) : QAbstractTableModel(parent) {
+ShortcutTableModel::ShortcutTableModel(const QWidget& window, QObject* parent)
+    : QAbstractTableModel(parent) {
     for (QAction* action : window.findChildren<QAction*>())
         if (!action->shortcut().isEmpty())
             m_actions.append(action);
@@ -22,7 +23,9 @@ int ShortcutTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_actions.size());
 }
 
-int ShortcutTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : 2; }
+int ShortcutTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : 2;
+}
 
 QVariant ShortcutTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || role != Qt::DisplayRole || index.row() >= m_actions.size())

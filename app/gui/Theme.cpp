@@ -56,6 +56,8 @@ Theme savedTheme() {
     return static_cast<Theme>(QSettings().value(QStringLiteral("view/theme"), 0).toInt());
 }
 
-void saveTheme(Theme theme) { QSettings().setValue(QStringLiteral("view/theme"), static_cast<int>(theme)); }
+void saveTheme(Theme theme) {
+    QSettings().setValue(QStringLiteral("view/theme"), static_cast<int>(theme));
+}
 
 } // namespace fabriclab::app

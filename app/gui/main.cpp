@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate(
-        "main", "Plan GPU-cluster networks: draw or generate a fabric, see what it delivers and costs."));
+        "main",
+        "Plan GPU-cluster networks: draw or generate a fabric, see what it delivers and costs."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("design"),

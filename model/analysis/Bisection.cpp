@@ -17,13 +17,16 @@ namespace {
 using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
 using FlowGraph = boost::adjacency_list<
     boost::vecS, boost::vecS, boost::directedS, boost::no_property,
-    boost::property<boost::edge_capacity_t, long long,
-                    boost::property<boost::edge_residual_capacity_t, long long,
-                                    boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
+    boost::property<
+        boost::edge_capacity_t, long long,
+        boost::property<boost::edge_residual_capacity_t, long long,
+                        boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
 
 // Capacities in Mb/s as integers keep push-relabel exact; Gb/s with three decimals is
 // finer than any real port speed.
-long long toMbps(Gbps speed) { return std::llround(speed.value * 1000); }
+long long toMbps(Gbps speed) {
+    return std::llround(speed.value * 1000);
+}
 
 class FlowNetwork {
 public:
@@ -56,7 +59,7 @@ struct Halving {
 struct Indexed {
     std::map<NodeId, std::size_t> index;
     std::vector<NodeId> servers;
-    std::vector<long long> injection; ///< per server, Mb/s
+    std::vector<long long> injection;                         ///< per server, Mb/s
     std::vector<std::tuple<int, int, std::uint32_t>> unitKey; ///< per server: pod, group, leaf
 };
 
@@ -179,9 +182,9 @@ BisectionResult theoreticalBisection(const Topology& topology) {
         const long long half = std::min(injectFirst, injectSecond);
         const long long forward = crossFlow(topology, indexed, halving, true);
         const long long backward = crossFlow(topology, indexed, halving, false);
-        const double ratio = half > 0 ? static_cast<double>(std::min(forward, backward)) /
-                                            static_cast<double>(half)
-                                      : 0.0;
+        const double ratio =
+            half > 0 ? static_cast<double>(std::min(forward, backward)) / static_cast<double>(half)
+                     : 0.0;
         if (first || ratio < worst.ratio) {
             first = false;
             worst.forward = Gbps(static_cast<double>(forward) / 1000);
@@ -193,7 +196,8 @@ BisectionResult theoreticalBisection(const Topology& topology) {
             worst.firstHalf.clear();
             worst.secondHalf.clear();
             for (std::size_t i = 0; i < indexed.servers.size(); ++i)
-                (halving.inFirstHalf[i] ? worst.firstHalf : worst.secondHalf).push_back(indexed.servers[i]);
+                (halving.inFirstHalf[i] ? worst.firstHalf : worst.secondHalf)
+                    .push_back(indexed.servers[i]);
         }
     }
     return worst;

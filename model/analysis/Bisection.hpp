@@ -13,13 +13,13 @@ namespace fabriclab::model {
 /// Theoretical bisection of a fabric: the max-flow / min-cut between two halves of the
 /// servers, for the worst of the natural halvings (rack or rail-group order, pods).
 struct BisectionResult {
-    Gbps minCut{0};         ///< worst direction of the worst split
-    Gbps forward{0};        ///< that split, first half to second half
-    Gbps backward{0};       ///< that split, second half to first half
-    Gbps halfInjection{0};  ///< what the smaller half can inject
-    double ratio = 0;       ///< minCut / halfInjection; 1.0 = non-blocking
-    std::string split;      ///< which halving was the worst, for reports
-    std::vector<NodeId> firstHalf;  ///< servers of that halving, for simulated traffic
+    Gbps minCut{0};                ///< worst direction of the worst split
+    Gbps forward{0};               ///< that split, first half to second half
+    Gbps backward{0};              ///< that split, second half to first half
+    Gbps halfInjection{0};         ///< what the smaller half can inject
+    double ratio = 0;              ///< minCut / halfInjection; 1.0 = non-blocking
+    std::string split;             ///< which halving was the worst, for reports
+    std::vector<NodeId> firstHalf; ///< servers of that halving, for simulated traffic
     std::vector<NodeId> secondHalf;
 };
 

@@ -34,7 +34,9 @@ Components components(const Topology& topology) {
 
 } // namespace
 
-int connectedParts(const Topology& topology) { return components(topology).count; }
+int connectedParts(const Topology& topology) {
+    return components(topology).count;
+}
 
 std::optional<std::string> disconnectedServers(const Topology& topology) {
     const Components parts = components(topology);

@@ -89,13 +89,14 @@ const Catalog& Catalog::builtin() {
 Catalog Catalog::fromJson(std::string_view fabrics, std::string_view gpus, std::string_view models,
                           std::string_view prices) {
     Catalog catalog;
-    catalog.m_fabrics = parseList<Fabric>(fabrics, "fabrics.json", "fabrics",
-                                          [](const JsonCursor& c) { return catalog_json::parseFabric(c); });
-    catalog.m_gpus = parseList<GpuSpec>(gpus, "gpus.json", "gpus",
-                                        [](const JsonCursor& c) { return catalog_json::parseGpu(c); });
-    catalog.m_models = parseList<ModelSpec>(models, "models.json", "models", [](const JsonCursor& c) {
-        return catalog_json::parseModel(c);
-    });
+    catalog.m_fabrics =
+        parseList<Fabric>(fabrics, "fabrics.json", "fabrics",
+                          [](const JsonCursor& c) { return catalog_json::parseFabric(c); });
+    catalog.m_gpus = parseList<GpuSpec>(
+        gpus, "gpus.json", "gpus", [](const JsonCursor& c) { return catalog_json::parseGpu(c); });
+    catalog.m_models =
+        parseList<ModelSpec>(models, "models.json", "models",
+                             [](const JsonCursor& c) { return catalog_json::parseModel(c); });
     catalog.loadPrices(prices, "prices.json");
     return catalog;
 }
@@ -106,8 +107,10 @@ void Catalog::loadPrices(std::string_view pricesJson, std::string_view origin) {
     for (const auto& [id, fabric] : m_fabrics) {
         const auto& hw = fabric.hardware;
         const std::pair<const std::map<std::string, PricedPart>*, const std::string*> needs[] = {
-            {&parsed.switches, &hw.switchId},     {&parsed.nics, &hw.nicId},
-            {&parsed.cables, &hw.serverCableId},  {&parsed.cables, &hw.switchCableId},
+            {&parsed.switches, &hw.switchId},
+            {&parsed.nics, &hw.nicId},
+            {&parsed.cables, &hw.serverCableId},
+            {&parsed.cables, &hw.switchCableId},
             {&parsed.transceivers, &hw.transceiverId}};
         for (const auto& [parts, partId] : needs)
             if (!parts->count(*partId))

@@ -58,16 +58,16 @@ Fabric parseFabric(const JsonCursor& c) {
     f.inNetworkReduction = c["inNetworkReduction"].boolean();
     const JsonCursor hw = c["hardware"];
     hw.allowOnly({"switch", "nic", "serverCable", "switchCable", "transceiver"});
-    f.hardware = FabricHardware{hw["switch"].string(), hw["nic"].string(),
-                                hw["serverCable"].string(), hw["switchCable"].string(),
-                                hw["transceiver"].string()};
+    f.hardware =
+        FabricHardware{hw["switch"].string(), hw["nic"].string(), hw["serverCable"].string(),
+                       hw["switchCable"].string(), hw["transceiver"].string()};
     return f;
 }
 
 GpuSpec parseGpu(const JsonCursor& c) {
-    c.allowOnly({"id", "name", "bf16Tflops", "fp8Tflops", "hbmGB", "scaleUpGBps",
-                 "scaleUpDomain", "scaleUpEfficiency", "scaleUpStepLatencyUs", "defaultMfu",
-                 "powerWatts", "source"});
+    c.allowOnly({"id", "name", "bf16Tflops", "fp8Tflops", "hbmGB", "scaleUpGBps", "scaleUpDomain",
+                 "scaleUpEfficiency", "scaleUpStepLatencyUs", "defaultMfu", "powerWatts",
+                 "source"});
     GpuSpec g;
     g.id = c["id"].string();
     g.name = c["name"].string();

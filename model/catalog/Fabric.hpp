@@ -24,18 +24,18 @@ struct FabricHardware {
 /// How a fabric behaves and what it is built from. Behaviour is data: the simulator reads
 /// these numbers and never branches on the fabric's id.
 struct Fabric {
-    std::string id;   ///< catalog id ("ib-ndr")
-    std::string name; ///< for people
+    std::string id;                     ///< catalog id ("ib-ndr")
+    std::string name;                   ///< for people
     std::string transport = "ethernet"; ///< "infiniband" or "ethernet"
     Gbps portSpeed{400};
     int switchRadix = 64;
-    double switchLatencyNs = 0;  ///< port to port, per hop
-    double nicLatencyNs = 0;     ///< NIC and software start-up, one side
+    double switchLatencyNs = 0; ///< port to port, per hop
+    double nicLatencyNs = 0;    ///< NIC and software start-up, one side
     Routing routing = Routing::Ecmp;
-    double lineEfficiency = 1;   ///< share of line rate a NIC delivers at large sizes
-    double incastEfficiency = 1; ///< share kept under many-to-one congestion
-    double protocolOverhead = 0; ///< share lost to the transport stack (TCP)
-    double stepLatencyUs = 4;    ///< NCCL's per-step protocol latency over this fabric
+    double lineEfficiency = 1;       ///< share of line rate a NIC delivers at large sizes
+    double incastEfficiency = 1;     ///< share kept under many-to-one congestion
+    double protocolOverhead = 0;     ///< share lost to the transport stack (TCP)
+    double stepLatencyUs = 4;        ///< NCCL's per-step protocol latency over this fabric
     bool inNetworkReduction = false; ///< SHARP-style reduction in the switches
     FabricHardware hardware;
 

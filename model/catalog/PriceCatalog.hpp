@@ -15,9 +15,9 @@ struct PricedPart {
     std::string name;
     Usd price{0};
     Watts power{0};
-    int ports = 0;        ///< switches and NICs
-    double gbps = 0;      ///< port or cable speed
-    std::string medium;   ///< cables: "dac", "aoc" or "optics"
+    int ports = 0;      ///< switches and NICs
+    double gbps = 0;    ///< port or cable speed
+    std::string medium; ///< cables: "dac", "aoc" or "optics"
 };
 
 /// The editable price list the bill of materials is priced from.

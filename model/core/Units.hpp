@@ -19,8 +19,12 @@ template <class Tag> struct Quantity {
         value += o.value;
         return *this;
     }
-    friend constexpr Quantity operator+(Quantity a, Quantity b) { return Quantity(a.value + b.value); }
-    friend constexpr Quantity operator-(Quantity a, Quantity b) { return Quantity(a.value - b.value); }
+    friend constexpr Quantity operator+(Quantity a, Quantity b) {
+        return Quantity(a.value + b.value);
+    }
+    friend constexpr Quantity operator-(Quantity a, Quantity b) {
+        return Quantity(a.value - b.value);
+    }
     friend constexpr Quantity operator*(Quantity a, double k) { return Quantity(a.value * k); }
     friend constexpr Quantity operator*(double k, Quantity a) { return Quantity(a.value * k); }
     friend constexpr Quantity operator/(Quantity a, double k) { return Quantity(a.value / k); }

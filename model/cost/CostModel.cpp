@@ -19,7 +19,8 @@ const PricedPart& part(const std::map<std::string, PricedPart>& parts, const std
 void addLine(CostReport& report, CostCategory category, const std::string& item,
              const PricedPart& p, long long quantity) {
     if (quantity > 0)
-        report.bom.push_back(BomLine{category, item + ": " + p.name, p.id, quantity, p.price, p.power});
+        report.bom.push_back(
+            BomLine{category, item + ": " + p.name, p.id, quantity, p.price, p.power});
 }
 
 } // namespace

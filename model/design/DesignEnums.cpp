@@ -29,8 +29,12 @@ constexpr std::array<std::pair<CollectiveAlgorithm, std::string_view>, 7> kAlgor
 
 } // namespace
 
-std::string_view toString(CollectiveOp op) { return enumName(kOps, op); }
-std::string_view toString(CollectiveAlgorithm algorithm) { return enumName(kAlgorithms, algorithm); }
+std::string_view toString(CollectiveOp op) {
+    return enumName(kOps, op);
+}
+std::string_view toString(CollectiveAlgorithm algorithm) {
+    return enumName(kAlgorithms, algorithm);
+}
 std::optional<CollectiveOp> collectiveOpFromString(std::string_view text) {
     return enumValue<CollectiveOp>(kOps, text);
 }

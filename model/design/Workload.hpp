@@ -19,11 +19,11 @@ struct Workload {
     CatalogRef<ModelSpec> model;
     CatalogRef<GpuSpec> gpu;
     long long globalBatchTokens = 4194304; ///< tokens per optimizer step, whole cluster
-    int tp = 1;   ///< tensor parallel (inside the scale-up domain)
-    int pp = 1;   ///< pipeline stages
-    int dp = 1;   ///< data-parallel replicas; tp x pp x dp = GPUs
-    int ep = 1;   ///< expert parallel
-    int zero = 0; ///< ZeRO stage 0-3 (3 = FSDP)
+    int tp = 1;                            ///< tensor parallel (inside the scale-up domain)
+    int pp = 1;                            ///< pipeline stages
+    int dp = 1;                            ///< data-parallel replicas; tp x pp x dp = GPUs
+    int ep = 1;                            ///< expert parallel
+    int zero = 0;                          ///< ZeRO stage 0-3 (3 = FSDP)
     Precision precision = Precision::Bf16;
     std::optional<double> mfu; ///< the GPU catalog's default for the precision when absent
     double overlap = 0;        ///< share of communication hidden behind compute, 0-1

@@ -16,20 +16,19 @@ namespace {
 int unitsPerPod(const GeneratorParams& p, const LeafTierPlan& plan, int spineDownlinks) {
     if (p.serversPerPod) {
         if (*p.serversPerPod % plan.serversPerUnit != 0)
-            throw GeneratorError("serversPerPod",
-                                 "serversPerPod must be a multiple of the " +
-                                     std::to_string(plan.serversPerUnit) +
-                                     " servers one leaf group holds, got " +
-                                     std::to_string(*p.serversPerPod));
+            throw GeneratorError("serversPerPod", "serversPerPod must be a multiple of the " +
+                                                      std::to_string(plan.serversPerUnit) +
+                                                      " servers one leaf group holds, got " +
+                                                      std::to_string(*p.serversPerPod));
         return std::min(plan.units, *p.serversPerPod / plan.serversPerUnit);
     }
     const int fit = spineDownlinks / plan.leavesPerUnit;
     if (fit == 0)
-        throw GeneratorError("spineRadix",
-                             "a pod needs " + std::to_string(plan.leavesPerUnit) +
-                                 " leaf ports per spine, a radix-" + std::to_string(p.spineRadix) +
-                                 " spine at " + ratioText(p.spineOversubscription) + " has " +
-                                 std::to_string(spineDownlinks) + " downlinks");
+        throw GeneratorError("spineRadix", "a pod needs " + std::to_string(plan.leavesPerUnit) +
+                                               " leaf ports per spine, a radix-" +
+                                               std::to_string(p.spineRadix) + " spine at " +
+                                               ratioText(p.spineOversubscription) + " has " +
+                                               std::to_string(spineDownlinks) + " downlinks");
     return std::min(plan.units, fit);
 }
 
@@ -42,8 +41,8 @@ Topology generateFatTree(const GeneratorParams& p) {
     const int pods = (plan.units + podUnits - 1) / podUnits;
     const int leavesPerPod = podUnits * plan.leavesPerUnit;
 
-    const int spinesPerPod = spreadCount(leavesPerPod, plan.uplinksPerLeaf, spineDown,
-                                         std::min(2, plan.uplinksPerLeaf));
+    const int spinesPerPod =
+        spreadCount(leavesPerPod, plan.uplinksPerLeaf, spineDown, std::min(2, plan.uplinksPerLeaf));
     if (spinesPerPod == 0)
         throw GeneratorError("spineRadix", "needs " + std::to_string(leavesPerPod) +
                                                " leaf ports per spine, a spine has " +
@@ -66,8 +65,8 @@ Topology generateFatTree(const GeneratorParams& p) {
     std::vector<std::vector<NodeId>> planes(static_cast<std::size_t>(spinesPerPod));
     std::vector<std::vector<NodeId>> podSpines;
     for (int pod = 0; pod < pods; ++pod) {
-        const auto leaves = addServersAndLeaves(topology, p, plan, pod * podUnits, podUnits, pod,
-                                                serversLeft);
+        const auto leaves =
+            addServersAndLeaves(topology, p, plan, pod * podUnits, podUnits, pod, serversLeft);
         auto spines =
             addSwitches(topology, NodeKind::Spine, spinesPerPod, p.spineRadix, p.nicSpeed, pod);
         wireEvenly(topology, leaves, spines, plan.uplinksPerLeaf, p.nicSpeed);

@@ -19,8 +19,8 @@ struct GeneratorParams {
     bool railOptimized = true;
     int leafRadix = 64;
     int spineRadix = 64;
-    int coreRadix = 64;              ///< fat-tree only
-    double oversubscription = 1.0;   ///< leaf downlink : uplink bandwidth
+    int coreRadix = 64;                 ///< fat-tree only
+    double oversubscription = 1.0;      ///< leaf downlink : uplink bandwidth
     double spineOversubscription = 1.0; ///< fat-tree only: spine downlink : uplink
     std::optional<int> serversPerPod;   ///< fat-tree only; largest pod that fits when absent
 

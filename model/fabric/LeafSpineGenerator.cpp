@@ -25,8 +25,7 @@ Topology generateLeafSpine(const GeneratorParams& p) {
     }
 
     const LeafTierPlan plan = planLeafTier(p);
-    const auto leaves =
-        addServersAndLeaves(topology, p, plan, 0, plan.units, -1, serversLeft);
+    const auto leaves = addServersAndLeaves(topology, p, plan, 0, plan.units, -1, serversLeft);
     const int leafCount = static_cast<int>(leaves.size());
     // Two spines at least, so one spine failing does not cut the fabric in two.
     const int spines =
@@ -34,8 +33,7 @@ Topology generateLeafSpine(const GeneratorParams& p) {
     if (spines == 0)
         throw GeneratorError("spineRadix",
                              "needs " + std::to_string(leafCount) +
-                                 " leaf ports per spine, radix is " +
-                                 std::to_string(p.spineRadix) +
+                                 " leaf ports per spine, radix is " + std::to_string(p.spineRadix) +
                                  " (use a fat-tree, a larger spine radix or fewer servers)");
     const auto spineIds =
         addSwitches(topology, NodeKind::Spine, spines, p.spineRadix, p.nicSpeed, -1);

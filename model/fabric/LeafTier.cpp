@@ -82,16 +82,17 @@ LeafTierPlan planLeafTier(const GeneratorParams& p) {
         plan.portsPerServerLeaf = p.nicsPerServer;
         const int perLeaf = downlinks / p.nicsPerServer;
         if (perLeaf == 0)
-            throw GeneratorError("leafRadix",
-                                 "a server needs " + std::to_string(p.nicsPerServer) +
-                                     " ports on its leaf, but a radix-" +
-                                     std::to_string(p.leafRadix) + " leaf at " +
-                                     ratioText(p.oversubscription) + " has only " + std::to_string(downlinks) + " downlinks");
+            throw GeneratorError("leafRadix", "a server needs " + std::to_string(p.nicsPerServer) +
+                                                  " ports on its leaf, but a radix-" +
+                                                  std::to_string(p.leafRadix) + " leaf at " +
+                                                  ratioText(p.oversubscription) + " has only " +
+                                                  std::to_string(downlinks) + " downlinks");
         plan.serversPerUnit = std::min(p.servers, perLeaf);
     }
     if (plan.serversPerUnit < 1)
-        throw GeneratorError("leafRadix", "a radix-" + std::to_string(p.leafRadix) +
-                                              " leaf has no downlink left at this oversubscription");
+        throw GeneratorError("leafRadix",
+                             "a radix-" + std::to_string(p.leafRadix) +
+                                 " leaf has no downlink left at this oversubscription");
     // Spread servers evenly over the units a full unit size needs, as a designer would:
     // 128 servers in groups of at most 42 become 4 groups of 32, not 42+42+42+2.
     plan.units = (p.servers + plan.serversPerUnit - 1) / plan.serversPerUnit;
@@ -105,18 +106,19 @@ int spreadCount(int lowerCount, int uplinks, int upperPorts, int minimum) {
     if (uplinks <= 0 || lowerCount > upperPorts)
         return 0;
     const long long totalPorts = static_cast<long long>(lowerCount) * uplinks;
-    const int lowerBound = static_cast<int>(
-        std::max<long long>(minimum, (totalPorts + upperPorts - 1) / upperPorts));
+    const int lowerBound =
+        static_cast<int>(std::max<long long>(minimum, (totalPorts + upperPorts - 1) / upperPorts));
     for (int count = std::max(1, lowerBound); count <= uplinks; ++count)
-        if (uplinks % count == 0 && static_cast<long long>(lowerCount) * (uplinks / count) <= upperPorts)
+        if (uplinks % count == 0 &&
+            static_cast<long long>(lowerCount) * (uplinks / count) <= upperPorts)
             return count;
     return 0;
 }
 
-std::vector<NodeId> addSwitches(Topology& topology, NodeKind kind, int count, int radix,
-                                Gbps speed, int pod) {
+std::vector<NodeId> addSwitches(Topology& topology, NodeKind kind, int count, int radix, Gbps speed,
+                                int pod) {
     const auto tiers = topology.switchCounts();
-    int next = 1 + (kind == NodeKind::Leaf ? tiers.leaf
+    int next = 1 + (kind == NodeKind::Leaf    ? tiers.leaf
                     : kind == NodeKind::Spine ? tiers.spine
                                               : tiers.core);
     std::vector<NodeId> ids;

@@ -14,8 +14,8 @@ namespace fabriclab::model::generator {
 /// into units (a rail group of `nics` leaves, or one top-of-rack leaf), and each leaf's
 /// uplink count for the requested oversubscription.
 struct LeafTierPlan {
-    int serversPerUnit = 0;   ///< servers under one unit's leaves
-    int leavesPerUnit = 0;    ///< nicsPerServer when rail-optimized, else 1
+    int serversPerUnit = 0;     ///< servers under one unit's leaves
+    int leavesPerUnit = 0;      ///< nicsPerServer when rail-optimized, else 1
     int portsPerServerLeaf = 0; ///< cables from one server to one of its leaves
     int units = 0;
     int uplinksPerLeaf = 0;
@@ -52,7 +52,7 @@ void wireEvenly(Topology& topology, const std::vector<NodeId>& lower,
                 const std::vector<NodeId>& upper, int uplinksPerLower, Gbps speed);
 
 /// Adds `count` switches of `kind` named "<kind>-<n>" continuing the tier's numbering.
-std::vector<NodeId> addSwitches(Topology& topology, NodeKind kind, int count, int radix,
-                                Gbps speed, int pod);
+std::vector<NodeId> addSwitches(Topology& topology, NodeKind kind, int count, int radix, Gbps speed,
+                                int pod);
 
 } // namespace fabriclab::model::generator

@@ -96,19 +96,21 @@ private:
     }
 
     static GeneratorParams readGenerator(const JsonCursor& g, const Fabric& fabric) {
-        g.allowOnly({"kind", "servers", "gpusPerServer", "nicsPerServer", "nicGbps", "railOptimized",
-                     "leafRadix", "spineRadix", "coreRadix", "oversubscription",
+        g.allowOnly({"kind", "servers", "gpusPerServer", "nicsPerServer", "nicGbps",
+                     "railOptimized", "leafRadix", "spineRadix", "coreRadix", "oversubscription",
                      "spineOversubscription", "serversPerPod"});
         GeneratorParams p;
         p.kind = g["kind"].string();
         if (!findGenerator(p.kind))
-            g["kind"].fail("unknown generator kind \"" + p.kind + "\" (expected leaf-spine or fat-tree)");
+            g["kind"].fail("unknown generator kind \"" + p.kind +
+                           "\" (expected leaf-spine or fat-tree)");
         // Wide type checks here; the generator checks the meaningful ranges and says why.
         p.servers = static_cast<int>(g["servers"].integer(-kAnyInt, kAnyInt));
         p.gpusPerServer = readInt(g, "gpusPerServer", -kAnyInt, kAnyInt, 8);
         p.nicsPerServer = readInt(g, "nicsPerServer", -kAnyInt, kAnyInt, 8);
         p.nicSpeed = Gbps(readNumber(g, "nicGbps", -1e12, 1e12, fabric.portSpeed.value));
-        p.railOptimized = g.has("railOptimized") ? g["railOptimized"].boolean() : p.nicsPerServer > 1;
+        p.railOptimized =
+            g.has("railOptimized") ? g["railOptimized"].boolean() : p.nicsPerServer > 1;
         p.leafRadix = readInt(g, "leafRadix", -kAnyInt, kAnyInt, fabric.switchRadix);
         p.spineRadix = readInt(g, "spineRadix", -kAnyInt, kAnyInt, fabric.switchRadix);
         p.coreRadix = readInt(g, "coreRadix", -kAnyInt, kAnyInt, p.spineRadix);
@@ -134,8 +136,8 @@ private:
         const JsonCursor nodes = root["nodes"];
         const auto nodeCount = nodes.size();
         if (nodeCount > static_cast<std::size_t>(kMaxNodes))
-            nodes.fail("too many nodes (" + std::to_string(nodeCount) + "); FabricLab reads up to " +
-                       std::to_string(kMaxNodes));
+            nodes.fail("too many nodes (" + std::to_string(nodeCount) +
+                       "); FabricLab reads up to " + std::to_string(kMaxNodes));
         std::map<std::string, std::size_t> firstSeen;
         bool needsLayout = false;
         for (std::size_t i = 0; i < nodeCount; ++i) {
@@ -165,7 +167,8 @@ private:
         const std::string kind = n["kind"].string();
         const auto parsedKind = nodeKindFromString(kind);
         if (!parsedKind)
-            n["kind"].fail("unknown node kind \"" + kind + "\" (expected server, leaf, spine or core)");
+            n["kind"].fail("unknown node kind \"" + kind +
+                           "\" (expected server, leaf, spine or core)");
         node.kind = *parsedKind;
         needsLayout = needsLayout || !n.has("x") || !n.has("y");
         node.x = readNumber(n, "x", -kMaxCoordinate, kMaxCoordinate, 0);
@@ -176,23 +179,25 @@ private:
         if (node.kind == NodeKind::Server) {
             for (auto key : {"radix", "portGbps"})
                 if (n.has(key))
-                    n[key].fail("a server has no \"" + std::string(key) + "\"; that belongs to switches");
+                    n[key].fail("a server has no \"" + std::string(key) +
+                                "\"; that belongs to switches");
             node.server.gpus = readInt(n, "gpus", 1, 1024, gen ? gen->gpusPerServer : 8);
             node.server.nics = readInt(n, "nics", 1, 1024, gen ? gen->nicsPerServer : 8);
-            node.server.nicSpeed = Gbps(readNumber(n, "nicGbps", 1, kMaxGbps,
-                                                   gen ? gen->nicSpeed.value : fabric.portSpeed.value));
+            node.server.nicSpeed = Gbps(readNumber(
+                n, "nicGbps", 1, kMaxGbps, gen ? gen->nicSpeed.value : fabric.portSpeed.value));
             node.server.scaleUpGBps = readNumber(n, "scaleUpGBps", 1, 1e5, node.server.scaleUpGBps);
         } else {
             for (auto key : {"gpus", "nics", "nicGbps", "scaleUpGBps"})
                 if (n.has(key))
-                    n[key].fail("a switch has no \"" + std::string(key) + "\"; that belongs to servers");
-            const int generated = !gen ? fabric.switchRadix
+                    n[key].fail("a switch has no \"" + std::string(key) +
+                                "\"; that belongs to servers");
+            const int generated = !gen                           ? fabric.switchRadix
                                   : node.kind == NodeKind::Leaf  ? gen->leafRadix
                                   : node.kind == NodeKind::Spine ? gen->spineRadix
                                                                  : gen->coreRadix;
             node.sw.radix = readInt(n, "radix", 1, 4096, generated);
-            node.sw.portSpeed = Gbps(readNumber(n, "portGbps", 1, kMaxGbps,
-                                                gen ? gen->nicSpeed.value : fabric.portSpeed.value));
+            node.sw.portSpeed = Gbps(readNumber(
+                n, "portGbps", 1, kMaxGbps, gen ? gen->nicSpeed.value : fabric.portSpeed.value));
         }
         node.placement.pod = readInt(n, "pod", 0, kMaxNodes, -1);
         node.placement.group = readInt(n, "group", 0, kMaxNodes, -1);
@@ -232,17 +237,21 @@ private:
             if (auto medium = l.find("medium")) {
                 const auto parsed = linkMediumFromString(medium->string());
                 if (!parsed)
-                    medium->fail("unknown medium \"" + medium->string() + "\" (expected dac, aoc or optics)");
+                    medium->fail("unknown medium \"" + medium->string() +
+                                 "\" (expected dac, aoc or optics)");
                 link.medium = *parsed;
             }
-            link.lengthMeters = readNumber(l, "lengthM", 0, 100000, defaultLengthMeters(link.medium));
+            link.lengthMeters =
+                readNumber(l, "lengthM", 0, 100000, defaultLengthMeters(link.medium));
             for (const Node* end : {&a, &b}) {
                 const NodeId id = end == &a ? link.a : link.b;
                 const int used = ports[id] += link.count;
                 const int limit = end->kind == NodeKind::Server ? end->server.nics : end->sw.radix;
                 if (used > limit)
                     l.fail(std::string(toString(end->kind)) + " " + end->name + " would use " +
-                           std::to_string(used) + (end->kind == NodeKind::Server ? " NIC ports, it has " : " ports, radix is ") +
+                           std::to_string(used) +
+                           (end->kind == NodeKind::Server ? " NIC ports, it has "
+                                                          : " ports, radix is ") +
                            std::to_string(limit));
             }
             topology.addLink(link);
@@ -295,15 +304,17 @@ private:
         const std::string op = c["op"].string();
         const auto parsedOp = collectiveOpFromString(op);
         if (!parsedOp)
-            c["op"].fail("unknown collective \"" + op +
-                         "\" (expected allreduce, allgather, reducescatter, alltoall or broadcast)");
+            c["op"].fail(
+                "unknown collective \"" + op +
+                "\" (expected allreduce, allgather, reducescatter, alltoall or broadcast)");
         spec.op = *parsedOp;
         spec.bytes = c["bytes"].integer(1, kMaxBytes);
         if (auto algorithm = c.find("algorithm")) {
             const auto parsed = collectiveAlgorithmFromString(algorithm->string());
             if (!parsed)
-                algorithm->fail("unknown algorithm \"" + algorithm->string() +
-                                "\" (expected auto, ring, hierarchical, tree, sharp, direct or pxn)");
+                algorithm->fail(
+                    "unknown algorithm \"" + algorithm->string() +
+                    "\" (expected auto, ring, hierarchical, tree, sharp, direct or pxn)");
             spec.algorithm = *parsed;
         }
         return spec;
@@ -323,7 +334,8 @@ Design parseDesign(std::string_view text, const std::string& origin, const Catal
         std::string detail = e.what();
         if (const auto colon = detail.find("syntax error"); colon != std::string::npos)
             detail = detail.substr(colon);
-        throw JsonError(origin, "/", "not valid JSON near byte " + std::to_string(e.byte) + ": " + detail);
+        throw JsonError(origin, "/",
+                        "not valid JSON near byte " + std::to_string(e.byte) + ": " + detail);
     }
     const JsonCursor root(document, origin);
     if (!document.is_object())
@@ -340,9 +352,9 @@ Design loadDesign(const std::filesystem::path& path, const Catalog& catalog) {
     if (error)
         throw JsonError(origin, "/", "cannot read: " + error.message());
     if (size > kMaxDesignFileBytes)
-        throw JsonError(origin, "/", "is " + std::to_string(size >> 20) +
-                                         " MiB; design files are at most " +
-                                         std::to_string(kMaxDesignFileBytes >> 20) + " MiB");
+        throw JsonError(origin, "/",
+                        "is " + std::to_string(size >> 20) + " MiB; design files are at most " +
+                            std::to_string(kMaxDesignFileBytes >> 20) + " MiB");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw JsonError(origin, "/", "cannot open for reading");

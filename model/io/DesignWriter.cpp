@@ -111,7 +111,9 @@ nlohmann::json designToJson(const Design& design) {
     return root;
 }
 
-std::string serializeDesign(const Design& design) { return designToJson(design).dump(2) + "\n"; }
+std::string serializeDesign(const Design& design) {
+    return designToJson(design).dump(2) + "\n";
+}
 
 void saveDesign(const Design& design, const std::filesystem::path& path) {
     const std::string text = serializeDesign(design);

@@ -32,7 +32,8 @@ std::string formatNumber(double value) {
 } // namespace
 
 std::string withArticle(std::string_view typeName) {
-    const bool vowel = !typeName.empty() && std::string_view("aeiou").find(typeName[0]) != std::string_view::npos;
+    const bool vowel =
+        !typeName.empty() && std::string_view("aeiou").find(typeName[0]) != std::string_view::npos;
     return (vowel ? "an " : "a ") + std::string(typeName);
 }
 
@@ -44,7 +45,9 @@ JsonError::JsonError(std::string origin, std::string path, std::string problem)
 JsonCursor::JsonCursor(const nlohmann::json& value, std::string origin, std::string path)
     : m_value(&value), m_origin(std::move(origin)), m_path(std::move(path)) {}
 
-void JsonCursor::fail(const std::string& problem) const { throw JsonError(m_origin, m_path, problem); }
+void JsonCursor::fail(const std::string& problem) const {
+    throw JsonError(m_origin, m_path, problem);
+}
 
 std::string JsonCursor::describe() const {
     const auto& v = *m_value;
@@ -133,8 +136,8 @@ long long JsonCursor::integer(long long lo, long long hi) const {
             fail("expected a whole number, got " + m_value->dump());
     }
     // Unsigned values above the signed range are out of any range we accept.
-    if (m_value->is_number_unsigned() && m_value->get<unsigned long long>() >
-                                             static_cast<unsigned long long>(hi))
+    if (m_value->is_number_unsigned() &&
+        m_value->get<unsigned long long>() > static_cast<unsigned long long>(hi))
         fail("expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
              ", got " + m_value->dump());
     const auto v = m_value->is_number_float() ? static_cast<long long>(m_value->get<double>())

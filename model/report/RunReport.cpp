@@ -78,28 +78,33 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     const sim::FabricNetwork network(topology, report.fabric, options.seed);
     report.effective = sim::effectiveBisection(network, report.bisection, options.seed);
 
-    const model::GpuSpec gpu = design.workload ? design.workload->gpu.spec : *catalog.findGpu("h100-sxm");
-    sim::CollectiveGroup group{network.servers(), topology.node(network.servers().front()).server.gpus, gpu};
+    const model::GpuSpec gpu =
+        design.workload ? design.workload->gpu.spec : *catalog.findGpu("h100-sxm");
+    sim::CollectiveGroup group{network.servers(),
+                               topology.node(network.servers().front()).server.gpus, gpu};
     for (const auto server : group.servers)
         group.gpusPerServer = std::min(group.gpusPerServer, topology.node(server).server.gpus);
     const CollectiveSpec collective = design.collective.value_or(CollectiveSpec{});
     try {
         report.collective = sim::runCollective(network, group, collective);
     } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument("cannot time the " + std::string(toString(collective.op)) + ": " + e.what());
+        throw std::invalid_argument("cannot time the " + std::string(toString(collective.op)) +
+                                    ": " + e.what());
     }
 
     if (design.workload) {
         try {
             report.step = sim::estimateStep(network, *design.workload);
         } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument(std::string("cannot estimate the training step: ") + e.what());
+            throw std::invalid_argument(std::string("cannot estimate the training step: ") +
+                                        e.what());
         }
         TrainingEstimate training;
         training.tokens = options.trainTokens;
         training.seconds = options.trainTokens / report.step->tokensPerSecond;
         training.gpuHours = training.seconds / 3600 * report.gpus;
-        training.costUsd = training.gpuHours * (catalog.prices().gpuHourUsd + report.cost.perGpuHour);
+        training.costUsd =
+            training.gpuHours * (catalog.prices().gpuHourUsd + report.cost.perGpuHour);
         report.training = training;
     }
     return report;
@@ -110,7 +115,8 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
     return {
         {"gpus", r.gpus},
         {"servers", r.servers},
-        {"switches", {{"leaf", r.switches.leaf}, {"spine", r.switches.spine}, {"core", r.switches.core}}},
+        {"switches",
+         {{"leaf", r.switches.leaf}, {"spine", r.switches.spine}, {"core", r.switches.core}}},
         {"bisection",
          {{"theoreticalGbps", rounded(r.bisection.minCut.value, 3)},
           {"effectiveGbps", rounded(r.effective.gbps, 3)},
@@ -153,9 +159,9 @@ Design withServers(const Design& design, int servers) {
         const long long perReplica = static_cast<long long>(workload.tp) * workload.pp;
         const int gpus = scaled.topology.gpuCount();
         if (gpus % perReplica != 0)
-            throw std::invalid_argument(std::to_string(servers) + " servers give " +
-                                        std::to_string(gpus) + " GPUs, not a multiple of tp x pp = " +
-                                        std::to_string(perReplica));
+            throw std::invalid_argument(
+                std::to_string(servers) + " servers give " + std::to_string(gpus) +
+                " GPUs, not a multiple of tp x pp = " + std::to_string(perReplica));
         workload.dp = static_cast<int>(gpus / perReplica);
         scaled.workload = workload;
     }

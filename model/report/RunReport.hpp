@@ -19,10 +19,10 @@
 namespace fabriclab::model {
 
 struct RunOptions {
-    std::optional<std::string> fabricId;       ///< evaluate on this fabric instead of the design's
-    std::optional<double> amortizationMonths;  ///< the price catalog's default when absent
-    std::uint64_t seed = 1;                    ///< ECMP hashes and the bisection permutation
-    double trainTokens = 1e12;                 ///< token budget for time and cost to train
+    std::optional<std::string> fabricId;      ///< evaluate on this fabric instead of the design's
+    std::optional<double> amortizationMonths; ///< the price catalog's default when absent
+    std::uint64_t seed = 1;                   ///< ECMP hashes and the bisection permutation
+    double trainTokens = 1e12;                ///< token budget for time and cost to train
 };
 
 /// What training a token budget takes on this design.
@@ -43,7 +43,7 @@ struct RunReport {
     BisectionResult bisection;
     sim::EffectiveBisection effective;
     sim::CollectiveResult collective;
-    std::optional<sim::StepTime> step;      ///< when the design has a workload
+    std::optional<sim::StepTime> step; ///< when the design has a workload
     std::optional<TrainingEstimate> training;
     CostReport cost;
 };

@@ -20,14 +20,16 @@ struct Context {
     const CollectiveGroup& group;
     std::stop_token stop;
     int servers = 0;
-    int gpus = 0;               ///< per server
-    int rails = 0;              ///< NICs per server the collective spreads over
-    double scaleUpBps = 0;      ///< achievable scale-up bytes/s per GPU per direction
-    double scaleUpAlpha = 0;    ///< seconds per step inside a server
-    double stepAlpha = 0;       ///< NCCL's protocol seconds per network step
+    int gpus = 0;            ///< per server
+    int rails = 0;           ///< NICs per server the collective spreads over
+    double scaleUpBps = 0;   ///< achievable scale-up bytes/s per GPU per direction
+    double scaleUpAlpha = 0; ///< seconds per step inside a server
+    double stepAlpha = 0;    ///< NCCL's protocol seconds per network step
 };
 
-int nicOfGpu(const Context& c, int gpu) { return gpu * c.rails / c.gpus; }
+int nicOfGpu(const Context& c, int gpu) {
+    return gpu * c.rails / c.gpus;
+}
 
 /// One transfer per rail from every `from` server to its `to` server, all at once.
 SimulationResult simulatePairs(const Context& c, const std::vector<std::pair<int, int>>& pairs,
@@ -38,7 +40,10 @@ SimulationResult simulatePairs(const Context& c, const std::vector<std::pair<int
         for (const auto& [from, to] : pairs)
             transfers.push_back(Transfer{{c.group.servers[static_cast<std::size_t>(from)], rail},
                                          {c.group.servers[static_cast<std::size_t>(to)], rail},
-                                         bytesPerRail, {}, static_cast<std::uint64_t>(rail), c.stepAlpha});
+                                         bytesPerRail,
+                                         {},
+                                         static_cast<std::uint64_t>(rail),
+                                         c.stepAlpha});
     return FlowSimulator{}.run(c.network, transfers, c.stop);
 }
 
@@ -60,7 +65,8 @@ double networkStepLatency(const Context& c) {
     if (c.servers < 2)
         return 0;
     const auto& servers = c.group.servers;
-    return c.network.latencySeconds(c.network.route({servers[0], 0}, {servers[1], 0}, 0)) + c.stepAlpha;
+    return c.network.latencySeconds(c.network.route({servers[0], 0}, {servers[1], 0}, 0)) +
+           c.stepAlpha;
 }
 
 /// A ring over all n = servers x gpus ranks, `stepsPerRank` steps of bytes/n each,
@@ -76,7 +82,8 @@ CollectiveResult flatRing(const Context& c, double bytes, int stepsPerRank) {
     result.algorithm = CollectiveAlgorithm::Ring;
     // In each ring a server holds g consecutive ranks: g - 1 hops on scale-up, one on
     // the fabric. With one ring per rail a GPU sends (g - 1)/g of its chunk on scale-up.
-    double stepData = c.gpus > 1 ? chunk * (c.servers > 1 ? (c.gpus - 1.0) / c.gpus : 1.0) / c.scaleUpBps : 0.0;
+    double stepData =
+        c.gpus > 1 ? chunk * (c.servers > 1 ? (c.gpus - 1.0) / c.gpus : 1.0) / c.scaleUpBps : 0.0;
     if (c.servers > 1) {
         result.phase = simulatePairs(c, ringPairs(c.servers), chunk / c.rails);
         stepData = std::max(stepData, result.phase.dataSeconds);
@@ -133,8 +140,9 @@ CollectiveResult doubleTree(const Context& c, double bytes) {
 /// result once; the switches add. Scale-up reduce-scatter and all-gather around it.
 CollectiveResult sharp(const Context& c, double bytes) {
     if (!c.network.fabric().inNetworkReduction)
-        throw std::invalid_argument("fabric " + c.network.fabric().id +
-                                    " has no in-network reduction (SHARP); use auto, ring, tree or hierarchical");
+        throw std::invalid_argument(
+            "fabric " + c.network.fabric().id +
+            " has no in-network reduction (SHARP); use auto, ring, tree or hierarchical");
     CollectiveResult result;
     result.algorithm = CollectiveAlgorithm::Sharp;
     const double intra = (c.gpus - 1) * scaleUpStep(c, bytes / c.gpus);
@@ -144,7 +152,8 @@ CollectiveResult sharp(const Context& c, double bytes) {
         for (int rail = 0; rail < c.rails; ++rail)
             slowest = std::min(slowest, c.network.nicGoodputGbps({server, rail}));
     const auto& fabric = c.network.fabric();
-    const double treeLatency = 2 * (fabric.nicLatencyNs + 3 * fabric.switchLatencyNs) * 1e-9 + c.stepAlpha;
+    const double treeLatency =
+        2 * (fabric.nicLatencyNs + 3 * fabric.switchLatencyNs) * 1e-9 + c.stepAlpha;
     // Scale-up stages and the network stage are pipelined, as in hierarchical().
     result.seconds = std::max(2 * intra, bytes / c.rails / (slowest * 1e9 / 8)) + treeLatency;
     return result;
@@ -167,15 +176,23 @@ CollectiveResult allToAll(const Context& c, double bytes, bool pxn) {
             const auto to = c.group.servers[static_cast<std::size_t>(t)];
             if (pxn) {
                 for (int rail = 0; rail < c.rails; ++rail)
-                    transfers.push_back(Transfer{{from, rail}, {to, rail},
-                                                 piece * c.gpus * (static_cast<double>(c.gpus) / c.rails), {},
-                                                 static_cast<std::uint64_t>(rail), c.stepAlpha});
+                    transfers.push_back(
+                        Transfer{{from, rail},
+                                 {to, rail},
+                                 piece * c.gpus * (static_cast<double>(c.gpus) / c.rails),
+                                 {},
+                                 static_cast<std::uint64_t>(rail),
+                                 c.stepAlpha});
                 continue;
             }
             for (int a = 0; a < c.gpus; ++a)
                 for (int b = 0; b < c.gpus; ++b)
-                    transfers.push_back(Transfer{{from, nicOfGpu(c, a)}, {to, nicOfGpu(c, b)}, piece, {},
-                                                 static_cast<std::uint64_t>(a * c.gpus + b), c.stepAlpha});
+                    transfers.push_back(Transfer{{from, nicOfGpu(c, a)},
+                                                 {to, nicOfGpu(c, b)},
+                                                 piece,
+                                                 {},
+                                                 static_cast<std::uint64_t>(a * c.gpus + b),
+                                                 c.stepAlpha});
         }
     double intra = (c.gpus - 1) * piece / c.scaleUpBps;
     if (pxn)
@@ -199,7 +216,8 @@ CollectiveResult broadcast(const Context& c, double bytes) {
     for (int i = 0; i + 1 < c.servers; ++i)
         chain.emplace_back(i, i + 1);
     result.phase = simulatePairs(c, chain, bytes / c.rails);
-    const double hop = c.network.latencySeconds(c.network.route({c.group.servers[0], 0}, {c.group.servers[1], 0}, 0)) +
+    const double hop = c.network.latencySeconds(
+                           c.network.route({c.group.servers[0], 0}, {c.group.servers[1], 0}, 0)) +
                        c.stepAlpha;
     result.seconds = std::max(result.phase.seconds + (c.servers - 2) * hop, intra);
     return result;
@@ -207,15 +225,20 @@ CollectiveResult broadcast(const Context& c, double bytes) {
 
 } // namespace
 
-SimulationResult simulateRings(const FabricNetwork& network, const std::vector<std::vector<model::NodeId>>& rings,
-                               int rails, double bytesPerRail, std::stop_token stop) {
+SimulationResult simulateRings(const FabricNetwork& network,
+                               const std::vector<std::vector<model::NodeId>>& rings, int rails,
+                               double bytesPerRail, std::stop_token stop) {
     std::vector<Transfer> transfers;
     const double alpha = network.fabric().stepLatencyUs * 1e-6;
     for (int rail = 0; rail < rails; ++rail)
         for (const auto& ring : rings)
             for (std::size_t i = 0; ring.size() > 1 && i < ring.size(); ++i)
-                transfers.push_back(Transfer{{ring[i], rail}, {ring[(i + 1) % ring.size()], rail}, bytesPerRail, {},
-                                             static_cast<std::uint64_t>(rail), alpha});
+                transfers.push_back(Transfer{{ring[i], rail},
+                                             {ring[(i + 1) % ring.size()], rail},
+                                             bytesPerRail,
+                                             {},
+                                             static_cast<std::uint64_t>(rail),
+                                             alpha});
     return FlowSimulator{}.run(network, transfers, stop);
 }
 
@@ -227,8 +250,9 @@ CollectiveResult fastest(std::vector<CollectiveResult> candidates) {
 }
 
 [[noreturn]] void refuse(CollectiveAlgorithm algorithm, CollectiveOp op, const char* fits) {
-    throw std::invalid_argument("algorithm " + std::string(model::toString(algorithm)) + " does not apply to " +
-                                std::string(model::toString(op)) + " (use " + fits + ")");
+    throw std::invalid_argument("algorithm " + std::string(model::toString(algorithm)) +
+                                " does not apply to " + std::string(model::toString(op)) +
+                                " (use " + fits + ")");
 }
 
 CollectiveResult dispatch(const Context& c, const model::CollectiveSpec& spec) {

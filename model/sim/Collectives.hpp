@@ -48,8 +48,9 @@ CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGro
 /// One step of rings across servers: on every rail, each server sends `bytesPerRail`
 /// to the next server of its ring, all rings at once. The building block of ring-based
 /// collectives and of data-parallel gradient exchange.
-SimulationResult simulateRings(const FabricNetwork& network, const std::vector<std::vector<model::NodeId>>& rings,
-                               int rails, double bytesPerRail, std::stop_token stop = {});
+SimulationResult simulateRings(const FabricNetwork& network,
+                               const std::vector<std::vector<model::NodeId>>& rings, int rails,
+                               double bytesPerRail, std::stop_token stop = {});
 
 /// busbw / algbw for an operation over n ranks, as nccl-tests defines it.
 double busBandwidthFactor(model::CollectiveOp op, int ranks);

@@ -9,7 +9,8 @@
 
 namespace fabriclab::sim {
 
-EffectiveBisection effectiveBisection(const FabricNetwork& network, const model::BisectionResult& theoretical,
+EffectiveBisection effectiveBisection(const FabricNetwork& network,
+                                      const model::BisectionResult& theoretical,
                                       std::uint64_t seed) {
     EffectiveBisection result;
     const auto& first = theoretical.firstHalf;

@@ -20,7 +20,8 @@ struct EffectiveBisection {
 /// one flow per NIC. Static ECMP loses throughput where hashes collide; adaptive routing
 /// spreads and recovers it. The rates are the max-min fair steady state. `seed` picks the
 /// permutation (and the network's own seed the ECMP hashes).
-EffectiveBisection effectiveBisection(const FabricNetwork& network, const model::BisectionResult& theoretical,
+EffectiveBisection effectiveBisection(const FabricNetwork& network,
+                                      const model::BisectionResult& theoretical,
                                       std::uint64_t seed = 1);
 
 } // namespace fabriclab::sim

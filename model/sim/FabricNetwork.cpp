@@ -20,7 +20,8 @@ std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-// Signal propagation in fibre and copper: at most 4.5 ns per metre (figures.md, NVIDIA cable specs).
+// Signal propagation in fibre and copper: at most 4.5 ns per metre (figures.md, NVIDIA cable
+// specs).
 constexpr double kSecondsPerMeter = 4.5e-9;
 
 } // namespace
@@ -114,16 +115,23 @@ int FabricNetwork::nicCount(model::NodeId server) const {
 }
 
 const FabricNetwork::Cable& FabricNetwork::cable(Endpoint endpoint) const {
-    const std::vector<Cable>* cables = endpoint.server.value < m_nics.size() ? &m_nics[endpoint.server.value] : nullptr;
+    const std::vector<Cable>* cables =
+        endpoint.server.value < m_nics.size() ? &m_nics[endpoint.server.value] : nullptr;
     if (!cables || endpoint.nic < 0 || endpoint.nic >= static_cast<int>(cables->size()))
-        throw std::invalid_argument("server " + m_topology->node(endpoint.server).name + " has no NIC " +
-                                    std::to_string(endpoint.nic));
+        throw std::invalid_argument("server " + m_topology->node(endpoint.server).name +
+                                    " has no NIC " + std::to_string(endpoint.nic));
     return (*cables)[static_cast<std::size_t>(endpoint.nic)];
 }
 
-double FabricNetwork::nicGoodputGbps(Endpoint endpoint) const { return m_capacity[cable(endpoint).up]; }
-std::uint32_t FabricNetwork::nicUp(Endpoint endpoint) const { return cable(endpoint).up; }
-std::uint32_t FabricNetwork::nicDown(Endpoint endpoint) const { return cable(endpoint).down; }
+double FabricNetwork::nicGoodputGbps(Endpoint endpoint) const {
+    return m_capacity[cable(endpoint).up];
+}
+std::uint32_t FabricNetwork::nicUp(Endpoint endpoint) const {
+    return cable(endpoint).up;
+}
+std::uint32_t FabricNetwork::nicDown(Endpoint endpoint) const {
+    return cable(endpoint).down;
+}
 
 const std::vector<int>& FabricNetwork::distancesTo(std::uint32_t target) const {
     if (m_distances.empty())
@@ -152,7 +160,8 @@ Route FabricNetwork::route(Endpoint from, Endpoint to, std::uint64_t flowKey) co
     return route;
 }
 
-void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey, Route& route) const {
+void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey,
+                              Route& route) const {
     route.elements.clear();
     route.switchHops = 0;
     route.wireMeters = 0;
@@ -171,9 +180,10 @@ void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey,
     if (source.switchNode != sink.switchNode) {
         int hops = 0;
         double meters = 0;
-        const auto key = mix(m_seed ^ mix(from.server.value * 131ULL + static_cast<std::uint64_t>(from.nic)) ^
-                             mix((to.server.value * 131ULL + static_cast<std::uint64_t>(to.nic)) << 1) ^
-                             mix(flowKey << 2));
+        const auto key =
+            mix(m_seed ^ mix(from.server.value * 131ULL + static_cast<std::uint64_t>(from.nic)) ^
+                mix((to.server.value * 131ULL + static_cast<std::uint64_t>(to.nic)) << 1) ^
+                mix(flowKey << 2));
         const auto& between = middle(source.switchNode, sink.switchNode, key, hops, meters);
         route.elements.insert(route.elements.end(), between.begin(), between.end());
         route.wireMeters += meters;
@@ -181,8 +191,9 @@ void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey,
     route.elements.push_back({sink.down, 1.0});
 }
 
-const std::vector<PathElement>& FabricNetwork::middle(std::uint32_t from, std::uint32_t to, std::uint64_t key,
-                                                      int& hops, double& meters) const {
+const std::vector<PathElement>& FabricNetwork::middle(std::uint32_t from, std::uint32_t to,
+                                                      std::uint64_t key, int& hops,
+                                                      double& meters) const {
     const std::vector<int>& distance = distancesTo(to);
     hops = distance[from];
     if (!adaptive()) {
@@ -223,7 +234,8 @@ const std::vector<PathElement>& FabricNetwork::middle(std::uint32_t from, std::u
     return it->second.elements;
 }
 
-std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t to, double& meters) const {
+std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t to,
+                                               double& meters) const {
     // Adaptive routing: at every switch the flow spreads over all equal-cost cables in
     // proportion to their number, hop by hop (a frontier of fractions per distance).
     const std::vector<int>& distance = distancesTo(to);

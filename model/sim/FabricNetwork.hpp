@@ -29,8 +29,8 @@ struct PathElement {
 /// A route: the channels a flow loads and what it pays before its first byte arrives.
 struct Route {
     std::vector<PathElement> elements;
-    int switchHops = 0;      ///< switches crossed
-    double wireMeters = 0;   ///< cable length along the route
+    int switchHops = 0;    ///< switches crossed
+    double wireMeters = 0; ///< cable length along the route
 };
 
 /// The topology as the simulator sees it: every direction of every cable is a channel
@@ -94,10 +94,10 @@ private:
         double meters = 0;
     };
     struct Hop {
-        std::uint32_t to;        ///< node index
-        std::uint32_t channel0;  ///< first channel of this direction
-        int members;             ///< cables in the bundle
-        int channels;            ///< 1 (bundle) or members
+        std::uint32_t to;       ///< node index
+        std::uint32_t channel0; ///< first channel of this direction
+        int members;            ///< cables in the bundle
+        int channels;           ///< 1 (bundle) or members
         double meters;
     };
 
@@ -121,9 +121,9 @@ private:
     /// NIC cables per server, indexed by NodeId value (ids are dense): routing a million
     /// flows looks these up a million times.
     std::vector<std::vector<Cable>> m_nics;
-    std::vector<int> m_tier;                  ///< 0 server, 1 leaf, 2 spine, 3 core
-    std::vector<std::uint32_t> m_upGroup;     ///< per node: channel of all its uplinks
-    std::vector<std::uint32_t> m_downGroup;   ///< per node: channel of all links from above
+    std::vector<int> m_tier;                ///< 0 server, 1 leaf, 2 spine, 3 core
+    std::vector<std::uint32_t> m_upGroup;   ///< per node: channel of all its uplinks
+    std::vector<std::uint32_t> m_downGroup; ///< per node: channel of all links from above
     struct Middle {
         std::vector<PathElement> elements;
         int hops = 0;

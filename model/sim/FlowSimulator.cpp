@@ -18,7 +18,8 @@ constexpr double kBytesPerGbit = 1e9 / 8;
 
 /// Receivers that several sources send to at once suffer the fabric's incast loss
 /// (congestion control reacting to many-to-one traffic); a lone sender does not.
-std::vector<double> channelCapacities(const FabricNetwork& network, const std::vector<Transfer>& transfers) {
+std::vector<double> channelCapacities(const FabricNetwork& network,
+                                      const std::vector<Transfer>& transfers) {
     std::vector<double> capacity(network.channelCount());
     for (std::uint32_t c = 0; c < capacity.size(); ++c)
         capacity[c] = network.capacityGbps(c);
@@ -43,8 +44,9 @@ struct Pending {
 
 } // namespace
 
-SimulationResult FlowSimulator::run(const FabricNetwork& network, const std::vector<Transfer>& transfers,
-                                    std::stop_token stop, const SimulationOptions& options,
+SimulationResult FlowSimulator::run(const FabricNetwork& network,
+                                    const std::vector<Transfer>& transfers, std::stop_token stop,
+                                    const SimulationOptions& options,
                                     const std::function<void(const Progress&)>& progress) const {
     const std::size_t count = transfers.size();
     SimulationResult result;
@@ -69,7 +71,8 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network, const std::vec
     for (std::uint32_t i = 0; i < count; ++i) {
         const Transfer& t = transfers[i];
         if (!(t.bytes >= 0) || !std::isfinite(t.bytes) || !(t.extraLatency >= 0))
-            throw std::invalid_argument("transfer " + std::to_string(i) + " has an invalid size or latency");
+            throw std::invalid_argument("transfer " + std::to_string(i) +
+                                        " has an invalid size or latency");
         const Route route = network.route(t.from, t.to, t.flowKey);
         local[i] = route.elements.empty();
         elementCountOf.push_back(route.elements.size());
@@ -83,7 +86,8 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network, const std::vec
             paths[i] = route.elements;
         for (const std::uint32_t before : t.after) {
             if (before >= count || before == i)
-                throw std::invalid_argument("transfer " + std::to_string(i) + " waits on a transfer that does not exist");
+                throw std::invalid_argument("transfer " + std::to_string(i) +
+                                            " waits on a transfer that does not exist");
             dependants[before].push_back(i);
             ++waitingOn[i];
         }
@@ -156,12 +160,15 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network, const std::vec
             // saturated channel stays saturated while it has flows, so this is close.
             std::vector<double> load(network.channelCount(), 0.0);
             for (const std::uint32_t i : active)
-                for (const PathElement& e : network.route(transfers[i].from, transfers[i].to, transfers[i].flowKey).elements)
+                for (const PathElement& e :
+                     network.route(transfers[i].from, transfers[i].to, transfers[i].flowKey)
+                         .elements)
                     load[e.channel] += remaining[i] * e.fraction;
             double drain = 0;
             for (std::uint32_t c = 0; c < load.size(); ++c)
                 if (load[c] > 0)
-                    drain = std::max(drain, load[c] / (solver->capacity(ConstraintId{c}) * kBytesPerGbit));
+                    drain = std::max(drain,
+                                     load[c] / (solver->capacity(ConstraintId{c}) * kBytesPerGbit));
             now += drain;
             result.dataSeconds = std::max(result.dataSeconds, now);
             for (const std::uint32_t i : active) {
@@ -183,7 +190,8 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network, const std::vec
                 step = std::min(step, remaining[i] / rate[i]);
         }
         if (!std::isfinite(step))
-            throw std::invalid_argument("transfers cannot progress: a link on their path has no capacity");
+            throw std::invalid_argument(
+                "transfers cannot progress: a link on their path has no capacity");
 
         Sample sample{now, throughput, {}};
         if (options.recordLinks) {
@@ -191,7 +199,8 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network, const std::vec
             for (const std::uint32_t i : active)
                 for (const PathElement& e : paths[i])
                     sample.linkUtilization[e.channel] += static_cast<float>(
-                        solver->rate(VariableId{i}) * e.fraction / std::max(1e-12, solver->capacity(ConstraintId{e.channel})));
+                        solver->rate(VariableId{i}) * e.fraction /
+                        std::max(1e-12, solver->capacity(ConstraintId{e.channel})));
         }
         result.timeline.push_back(std::move(sample));
         if (result.timeline.size() >= 2 * options.maxSamples) {

@@ -24,8 +24,8 @@ struct Transfer {
 
 /// A point of the playback timeline.
 struct Sample {
-    double time = 0;            ///< simulated seconds
-    double throughputGbps = 0;  ///< sum of all flow rates
+    double time = 0;                    ///< simulated seconds
+    double throughputGbps = 0;          ///< sum of all flow rates
     std::vector<float> linkUtilization; ///< per channel, 0-1, when recording links
 };
 
@@ -47,12 +47,12 @@ struct Progress {
 };
 
 struct SimulationResult {
-    double seconds = 0;                ///< when the last transfer finished
-    double dataSeconds = 0;            ///< when the last byte moved (without start-up latency)
-    std::vector<double> finishTimes;   ///< per transfer
+    double seconds = 0;              ///< when the last transfer finished
+    double dataSeconds = 0;          ///< when the last byte moved (without start-up latency)
+    std::vector<double> finishTimes; ///< per transfer
     std::vector<Sample> timeline;
-    std::size_t events = 0;            ///< solver runs, for benchmarks
-    bool drainEstimated = false;       ///< maxEvents was reached; the tail is a bound
+    std::size_t events = 0;      ///< solver runs, for benchmarks
+    bool drainEstimated = false; ///< maxEvents was reached; the tail is a bound
 };
 
 /// Event-driven flow-level simulation: transfers start once the ones they depend on have

@@ -30,7 +30,8 @@ ConstraintId FlowSolver::addConstraint(double capacity) {
 
 VariableId FlowSolver::addVariable(double bound, double penalty, double multiplicity) {
     if (!(bound >= 0) || !(penalty > 0) || !(multiplicity > 0))
-        throw std::invalid_argument("a flow needs a bound >= 0, a penalty > 0 and a multiplicity > 0");
+        throw std::invalid_argument(
+            "a flow needs a bound >= 0, a penalty > 0 and a multiplicity > 0");
     m_bound.push_back(bound);
     m_penalty.push_back(penalty);
     m_multiplicity.push_back(multiplicity);
@@ -95,7 +96,8 @@ std::unique_ptr<FlowSolver> makeSolver(std::string_view name) {
         return std::make_unique<HeapFlowSolver>();
     if (name == "reference")
         return std::make_unique<ReferenceFlowSolver>();
-    throw std::invalid_argument("unknown solver \"" + std::string(name) + "\" (expected heap or reference)");
+    throw std::invalid_argument("unknown solver \"" + std::string(name) +
+                                "\" (expected heap or reference)");
 }
 
 } // namespace fabriclab::sim

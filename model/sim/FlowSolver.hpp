@@ -46,7 +46,8 @@ public:
     void reserve(std::size_t variables, std::size_t elements);
     ConstraintId addConstraint(double capacity);
     /// `bound` is the largest rate the variable may reach (kUnbounded for none).
-    VariableId addVariable(double bound = kUnbounded, double penalty = 1.0, double multiplicity = 1.0);
+    VariableId addVariable(double bound = kUnbounded, double penalty = 1.0,
+                           double multiplicity = 1.0);
     /// Declares that the variable uses `consumption` of the constraint per unit of rate.
     void expand(VariableId variable, ConstraintId constraint, double consumption = 1.0);
     /// Takes a variable out of (or back into) the sharing, keeping its expansion.

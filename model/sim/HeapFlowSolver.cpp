@@ -42,7 +42,8 @@ void HeapFlowSolver::index() {
     for (std::size_t c = 0; c < constraints; ++c)
         m_constraintStart[c] = m_constraintStart[c + 1];
     for (std::size_t e = elements; e-- > 0;)
-        m_constraintVariables[--m_constraintStart[m_elements[e].constraint]] = m_elements[e].variable;
+        m_constraintVariables[--m_constraintStart[m_elements[e].constraint]] =
+            m_elements[e].variable;
 
     // New slots start with stamp 0, which no generation uses; old ones keep theirs.
     m_slots.resize(constraints);
@@ -99,7 +100,8 @@ void HeapFlowSolver::doSolve() {
         const Slot& slot = m_slots[c];
         if (slot.growing == 1) {
             const std::uint32_t v = slot.lastVariable;
-            bound[v] = std::min(bound[v], m_capacity[c] / (slot.lastConsumption * m_multiplicity[v]));
+            bound[v] =
+                std::min(bound[v], m_capacity[c] / (slot.lastConsumption * m_multiplicity[v]));
             continue;
         }
         m_heap[shared++] = {levelOf(c), c};
@@ -157,7 +159,8 @@ void HeapFlowSolver::doSolve() {
         const bool haveBound = nextBound < bounds.size();
         if (!haveConstraint && !haveBound)
             break;
-        if (haveBound && (!haveConstraint || bounds[nextBound].first <= levelOf(m_heap.front().second))) {
+        if (haveBound &&
+            (!haveConstraint || bounds[nextBound].first <= levelOf(m_heap.front().second))) {
             const auto [level, v] = bounds[nextBound++];
             freeze(v, level / m_penalty[v]);
             continue;

@@ -20,7 +20,8 @@ void ReferenceFlowSolver::doSolve() {
         std::vector<double> weight(constraints, 0.0);
         for (const Element& e : m_elements)
             if (!frozen[e.variable])
-                weight[e.constraint] += e.consumption * m_multiplicity[e.variable] / m_penalty[e.variable];
+                weight[e.constraint] +=
+                    e.consumption * m_multiplicity[e.variable] / m_penalty[e.variable];
         double level = kUnbounded;
         for (std::size_t c = 0; c < constraints; ++c)
             if (weight[c] > 0)
@@ -55,7 +56,8 @@ void ReferenceFlowSolver::doSolve() {
         }
         for (const Element& e : m_elements)
             if (freezeNow[e.variable])
-                used[e.constraint] += e.consumption * m_multiplicity[e.variable] * m_rate[e.variable];
+                used[e.constraint] +=
+                    e.consumption * m_multiplicity[e.variable] * m_rate[e.variable];
         if (!any)
             break;
     }

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
+#include "model/topology/Node.hpp"
 #include "model/core/EnumNames.hpp"
 #include "model/topology/Link.hpp"
-#include "model/topology/Node.hpp"
 
 #include <array>
 #include <utility>
@@ -22,9 +22,15 @@ constexpr std::array<std::pair<LinkMedium, std::string_view>, 3> kMedia{{
 }};
 } // namespace
 
-std::string_view toString(NodeKind kind) { return enumName(kNodeKinds, kind); }
-std::optional<NodeKind> nodeKindFromString(std::string_view text) { return enumValue<NodeKind>(kNodeKinds, text); }
-std::string_view toString(LinkMedium medium) { return enumName(kMedia, medium); }
+std::string_view toString(NodeKind kind) {
+    return enumName(kNodeKinds, kind);
+}
+std::optional<NodeKind> nodeKindFromString(std::string_view text) {
+    return enumValue<NodeKind>(kNodeKinds, text);
+}
+std::string_view toString(LinkMedium medium) {
+    return enumName(kMedia, medium);
+}
 std::optional<LinkMedium> linkMediumFromString(std::string_view text) {
     return enumValue<LinkMedium>(kMedia, text);
 }

@@ -23,7 +23,9 @@ enum class NodeKind { Server, Leaf, Spine, Core };
 /// Lower-case name used in files and messages ("server", "leaf", "spine", "core").
 std::string_view toString(NodeKind kind);
 std::optional<NodeKind> nodeKindFromString(std::string_view text);
-inline bool isSwitch(NodeKind kind) { return kind != NodeKind::Server; }
+inline bool isSwitch(NodeKind kind) {
+    return kind != NodeKind::Server;
+}
 
 /// What a GPU server brings to the fabric. A server is one scale-up domain.
 struct ServerProps {

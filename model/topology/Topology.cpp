@@ -26,7 +26,8 @@ LinkId Topology::addLink(Link link) {
 
 void Topology::restoreNode(NodeId id, Node node) {
     if (m_nodes.count(id) || m_byName.count(node.name))
-        throw std::invalid_argument("cannot restore node '" + node.name + "': its id or name is taken");
+        throw std::invalid_argument("cannot restore node '" + node.name +
+                                    "': its id or name is taken");
     m_byName.emplace(node.name, id);
     m_nodes.emplace(id, std::move(node));
     m_nextNode = std::max(m_nextNode, id.value + 1);
@@ -34,7 +35,8 @@ void Topology::restoreNode(NodeId id, Node node) {
 
 void Topology::restoreLink(LinkId id, Link link) {
     if (m_links.count(id) || !contains(link.a) || !contains(link.b))
-        throw std::invalid_argument("cannot restore a link: its id is taken or an endpoint is missing");
+        throw std::invalid_argument(
+            "cannot restore a link: its id is taken or an endpoint is missing");
     m_links.emplace(id, link);
     m_nextLink = std::max(m_nextLink, id.value + 1);
 }
@@ -43,14 +45,15 @@ void Topology::removeNode(NodeId id) {
     const auto it = m_nodes.find(id);
     if (it == m_nodes.end())
         return;
-    std::erase_if(m_links, [id](const auto& entry) {
-        return entry.second.a == id || entry.second.b == id;
-    });
+    std::erase_if(m_links,
+                  [id](const auto& entry) { return entry.second.a == id || entry.second.b == id; });
     m_byName.erase(it->second.name);
     m_nodes.erase(it);
 }
 
-void Topology::removeLink(LinkId id) { m_links.erase(id); }
+void Topology::removeLink(LinkId id) {
+    m_links.erase(id);
+}
 
 void Topology::replaceNode(NodeId id, Node node) {
     auto& slot = m_nodes.at(id);
@@ -69,8 +72,12 @@ void Topology::replaceLink(LinkId id, Link link) {
     m_links.at(id) = link;
 }
 
-const Node& Topology::node(NodeId id) const { return m_nodes.at(id); }
-const Link& Topology::link(LinkId id) const { return m_links.at(id); }
+const Node& Topology::node(NodeId id) const {
+    return m_nodes.at(id);
+}
+const Link& Topology::link(LinkId id) const {
+    return m_links.at(id);
+}
 
 std::optional<NodeId> Topology::findNode(std::string_view name) const {
     const auto it = m_byName.find(std::string(name));

@@ -17,8 +17,9 @@ constexpr double kBytesPerValue = 2; // BF16 gradients and activations on the wi
 /// Data-parallel gradient exchange: every GPU's DP group is a ring of `dp` ranks spaced
 /// `tp` apart. Members on one server first combine over scale-up; the rest cross the
 /// fabric on the GPU's own rail, one ring per group, all groups at once.
-double dataParallelSeconds(const FabricNetwork& network, const model::Workload& w, double gradientBytes,
-                           const std::vector<model::NodeId>& stageServers, int gpusPerServer, std::stop_token stop) {
+double dataParallelSeconds(const FabricNetwork& network, const model::Workload& w,
+                           double gradientBytes, const std::vector<model::NodeId>& stageServers,
+                           int gpusPerServer, std::stop_token stop) {
     if (w.dp < 2)
         return 0;
     const auto& gpu = w.gpu.spec;
@@ -54,7 +55,8 @@ double dataParallelSeconds(const FabricNetwork& network, const model::Workload& 
 
 } // namespace
 
-StepTime estimateStep(const FabricNetwork& network, const model::Workload& w, std::stop_token stop) {
+StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
+                      std::stop_token stop) {
     const auto& topology = network.topology();
     const auto& servers = network.servers();
     if (servers.empty())
@@ -62,14 +64,17 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w, st
     const int gpusPerServer = topology.node(servers.front()).server.gpus;
     for (const auto server : servers)
         if (topology.node(server).server.gpus != gpusPerServer)
-            throw std::invalid_argument("step time needs every server to have the same number of GPUs");
+            throw std::invalid_argument(
+                "step time needs every server to have the same number of GPUs");
     const long long gpus = static_cast<long long>(servers.size()) * gpusPerServer;
     if (static_cast<long long>(w.tp) * w.pp * w.dp != gpus)
-        throw std::invalid_argument("tp x pp x dp = " + std::to_string(static_cast<long long>(w.tp) * w.pp * w.dp) +
-                                    " does not match the " + std::to_string(gpus) + " GPUs");
+        throw std::invalid_argument(
+            "tp x pp x dp = " + std::to_string(static_cast<long long>(w.tp) * w.pp * w.dp) +
+            " does not match the " + std::to_string(gpus) + " GPUs");
     if (w.tp > gpusPerServer && w.tp % gpusPerServer != 0)
         throw std::invalid_argument("tp " + std::to_string(w.tp) + " must be a multiple of the " +
-                                    std::to_string(gpusPerServer) + " GPUs of a server when it spans servers");
+                                    std::to_string(gpusPerServer) +
+                                    " GPUs of a server when it spans servers");
     if (w.tp < gpusPerServer && gpusPerServer % w.tp != 0)
         throw std::invalid_argument("tp " + std::to_string(w.tp) + " must divide the " +
                                     std::to_string(gpusPerServer) + " GPUs of a server");
@@ -101,7 +106,8 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w, st
         // Megatron: two all-reduces per layer forward, two backward, on the activations.
         const double perRank = 4 * layersPerStage * activationBytes * 2.0 * (w.tp - 1) / w.tp;
         const double bandwidth = w.tp <= gpusPerServer ? scaleUpBps : nicBps * gpusPerServer;
-        t.tpSeconds = perRank / bandwidth + 4 * layersPerStage * 2 * (w.tp - 1) * gpu.scaleUpStepLatencyUs * 1e-6;
+        t.tpSeconds = perRank / bandwidth +
+                      4 * layersPerStage * 2 * (w.tp - 1) * gpu.scaleUpStepLatencyUs * 1e-6;
     }
     if (w.pp > 1) {
         // Activations forward and gradients backward across each stage boundary, each
@@ -111,12 +117,19 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w, st
     if (w.ep > 1 && model.experts > 1) {
         // Dispatch and combine, forward and backward, in every layer of the stage.
         const int span = std::max(1, w.ep * w.tp / gpusPerServer);
-        CollectiveGroup group{std::vector<model::NodeId>(servers.begin(), servers.begin() + std::min<int>(span, static_cast<int>(servers.size()))),
-                              std::max(1, w.ep / span), gpu};
-        const double bytes = tokensPerReplica / w.tp * model.hiddenSize * kBytesPerValue * model.expertsPerToken;
-        const model::CollectiveSpec spec{model::CollectiveOp::AllToAll, static_cast<long long>(std::max(1.0, bytes)),
+        CollectiveGroup group{
+            std::vector<model::NodeId>(servers.begin(),
+                                       servers.begin() +
+                                           std::min<int>(span, static_cast<int>(servers.size()))),
+            std::max(1, w.ep / span), gpu};
+        const double bytes =
+            tokensPerReplica / w.tp * model.hiddenSize * kBytesPerValue * model.expertsPerToken;
+        const model::CollectiveSpec spec{model::CollectiveOp::AllToAll,
+                                         static_cast<long long>(std::max(1.0, bytes)),
                                          model::CollectiveAlgorithm::Auto};
-        t.epSeconds = group.ranks() > 1 ? 4 * layersPerStage * runCollective(network, group, spec, stop).seconds : 0;
+        t.epSeconds = group.ranks() > 1
+                          ? 4 * layersPerStage * runCollective(network, group, spec, stop).seconds
+                          : 0;
     }
 
     // Tensor parallelism inside the scale-up domain is part of how MFU is measured (Llama 3's

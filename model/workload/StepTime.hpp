@@ -11,17 +11,18 @@ namespace fabriclab::sim {
 
 /// One optimizer step of a training job on a fabric, and what it adds up to.
 struct StepTime {
-    double computeSeconds = 0;      ///< 6 x active params x tokens / (GPUs x peak x MFU)
-    double dpSeconds = 0;           ///< data-parallel gradient exchange across the fabric
-    double tpSeconds = 0;           ///< tensor-parallel all-reduces (scale-up, or fabric when TP spans servers)
-    double ppSeconds = 0;           ///< pipeline activations between stages
-    double epSeconds = 0;           ///< expert-parallel all-to-alls
-    double commSeconds = 0;         ///< communication on the fabric (TP only when it spans servers)
-    double exposedCommSeconds = 0;  ///< what overlap does not hide
-    double stepSeconds = 0;         ///< compute + exposed communication
-    double commToCompute = 0;       ///< commSeconds / computeSeconds: the fabric decision metric
+    double computeSeconds = 0; ///< 6 x active params x tokens / (GPUs x peak x MFU)
+    double dpSeconds = 0;      ///< data-parallel gradient exchange across the fabric
+    double tpSeconds =
+        0; ///< tensor-parallel all-reduces (scale-up, or fabric when TP spans servers)
+    double ppSeconds = 0;          ///< pipeline activations between stages
+    double epSeconds = 0;          ///< expert-parallel all-to-alls
+    double commSeconds = 0;        ///< communication on the fabric (TP only when it spans servers)
+    double exposedCommSeconds = 0; ///< what overlap does not hide
+    double stepSeconds = 0;        ///< compute + exposed communication
+    double commToCompute = 0;      ///< commSeconds / computeSeconds: the fabric decision metric
     double tokensPerSecond = 0;
-    double mfu = 0;                 ///< the MFU used
+    double mfu = 0; ///< the MFU used
 };
 
 /// Places ranks as Megatron does (tensor parallel fastest, then data, then pipeline), so
@@ -32,6 +33,7 @@ struct StepTime {
 /// traffic behind backward compute, while pipeline traffic and tensor parallelism that
 /// spans servers sit on the critical path. Throws std::invalid_argument when the split
 /// does not fit.
-StepTime estimateStep(const FabricNetwork& network, const model::Workload& workload, std::stop_token stop = {});
+StepTime estimateStep(const FabricNetwork& network, const model::Workload& workload,
+                      std::stop_token stop = {});
 
 } // namespace fabriclab::sim

@@ -55,7 +55,8 @@ Outcome runCli(const QStringList& arguments) {
 
 bool writeFile(const QString& path, const QByteArray& bytes) {
     QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+           file.write(bytes) == bytes.size();
 }
 
 QString diagnostics(const Outcome& o) {
@@ -76,7 +77,9 @@ bool parseJson(const QByteArray& text, json& value, QString& error) {
     }
 }
 
-bool isNumber(const json& object, const char* key) { return object.contains(key) && object.at(key).is_number(); }
+bool isNumber(const json& object, const char* key) {
+    return object.contains(key) && object.at(key).is_number();
+}
 
 /// The success contract every JSON command shares: normal exit 0, nothing on stderr, and
 /// stdout that parses, into `value`. QTest's macros only leave this helper, so callers
@@ -125,7 +128,8 @@ void tst_Cli::helpAndVersion_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QStringList>("mentions");
     QTest::addRow("--help") << QStringList{"--help"} << QStringList{"run", "compare", "sweep"};
-    QTest::addRow("run --help") << QStringList{"run", "--help"} << QStringList{"run", "compare", "sweep"};
+    QTest::addRow("run --help") << QStringList{"run", "--help"}
+                                << QStringList{"run", "compare", "sweep"};
     QTest::addRow("--version") << QStringList{"--version"} << QStringList{"fabriclab-cli", "."};
 }
 
@@ -217,8 +221,8 @@ void tst_Cli::compareJson() {
 
 void tst_Cli::sweepJson() {
     json rows;
-    runForJson({QStringLiteral("sweep"), m_good, QStringLiteral("--servers"), QStringLiteral("8,16"),
-                QStringLiteral("--json")},
+    runForJson({QStringLiteral("sweep"), m_good, QStringLiteral("--servers"),
+                QStringLiteral("8,16"), QStringLiteral("--json")},
                rows);
     if (QTest::currentTestFailed())
         return;
@@ -231,7 +235,8 @@ void tst_Cli::sweepJson() {
         QCOMPARE(rows[i].at("servers").get<int>(), servers[i]);
         QCOMPARE(rows[i].at("gpus").get<int>(), servers[i] * 8);
         QVERIFY(rows[i].contains("fabric"));
-        QCOMPARE(QString::fromStdString(rows[i].at("fabric").get<std::string>()), QStringLiteral("ib-ndr"));
+        QCOMPARE(QString::fromStdString(rows[i].at("fabric").get<std::string>()),
+                 QStringLiteral("ib-ndr"));
     }
 }
 
@@ -244,31 +249,37 @@ void tst_Cli::badInput_data() {
 
     const json gen = generatorDesign();
     const QStringList runFile{"run", "{file}", "--json"};
-    const auto bad = [&](const char* name, const std::string& text, const char* where, const char* words) {
+    const auto bad = [&](const char* name, const std::string& text, const char* where,
+                         const char* words) {
         QTest::addRow("file: %s", name) << QByteArray::fromStdString(text) << runFile
                                         << QString::fromUtf8(where) << QString::fromUtf8(words);
     };
     const auto usage = [](const char* name, const QStringList& arguments, const char* where,
                           const char* words) {
-        QTest::addRow("usage: %s", name) << QByteArray() << arguments << QString::fromUtf8(where)
-                                         << QString::fromUtf8(words);
+        QTest::addRow("usage: %s", name)
+            << QByteArray() << arguments << QString::fromUtf8(where) << QString::fromUtf8(words);
     };
 
-    bad("malformed", R"({"format": "fabriclab-design", "version": 1, )", "{file}: at /:", "not valid JSON");
+    bad("malformed", R"({"format": "fabriclab-design", "version": 1, )",
+        "{file}: at /:", "not valid JSON");
     bad("not an object", "[]", "{file}: at /:", "design object");
     bad("newer version", patched(gen, {{"version", 2}}), "{file}: at /version:", "newer FabricLab");
-    bad("unknown fabric", patched(gen, {{"fabric", "ib-ndrx"}}), "{file}: at /fabric:", "unknown fabric");
+    bad("unknown fabric", patched(gen, {{"fabric", "ib-ndrx"}}),
+        "{file}: at /fabric:", "unknown fabric");
     bad("dangling link",
         patched(explicitDesign(), {{"links", {{{"a", "srv-1"}, {"b", "leaf-7"}}}}}),
         "{file}: at /links/0/b:", "leaf-7");
-    bad("zero servers", patched(gen, {{"generator", {{"servers", 0}}}}), "{file}: at /generator/servers:",
-        "servers");
+    bad("zero servers", patched(gen, {{"generator", {{"servers", 0}}}}),
+        "{file}: at /generator/servers:", "servers");
     bad("typo in generator", patched(gen, {{"generator", {{"oversubscribtion", 1}}}}),
         "{file}: at /generator/oversubscribtion:", "unknown field");
     bad("tp*pp*dp != GPUs",
         patched(gen, {{"workload",
-                       {{"model", "llama3-8b"}, {"gpu", "h100-sxm"}, {"globalBatchTokens", 1048576},
-                        {"tp", 8}, {"dp", 3}}}}),
+                       {{"model", "llama3-8b"},
+                        {"gpu", "h100-sxm"},
+                        {"globalBatchTokens", 1048576},
+                        {"tp", 8},
+                        {"dp", 3}}}}),
         "{file}: at /workload:", "tp x pp x dp");
 
     // Designs that load but cannot be simulated: still one clear line and exit 2.
@@ -283,21 +294,24 @@ void tst_Cli::badInput_data() {
             "nodes":[{"id":"l1","kind":"leaf"},{"id":"s1","kind":"server","gpus":1,"nics":1}],
             "links":[{"a":"s1","b":"l1"}]})",
         "{file}:", "at least two GPUs");
-    bad("sharp on a fabric without it", patched(gen, {{"fabric", "roce-v2"},
-                                                       {"collective", {{"op", "allreduce"}, {"bytes", 1024},
-                                                                       {"algorithm", "sharp"}}}}),
+    bad("sharp on a fabric without it",
+        patched(gen,
+                {{"fabric", "roce-v2"},
+                 {"collective", {{"op", "allreduce"}, {"bytes", 1024}, {"algorithm", "sharp"}}}}),
         "{file}:", "in-network reduction");
-    bad("tree for all-to-all", patched(gen, {{"collective", {{"op", "alltoall"}, {"bytes", 1024},
-                                                              {"algorithm", "tree"}}}}),
+    bad("tree for all-to-all",
+        patched(gen,
+                {{"collective", {{"op", "alltoall"}, {"bytes", 1024}, {"algorithm", "tree"}}}}),
         "{file}:", "does not apply");
     usage("--seed abc", {"run", "{good}", "--seed", "abc"}, "--seed", "whole number");
-    usage("--train-tokens 0", {"run", "{good}", "--train-tokens", "0"}, "--train-tokens", "token count");
+    usage("--train-tokens 0", {"run", "{good}", "--train-tokens", "0"}, "--train-tokens",
+          "token count");
 
     usage("no command", {}, "no command", "--help");
     usage("unknown command", {"simulate", "{good}"}, "\"simulate\"", "unknown command");
     usage("missing DESIGN", {"run", "--json"}, "run", "DESIGN");
-    usage("missing file", {"run", "{dir}/missing.fabric.json"}, "{dir}/missing.fabric.json: at /:",
-          "cannot read");
+    usage("missing file", {"run", "{dir}/missing.fabric.json"},
+          "{dir}/missing.fabric.json: at /:", "cannot read");
     usage("a folder as DESIGN", {"run", "{dir}"}, "{dir}: at /:", "folder");
     usage("unknown option", {"run", "{good}", "--jsn"}, "\"--jsn\"", "unknown option");
     usage("--fabric nope", {"run", "{good}", "--fabric", "nope"}, "\"nope\"", "unknown fabric");
@@ -307,7 +321,8 @@ void tst_Cli::badInput_data() {
     usage("--servers 0", {"sweep", "{good}", "--servers", "0"}, "--servers", "positive");
     usage("--servers abc", {"sweep", "{good}", "--servers", "8,abc"}, "--servers", "\"abc\"");
     usage("--servers empty item", {"sweep", "{good}", "--servers", "8,,16"}, "--servers", "empty");
-    usage("sweep without generator", {"sweep", "{explicit}", "--servers", "8"}, "sweep", "generator");
+    usage("sweep without generator", {"sweep", "{explicit}", "--servers", "8"}, "sweep",
+          "generator");
     usage("two designs", {"run", "{good}", "{explicit}"}, "{explicit}", "one design");
 }
 
@@ -317,10 +332,10 @@ void tst_Cli::badInput() {
     QFETCH(QString, where);
     QFETCH(QString, words);
 
-    const QString filePath = m_dir.filePath(QString::fromUtf8(QTest::currentDataTag())
-                                                .replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")),
-                                                         QStringLiteral("-")) +
-                                            QStringLiteral(".fabric.json"));
+    const QString filePath = m_dir.filePath(
+        QString::fromUtf8(QTest::currentDataTag())
+            .replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("-")) +
+        QStringLiteral(".fabric.json"));
     if (!file.isNull())
         QVERIFY(writeFile(filePath, file));
     const auto expand = [&](QString text) {
@@ -340,14 +355,16 @@ void tst_Cli::badInput() {
     QVERIFY2(o.err.count('\n') == 1, qPrintable(diagnostics(o)));
     const QString line = QString::fromUtf8(o.err).trimmed();
     QVERIFY2(!line.isEmpty(), qPrintable(diagnostics(o)));
-    QVERIFY2(line.contains(expand(where)), qPrintable(expand(where) + QStringLiteral(" not in: ") + line));
+    QVERIFY2(line.contains(expand(where)),
+             qPrintable(expand(where) + QStringLiteral(" not in: ") + line));
     QVERIFY2(line.contains(words), qPrintable(words + QStringLiteral(" not in: ") + line));
 }
 
 void tst_Cli::samples_data() {
     QTest::addColumn<QString>("path");
     const QDir samples(QStringLiteral(FABRICLAB_SOURCE_DIR "/samples"));
-    const QStringList files = samples.entryList({QStringLiteral("*.fabric.json")}, QDir::Files, QDir::Name);
+    const QStringList files =
+        samples.entryList({QStringLiteral("*.fabric.json")}, QDir::Files, QDir::Name);
     if (files.isEmpty())
         QSKIP("no samples/*.fabric.json yet");
     for (const QString& name : files)

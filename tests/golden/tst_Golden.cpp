@@ -22,7 +22,8 @@ const QString kExpected = QStringLiteral(FABRICLAB_SOURCE_DIR "/tests/golden/exp
 
 /// Numbers agree to 1e-9 relative: reports are rounded on output, so any real change in
 /// the engine shows, while the last bit of a double does not.
-QString firstDifference(const nlohmann::json& want, const nlohmann::json& got, const QString& path) {
+QString firstDifference(const nlohmann::json& want, const nlohmann::json& got,
+                        const QString& path) {
     if (want.is_number() && got.is_number()) {
         const double a = want.get<double>();
         const double b = got.get<double>();
@@ -31,8 +32,9 @@ QString firstDifference(const nlohmann::json& want, const nlohmann::json& got, c
         return path + QStringLiteral(": expected %1, got %2").arg(a, 0, 'g', 12).arg(b, 0, 'g', 12);
     }
     if (want.type() != got.type())
-        return path + QStringLiteral(": expected %1, got %2")
-                          .arg(QString::fromStdString(want.dump()), QString::fromStdString(got.dump()));
+        return path +
+               QStringLiteral(": expected %1, got %2")
+                   .arg(QString::fromStdString(want.dump()), QString::fromStdString(got.dump()));
     if (want.is_object()) {
         for (const auto& [key, value] : want.items()) {
             const QString child = path + "/" + QString::fromStdString(key);
@@ -48,7 +50,9 @@ QString firstDifference(const nlohmann::json& want, const nlohmann::json& got, c
     }
     if (want.is_array()) {
         if (want.size() != got.size())
-            return path + QStringLiteral(": expected %1 elements, got %2").arg(want.size()).arg(got.size());
+            return path + QStringLiteral(": expected %1 elements, got %2")
+                              .arg(want.size())
+                              .arg(got.size());
         for (std::size_t i = 0; i < want.size(); ++i)
             if (auto diff = firstDifference(want[i], got[i], path + "/" + QString::number(i));
                 !diff.isEmpty())
@@ -75,12 +79,13 @@ private Q_SLOTS:
     void samplesMatchExpected() {
         QFETCH(QString, sample);
         QProcess cli;
-        cli.start(QStringLiteral(FABRICLAB_CLI), {QStringLiteral("run"), kSamples + "/" + sample,
-                                                  QStringLiteral("--json")});
+        cli.start(QStringLiteral(FABRICLAB_CLI),
+                  {QStringLiteral("run"), kSamples + "/" + sample, QStringLiteral("--json")});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 0);
         const QByteArray output = cli.readAllStandardOutput();
-        const QString expectedPath = kExpected + "/" + QString(sample).replace(".fabric.json", ".json");
+        const QString expectedPath =
+            kExpected + "/" + QString(sample).replace(".fabric.json", ".json");
         if (g_update) {
             QFile out(expectedPath);
             QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));

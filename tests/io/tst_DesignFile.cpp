@@ -32,17 +32,27 @@ namespace {
 
 const std::string kOrigin = "bad.fabric.json";
 
-const Catalog& catalog() { return Catalog::builtin(); }
+const Catalog& catalog() {
+    return Catalog::builtin();
+}
 
 /// A valid workload for generatorDesign()'s 32 GPUs: tp 8 x pp 1 x dp 4.
 json workloadFor32Gpus() {
-    return {{"model", "llama3-70b"}, {"gpu", "h100-sxm"}, {"globalBatchTokens", 4194304},
-            {"tp", 8},               {"pp", 1},           {"dp", 4},
-            {"ep", 1},               {"zero", 1},         {"mfu", 0.4},
+    return {{"model", "llama3-70b"},
+            {"gpu", "h100-sxm"},
+            {"globalBatchTokens", 4194304},
+            {"tp", 8},
+            {"pp", 1},
+            {"dp", 4},
+            {"ep", 1},
+            {"zero", 1},
+            {"mfu", 0.4},
             {"overlap", 0.5}};
 }
 
-QString fromStd(const std::string& text) { return QString::fromStdString(text); }
+QString fromStd(const std::string& text) {
+    return QString::fromStdString(text);
+}
 
 } // namespace
 
@@ -70,20 +80,20 @@ void tst_DesignFile::roundTripGenerator_data() {
     QTest::addRow("leaf-spine 16 servers rail-optimized, spines")
         << fromStd(patched(generatorDesign(), {{"generator", {{"servers", 16}}}})) << 128;
     QTest::addRow("leaf-spine 12 servers top-of-rack 2:1")
-        << fromStd(patched(generatorDesign(),
-                           {{"generator",
-                             {{"servers", 12}, {"railOptimized", false}, {"oversubscription", 2}}}}))
+        << fromStd(
+               patched(generatorDesign(),
+                       {{"generator",
+                         {{"servers", 12}, {"railOptimized", false}, {"oversubscription", 2}}}}))
         << 96;
     QTest::addRow("fat-tree 64 servers radix 16")
-        << fromStd(patched(generatorDesign(),
-                           {{"generator",
-                             {{"kind", "fat-tree"},
-                              {"servers", 64},
-                              {"nicsPerServer", 1},
-                              {"railOptimized", false},
-                              {"leafRadix", 16},
-                              {"spineRadix", 16},
-                              {"coreRadix", 16}}}}))
+        << fromStd(patched(generatorDesign(), {{"generator",
+                                                {{"kind", "fat-tree"},
+                                                 {"servers", 64},
+                                                 {"nicsPerServer", 1},
+                                                 {"railOptimized", false},
+                                                 {"leafRadix", 16},
+                                                 {"spineRadix", 16},
+                                                 {"coreRadix", 16}}}}))
         << 512;
 }
 
@@ -165,7 +175,8 @@ void tst_DesignFile::inlineFabricStaysInline() {
     QCOMPARE(fromStd(serializeDesign(second)), fromStd(once));
 
     // The catalog id form stays an id.
-    const json byId = json::parse(serializeDesign(parseDesign(generatorDesign().dump(), "id", catalog())));
+    const json byId =
+        json::parse(serializeDesign(parseDesign(generatorDesign().dump(), "id", catalog())));
     QVERIFY(byId.at("fabric").is_string());
     QCOMPARE(fromStd(byId.at("fabric").get<std::string>()), QStringLiteral("ib-ndr"));
 }
@@ -203,8 +214,10 @@ void tst_DesignFile::workloadAndCollectiveRoundTrip() {
     QCOMPARE(fromStd(serializeDesign(second)), fromStd(once));
 
     const json saved = json::parse(once);
-    QCOMPARE(fromStd(saved.at("workload").at("model").get<std::string>()), QStringLiteral("llama3-70b"));
-    QCOMPARE(fromStd(saved.at("collective").at("op").get<std::string>()), QStringLiteral("alltoall"));
+    QCOMPARE(fromStd(saved.at("workload").at("model").get<std::string>()),
+             QStringLiteral("llama3-70b"));
+    QCOMPARE(fromStd(saved.at("collective").at("op").get<std::string>()),
+             QStringLiteral("alltoall"));
 }
 
 void tst_DesignFile::saveIntoMissingFolderThrows() {
@@ -236,23 +249,28 @@ void tst_DesignFile::refusesBadDocument_data() {
     const json collective = {{"op", "allreduce"}, {"bytes", 1024}};
     const auto row = [](const char* name, const std::string& text, const char* path,
                         const char* words) {
-        QTest::addRow("%s", name) << fromStd(text) << QString::fromUtf8(path) << QString::fromUtf8(words);
+        QTest::addRow("%s", name) << fromStd(text) << QString::fromUtf8(path)
+                                  << QString::fromUtf8(words);
     };
 
     // The document as a whole.
     row("malformed (truncated)", R"({"format": "fabriclab-design", "version": 1, "fabric": )", "/",
         "not valid JSON");
     row("not an object (an array)", "[1, 2, 3]", "/", "expected a design object");
-    row("wrong format", patched(gen, {{"format", "fabriclab-layout"}}), "/format", "fabriclab-design");
+    row("wrong format", patched(gen, {{"format", "fabriclab-layout"}}), "/format",
+        "fabriclab-design");
     row("missing version", patched(gen, {{"version", nullptr}}), "/", "\"version\"");
     row("version 2", patched(gen, {{"version", 2}}), "/version", "newer FabricLab");
     row("version 0", patched(gen, {{"version", 0}}), "/version", "whole number from 1");
-    row("version as string", patched(gen, {{"version", "1"}}), "/version", "expected a whole number");
+    row("version as string", patched(gen, {{"version", "1"}}), "/version",
+        "expected a whole number");
     row("neither nodes nor generator", patched(gen, {{"generator", nullptr}}), "/", "generator");
-    row("unknown top-level field", patched(gen, {{"fabrik", "ib-ndr"}}), "/fabrik", "unknown field");
+    row("unknown top-level field", patched(gen, {{"fabrik", "ib-ndr"}}), "/fabrik",
+        "unknown field");
 
     // Catalog references.
-    row("unknown fabric id", patched(gen, {{"fabric", "ib-ndr-typo"}}), "/fabric", "unknown fabric");
+    row("unknown fabric id", patched(gen, {{"fabric", "ib-ndr-typo"}}), "/fabric",
+        "unknown fabric");
     json unknownGpu = workload;
     unknownGpu["gpu"] = "h900";
     row("unknown gpu id", patched(gen, {{"workload", unknownGpu}}), "/workload/gpu", "unknown gpu");
@@ -262,14 +280,14 @@ void tst_DesignFile::refusesBadDocument_data() {
         "unknown model");
 
     // The generator.
-    row("servers as string", patched(gen, {{"generator", {{"servers", "8"}}}}), "/generator/servers",
-        "expected a whole number");
+    row("servers as string", patched(gen, {{"generator", {{"servers", "8"}}}}),
+        "/generator/servers", "expected a whole number");
     row("zero servers", patched(gen, {{"generator", {{"servers", 0}}}}), "/generator/servers",
         "servers must be between 1");
-    row("negative nicGbps", patched(gen, {{"generator", {{"nicGbps", -400}}}}), "/generator/nicGbps",
-        "nicGbps must be between 1");
-    row("huge servers", patched(gen, {{"generator", {{"servers", 10'000'000}}}}), "/generator/servers",
-        "10000000");
+    row("negative nicGbps", patched(gen, {{"generator", {{"nicGbps", -400}}}}),
+        "/generator/nicGbps", "nicGbps must be between 1");
+    row("huge servers", patched(gen, {{"generator", {{"servers", 10'000'000}}}}),
+        "/generator/servers", "10000000");
     row("oversubscription 0", patched(gen, {{"generator", {{"oversubscription", 0}}}}),
         "/generator/oversubscription", "oversubscription must be between");
     row("typo oversubscribtion", patched(gen, {{"generator", {{"oversubscribtion", 2}}}}),
@@ -290,9 +308,8 @@ void tst_DesignFile::refusesBadDocument_data() {
                         {{"id", "leaf-1"}, {"kind", "leaf"}},
                         {{"id", "srv-1"}, {"kind", "server"}}}}}),
         "/nodes/2/id", "duplicate node id");
-    row("unknown node kind",
-        patched(exp, {{"nodes", {{{"id", "srv-1"}, {"kind", "router"}}}}}), "/nodes/0/kind",
-        "unknown node kind");
+    row("unknown node kind", patched(exp, {{"nodes", {{{"id", "srv-1"}, {"kind", "router"}}}}}),
+        "/nodes/0/kind", "unknown node kind");
     row("link count 0",
         patched(exp, {{"links", {{{"a", "srv-1"}, {"b", "leaf-1"}, {"count", 0}}}}}),
         "/links/0/count", "whole number from 1");
@@ -363,8 +380,10 @@ void tst_DesignFile::refusesBadDocument() {
 void tst_DesignFile::loadRefusesUnreadablePath_data() {
     QTest::addColumn<QString>("relative");
     QTest::addColumn<QString>("words");
-    QTest::addRow("missing file") << "missing.fabric.json" << "cannot read";
-    QTest::addRow("a folder") << "folder.fabric.json" << "folder";
+    QTest::addRow("missing file") << "missing.fabric.json"
+                                  << "cannot read";
+    QTest::addRow("a folder") << "folder.fabric.json"
+                              << "folder";
 }
 
 void tst_DesignFile::loadRefusesUnreadablePath() {

@@ -33,11 +33,10 @@ bool fuzzyEqual(double actual, double expected) {
 }
 
 #define COMPARE_REL(actual, expected)                                                              \
-    QVERIFY2(fuzzyEqual((actual), (expected)),                                                     \
-             qPrintable(QStringLiteral("%1 = %2, expected %3")                                     \
-                            .arg(QLatin1String(#actual))                                          \
-                            .arg(actual, 0, 'g', 12)                                               \
-                            .arg(expected, 0, 'g', 12)))
+    QVERIFY2(fuzzyEqual((actual), (expected)), qPrintable(QStringLiteral("%1 = %2, expected %3")   \
+                                                              .arg(QLatin1String(#actual))         \
+                                                              .arg(actual, 0, 'g', 12)             \
+                                                              .arg(expected, 0, 'g', 12)))
 
 /// The core radix follows the leaf radix, so a row need not state it (only fat-tree rows
 /// have a core tier).
@@ -90,16 +89,14 @@ void tst_Bisection::generated_data() {
     // Half = 64 servers x 8 x 400G = 204,800 Gb/s. 2 of 4 rail units = 16 leaves x 32 up
     // x 400G = 204,800 Gb/s -> 1.0.
     QTest::addRow("leaf-spine 128 srv x 8 NIC, radix 64, 1:1")
-        << request("leaf-spine", 128, 8, true, 64, 64, 1.0, 1.0) << 1.0 << 204800.0
-        << 204800.0;
+        << request("leaf-spine", 128, 8, true, 64, 64, 1.0, 1.0) << 1.0 << 204800.0 << 204800.0;
     // Same halves; 16 leaves x 16 up x 400G = 102,400 Gb/s -> 0.5.
     QTest::addRow("leaf-spine 128 srv x 8 NIC, radix 64, 2:1")
         << request("leaf-spine", 128, 8, true, 64, 64, 2.0, 1.0) << 0.5 << 102400.0 << 204800.0;
     // d = 48: 2 units of 48 servers; half = unit 0 = 48 x 8 x 400G = 153,600 Gb/s;
     // its 8 leaves x 16 up x 400G = 51,200 Gb/s -> 16 / 48 = 1/3.
     QTest::addRow("leaf-spine 96 srv x 8 NIC, radix 64, 3:1")
-        << request("leaf-spine", 96, 8, true, 64, 64, 3.0, 1.0) << 1.0 / 3.0 << 51200.0
-        << 153600.0;
+        << request("leaf-spine", 96, 8, true, 64, 64, 3.0, 1.0) << 1.0 / 3.0 << 51200.0 << 153600.0;
     // One switch: half = 4 x 8 x 400G = 12,800 Gb/s, and the switch carries all of it.
     QTest::addRow("single leaf 8 srv x 8 NIC, radix 64")
         << request("leaf-spine", 8, 8, true, 64, 64, 1.0, 1.0) << 1.0 << 12800.0 << 12800.0;
@@ -123,8 +120,8 @@ void tst_Bisection::generated() {
     QFETCH(double, minCutGbps);
     QFETCH(double, halfInjectionGbps);
 
-    const Topology topology = generateOrFail(
-        params.kind == "fat-tree" ? generateFatTree : generateLeafSpine, params);
+    const Topology topology =
+        generateOrFail(params.kind == "fat-tree" ? generateFatTree : generateLeafSpine, params);
     if (QTest::currentTestFailed())
         return;
     const BisectionResult result = theoreticalBisection(topology);

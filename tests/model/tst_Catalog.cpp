@@ -23,8 +23,8 @@
 #endif
 
 using namespace fabriclab::model;
-using nlohmann::json;
 using fabriclab::testing::readFile;
+using nlohmann::json;
 
 namespace {
 
@@ -32,7 +32,9 @@ const std::filesystem::path kCatalogDir =
     std::filesystem::path(FABRICLAB_SOURCE_DIR) / "resources" / "catalog";
 const std::string kOrigin = "my-prices.json";
 
-json catalogFile(const char* name) { return json::parse(readFile(kCatalogDir / name)); }
+json catalogFile(const char* name) {
+    return json::parse(readFile(kCatalogDir / name));
+}
 
 /// Numbers a catalog may state without a source: document structure and the nominal
 /// port counts and speeds that name a part rather than measure it.
@@ -84,13 +86,13 @@ void tst_Catalog::builtinIds_data() {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("id");
     // DESIGN.md "Catalog ids, at least".
-    for (const char* id : {"ib-hdr", "ib-ndr", "ib-xdr", "roce-v2", "roce-v2-untuned",
-                           "spectrum-x", "ethernet-tcp", "efa"})
+    for (const char* id : {"ib-hdr", "ib-ndr", "ib-xdr", "roce-v2", "roce-v2-untuned", "spectrum-x",
+                           "ethernet-tcp", "efa"})
         QTest::addRow("fabric %s", id) << QStringLiteral("fabric") << QString::fromLatin1(id);
     for (const char* id : {"a100", "h100-sxm", "h200", "b200", "gb200", "mi300x"})
         QTest::addRow("gpu %s", id) << QStringLiteral("gpu") << QString::fromLatin1(id);
-    for (const char* id : {"llama3-8b", "llama3-70b", "llama3-405b", "gpt3-175b", "mixtral-8x7b",
-                           "deepseek-v3"})
+    for (const char* id :
+         {"llama3-8b", "llama3-70b", "llama3-405b", "gpt3-175b", "mixtral-8x7b", "deepseek-v3"})
         QTest::addRow("model %s", id) << QStringLiteral("model") << QString::fromLatin1(id);
 }
 
@@ -162,9 +164,9 @@ void tst_Catalog::everyNumberHasSource_data() {
     // The four catalogs at least, so an empty or moved directory cannot pass silently.
     for (const char* expected : {"fabrics.json", "gpus.json", "models.json", "prices.json"})
         if (std::find(names.begin(), names.end(), expected) == names.end())
-            QFAIL(qPrintable(QStringLiteral("missing %1 in %2")
-                                 .arg(QLatin1String(expected),
-                                      QString::fromStdString(kCatalogDir.string()))));
+            QFAIL(qPrintable(
+                QStringLiteral("missing %1 in %2")
+                    .arg(QLatin1String(expected), QString::fromStdString(kCatalogDir.string()))));
     for (const auto& name : names)
         QTest::addRow("%s", name.c_str()) << QString::fromStdString(name);
 }
@@ -176,16 +178,16 @@ void tst_Catalog::everyNumberHasSource() {
     const json document = json::parse(text);
     QStringList problems;
     findUnsourced(document, "", "", nullptr, problems);
-    QVERIFY2(problems.isEmpty(),
-             qPrintable(QStringLiteral("numbers without a source: ") + problems.join(QStringLiteral(", "))));
+    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("numbers without a source: ") +
+                                            problems.join(QStringLiteral(", "))));
 }
 
 void tst_Catalog::loadPricesRefusals_data() {
     QTest::addColumn<QByteArray>("document");
     QTest::addColumn<QString>("mentions"); // besides the origin
 
-    QTest::addRow("malformed JSON") << QByteArray(R"({ "kind": "prices", "version": )")
-                                    << QStringLiteral("not valid JSON");
+    QTest::addRow("malformed JSON")
+        << QByteArray(R"({ "kind": "prices", "version": )") << QStringLiteral("not valid JSON");
     QTest::addRow("empty document") << QByteArray() << QStringLiteral("not valid JSON");
     QTest::addRow("a GPU catalog, not prices")
         << QByteArray(R"({"format": "fabriclab-catalog", "kind": "gpus", "version": 1})")
@@ -205,8 +207,8 @@ void tst_Catalog::loadPricesRefusals_data() {
         << QStringLiteral("no price for part \"qm9700\"");
     json negative = catalogFile("prices.json");
     negative["nics"][0]["priceUsd"]["value"] = -1;
-    QTest::addRow("negative NIC price") << QByteArray::fromStdString(negative.dump())
-                                        << QStringLiteral("/nics/0/priceUsd");
+    QTest::addRow("negative NIC price")
+        << QByteArray::fromStdString(negative.dump()) << QStringLiteral("/nics/0/priceUsd");
 }
 
 void tst_Catalog::loadPricesRefusals() {
@@ -221,7 +223,8 @@ void tst_Catalog::loadPricesRefusals() {
     } catch (const JsonError& e) {
         QCOMPARE(QString::fromStdString(e.origin()), QString::fromStdString(kOrigin));
         const QString message = QString::fromStdString(e.what());
-        QVERIFY2(message.startsWith(QString::fromStdString(kOrigin + ": at ")), qPrintable(message));
+        QVERIFY2(message.startsWith(QString::fromStdString(kOrigin + ": at ")),
+                 qPrintable(message));
         QVERIFY2(message.contains(mentions), qPrintable(message));
     }
     // A refused list leaves the one in use untouched.

@@ -35,7 +35,7 @@ bool within(double actual, double expected, double relTol) {
 #define COMPARE_REL(actual, expected, tol)                                                         \
     QVERIFY2(within((actual), (expected), (tol)),                                                  \
              qPrintable(QStringLiteral("%1 = %2, expected %3 within %4")                           \
-                            .arg(QLatin1String(#actual))                                          \
+                            .arg(QLatin1String(#actual))                                           \
                             .arg(actual, 0, 'g', 12)                                               \
                             .arg(expected, 0, 'g', 12)                                             \
                             .arg(tol)))
@@ -53,12 +53,16 @@ Topology leafSpineCluster(int servers) {
 }
 
 /// The 64-GPU cluster of article 000: 8 servers x 8 NICs on one radix-64 switch.
-Topology article000Cluster() { return leafSpineCluster(8); }
+Topology article000Cluster() {
+    return leafSpineCluster(8);
+}
 
 /// 16 servers x 8 NICs rail-optimized, radix 64, 1:1: 128 NICs > 64 ports, so two tiers.
 /// d = 32 -> one unit of 16 servers, 8 rail leaves, 16 uplinks each; spines: smallest
 /// divisor of 16 >= max(2, 8 x 16 / 64 = 2) with 8 x 8 <= 64 -> 2 spines, 8 cables each.
-Topology twoTierCluster() { return leafSpineCluster(16); }
+Topology twoTierCluster() {
+    return leafSpineCluster(16);
+}
 
 const Fabric& fabric(const char* id) {
     const Fabric* f = Catalog::builtin().findFabric(id);
@@ -82,8 +86,8 @@ private Q_SLOTS:
 
 void tst_CostModel::articleCluster_data() {
     QTest::addColumn<QString>("fabricId");
-    QTest::addColumn<double>("catalogCapex");   // hand-summed from prices.json
-    QTest::addColumn<double>("articleCapex");   // article 000
+    QTest::addColumn<double>("catalogCapex");      // hand-summed from prices.json
+    QTest::addColumn<double>("articleCapex");      // article 000
     QTest::addColumn<double>("articlePerGpuHour"); // article 000
 
     // 1 x qm9700 $65,000 + 64 x cx7-ndr $6,250 + 64 x ndr-400g-server $390
@@ -142,12 +146,12 @@ void tst_CostModel::twoTierBom() {
         double unitPrice;
     };
     const Expected expected[] = {
-        {CostCategory::Switches, "qm9700", 8, 65000},      // leaf switches
-        {CostCategory::Switches, "qm9700", 2, 65000},      // spine switches
-        {CostCategory::Nics, "cx7-ndr", 128, 6250},        // server NICs
+        {CostCategory::Switches, "qm9700", 8, 65000},        // leaf switches
+        {CostCategory::Switches, "qm9700", 2, 65000},        // spine switches
+        {CostCategory::Nics, "cx7-ndr", 128, 6250},          // server NICs
         {CostCategory::Cables, "ndr-400g-server", 128, 390}, // server-to-leaf cables
-        {CostCategory::Cables, "fiber-400g", 128, 100},    // switch-to-switch fibres
-        {CostCategory::Cables, "osfp-400g", 256, 700},     // transceivers, two per fibre
+        {CostCategory::Cables, "fiber-400g", 128, 100},      // switch-to-switch fibres
+        {CostCategory::Cables, "osfp-400g", 256, 700},       // transceivers, two per fibre
     };
     QCOMPARE(report.bom.size(), std::size(expected));
     for (std::size_t i = 0; i < std::size(expected); ++i) {

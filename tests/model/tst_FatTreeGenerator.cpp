@@ -68,8 +68,8 @@ void tst_FatTreeGenerator::counts_data() {
     // Leaves 16 x 32 = 512, spines 16 x 32 = 512. Cables per tier:
     // 2,048 x 8 = 16,384 server; 512 x 32 = 16,384 leaf-spine; 512 x 32 = 16,384 spine-core.
     QTest::addRow("2048 srv x 8 NIC 400G, radix 64, 1:1/1:1, rail (16K GPUs)")
-        << request(2048, 8, true, 64, 64, 64, 1.0, 1.0) << 16 << 512 << 512 << 256 << 16384
-        << 16384 << 16384 << 4;
+        << request(2048, 8, true, 64, 64, 64, 1.0, 1.0) << 16 << 512 << 512 << 256 << 16384 << 16384
+        << 16384 << 4;
     // Spine 2:1 on radix 64: sd = floor(64 x 2/3) = 42 -> 42 / 8 = 5 units per pod (40 leaves)
     // -> ceil(64 / 5) = 13 pods, the last with 4 units (12 x 160 + 128 = 2,048 servers).
     // Spines per pod: s >= max(2, ceil(40 x 32 / 42) = 31); 31 does not divide 32 -> 32.
@@ -77,14 +77,14 @@ void tst_FatTreeGenerator::counts_data() {
     // 13 x 4 = 52 <= 64 -> 5; 32 x 5 = 160 cores. Leaves 12 x 40 + 32 = 512,
     // spines 13 x 32 = 416. Cables: 16,384; 512 x 32 = 16,384; 416 x 20 = 8,320.
     QTest::addRow("2048 srv x 8 NIC, radix 64, leaf 1:1, spine 2:1")
-        << request(2048, 8, true, 64, 64, 64, 1.0, 2.0) << 13 << 512 << 416 << 160 << 16384
-        << 16384 << 8320 << 4;
+        << request(2048, 8, true, 64, 64, 64, 1.0, 2.0) << 13 << 512 << 416 << 160 << 16384 << 16384
+        << 8320 << 4;
     // Spine 2:1 on radix 48: sd = 32, so pods stay as in the 1:1 row (16 pods of 32 leaves,
     // 32 spines each); su = 32 / 2 = 16. Cores per plane: c >= max(2, 16 x 16 / 64 = 4),
     // 4 | 16, 16 x 4 = 64 <= 64 -> 4; 32 x 4 = 128 cores. Spine-core: 512 x 16 = 8,192.
     QTest::addRow("2048 srv x 8 NIC, spine radix 48 at 2:1, leaf/core radix 64")
-        << request(2048, 8, true, 64, 48, 64, 1.0, 2.0) << 16 << 512 << 512 << 128 << 16384
-        << 16384 << 8192 << 4;
+        << request(2048, 8, true, 64, 48, 64, 1.0, 2.0) << 16 << 512 << 512 << 128 << 16384 << 16384
+        << 8192 << 4;
     // d = 16: 16 units of 16 servers x 8 leaves = 128 leaves, u = 16. sd = 16 -> 2 units
     // (16 leaves) per pod -> 8 pods. s >= max(2, 16 x 16 / 16 = 16) -> 16 spines per pod,
     // 128 in all; su = 16. c >= max(2, 8 x 16 / 32 = 4), 4 | 16, 8 x 4 = 32 <= 32 -> 4 per
@@ -194,9 +194,10 @@ void tst_FatTreeGenerator::refusals_data() {
         << withPodSize(request(256, 8, true, 64, 64, 64, 1.0, 1.0), 0)
         << QStringLiteral("serversPerPod")
         << QStringList{QStringLiteral("between 1 and 131072"), QStringLiteral("got 0")};
-    QTest::addRow("zero servers")
-        << request(0, 8, true, 64, 64, 64, 1.0, 1.0) << QStringLiteral("servers")
-        << QStringList{QStringLiteral("between 1 and 131072"), QStringLiteral("got 0")};
+    QTest::addRow("zero servers") << request(0, 8, true, 64, 64, 64, 1.0, 1.0)
+                                  << QStringLiteral("servers")
+                                  << QStringList{QStringLiteral("between 1 and 131072"),
+                                                 QStringLiteral("got 0")};
 }
 
 void tst_FatTreeGenerator::refusals() {

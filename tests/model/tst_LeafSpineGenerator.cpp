@@ -158,9 +158,9 @@ void tst_LeafSpineGenerator::refusals_data() {
         << request(1024, 8, true, 64, 64, 1.0) << QStringLiteral("spineRadix")
         << QStringList{QStringLiteral("needs 256 leaf ports per spine"),
                        QStringLiteral("radix is 64")};
-    QTest::addRow("zero servers")
-        << request(0, 8, true, 64, 64, 1.0) << QStringLiteral("servers")
-        << QStringList{QStringLiteral("between 1 and 131072"), QStringLiteral("got 0")};
+    QTest::addRow("zero servers") << request(0, 8, true, 64, 64, 1.0) << QStringLiteral("servers")
+                                  << QStringList{QStringLiteral("between 1 and 131072"),
+                                                 QStringLiteral("got 0")};
     QTest::addRow("131073 servers (over the 131072 limit)")
         << request(131073, 8, true, 64, 64, 1.0) << QStringLiteral("servers")
         << QStringList{QStringLiteral("131072"), QStringLiteral("got 131073")};
@@ -183,8 +183,7 @@ void tst_LeafSpineGenerator::refusals_data() {
         << QStringList{QStringLiteral("2097152 GPUs"), QStringLiteral("1048576")};
     QTest::addRow("oversubscription 0")
         << request(128, 8, true, 64, 64, 0.0) << QStringLiteral("oversubscription")
-        << QStringList{QStringLiteral("oversubscription must be between"),
-                       QStringLiteral("got 0")};
+        << QStringList{QStringLiteral("oversubscription must be between"), QStringLiteral("got 0")};
 }
 
 void tst_LeafSpineGenerator::refusals() {

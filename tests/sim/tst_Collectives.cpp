@@ -47,9 +47,10 @@ const model::GpuSpec& h100() {
 
 /// A rail-optimized leaf-spine of `servers` H100 servers, 1:1, radix 64 (a single leaf
 /// when every NIC fits on one: then copper, 2 m per server cable).
-model::GeneratorParams cluster(int servers, int gpus, int nics, double nicGbps = 400, double oversubscription = 1) {
-    model::GeneratorParams p =
-        testing::generatorRequest("leaf-spine", servers, nics, true, 64, 64, 64, oversubscription, 1.0);
+model::GeneratorParams cluster(int servers, int gpus, int nics, double nicGbps = 400,
+                               double oversubscription = 1) {
+    model::GeneratorParams p = testing::generatorRequest("leaf-spine", servers, nics, true, 64, 64,
+                                                         64, oversubscription, 1.0);
     p.gpusPerServer = gpus;
     p.nicSpeed = model::Gbps(nicGbps);
     return p;
@@ -63,8 +64,8 @@ struct Run {
     double nicGoodputGBps = 0; ///< one NIC, GB/s
 };
 
-Run run(const char* fabricId, const model::GeneratorParams& params, CollectiveOp op, long long bytes,
-        CollectiveAlgorithm algorithm) {
+Run run(const char* fabricId, const model::GeneratorParams& params, CollectiveOp op,
+        long long bytes, CollectiveAlgorithm algorithm) {
     Run r;
     r.topology = testing::generateOrFail(model::generateLeafSpine, params);
     if (QTest::currentTestFailed())
@@ -82,10 +83,15 @@ double allReduceBusBw(const char* fabricId, const model::GeneratorParams& params
 }
 
 QString describe(const char* what, double value, double lo, double hi) {
-    return QStringLiteral("%1 = %2, expected %3 .. %4").arg(QLatin1String(what)).arg(value, 0, 'f', 3).arg(lo).arg(hi);
+    return QStringLiteral("%1 = %2, expected %3 .. %4")
+        .arg(QLatin1String(what))
+        .arg(value, 0, 'f', 3)
+        .arg(lo)
+        .arg(hi);
 }
 
-#define VERIFY_WITHIN(what, value, lo, hi) QVERIFY2((value) >= (lo) && (value) <= (hi), qPrintable(describe(what, value, lo, hi)))
+#define VERIFY_WITHIN(what, value, lo, hi)                                                         \
+    QVERIFY2((value) >= (lo) && (value) <= (hi), qPrintable(describe(what, value, lo, hi)))
 
 } // namespace
 
@@ -125,11 +131,13 @@ void tst_Collectives::perNicBusBandwidth_data() {
     // figures.md (high, nccl-tests #290/#267/#319, maintainer): 46-49 GB/s busbw per
     // 400G NDR NIC. The band is the published range itself. 4 servers x 8 x 8 = 32 NICs,
     // one radix-64 leaf.
-    QTest::addRow("ib-ndr 400G, 4 servers x 8 GPUs x 8 NICs") << QByteArray("ib-ndr") << 400.0 << 64 << 46.0 << 49.0;
+    QTest::addRow("ib-ndr 400G, 4 servers x 8 GPUs x 8 NICs")
+        << QByteArray("ib-ndr") << 400.0 << 64 << 46.0 << 49.0;
     // figures.md (high, nccl-tests #119, nccl #412, maintainer): ~24 GB/s per 200G HDR
     // NIC. "~" read as +-5% (the NDR range spans 47.5 +-3%): 22.8-25.2. 32 NICs fit one
     // radix-40 QM8700.
-    QTest::addRow("ib-hdr 200G, 4 servers x 8 GPUs x 8 NICs") << QByteArray("ib-hdr") << 200.0 << 40 << 22.8 << 25.2;
+    QTest::addRow("ib-hdr 200G, 4 servers x 8 GPUs x 8 NICs")
+        << QByteArray("ib-hdr") << 200.0 << 40 << 22.8 << 25.2;
 }
 
 void tst_Collectives::perNicBusBandwidth() {
@@ -142,10 +150,12 @@ void tst_Collectives::perNicBusBandwidth() {
     // Ring all-reduce of 8 GiB over 32 ranks, non-blocking; busbw of the server / 8 NICs.
     model::GeneratorParams p = cluster(4, 8, 8, nicGbps);
     p.leafRadix = leafRadix;
-    const double busBw = allReduceBusBw(fabricId.constData(), p, 8 * kGiB, CollectiveAlgorithm::Ring);
+    const double busBw =
+        allReduceBusBw(fabricId.constData(), p, 8 * kGiB, CollectiveAlgorithm::Ring);
     if (QTest::currentTestFailed())
         return;
-    qInfo("%s: busbw %.2f GB/s per server, %.2f GB/s per NIC", fabricId.constData(), busBw, busBw / 8);
+    qInfo("%s: busbw %.2f GB/s per server, %.2f GB/s per NIC", fabricId.constData(), busBw,
+          busBw / 8);
     VERIFY_WITHIN("busbw per NIC", busBw / 8, lo, hi);
 }
 
@@ -165,7 +175,8 @@ void tst_Collectives::multiNodeRing_data() {
 void tst_Collectives::multiNodeRing() {
     QFETCH(int, servers);
 
-    const double busBw = allReduceBusBw("ib-ndr", cluster(servers, 8, 8), 8 * kGiB, CollectiveAlgorithm::Ring);
+    const double busBw =
+        allReduceBusBw("ib-ndr", cluster(servers, 8, 8), 8 * kGiB, CollectiveAlgorithm::Ring);
     if (QTest::currentTestFailed())
         return;
     qInfo("ib-ndr ring, %d servers, 8 GiB: busbw %.2f GB/s (figure ~396)", servers, busBw);
@@ -193,13 +204,13 @@ void tst_Collectives::article000Volume() {
     // The article's figure is line rate: 8 servers x 1 GPU x 1 NIC on ib-ndr, with the
     // fabric's lineEfficiency taken back out (seconds x lineEfficiency).
     QCOMPARE(busBandwidthFactor(CollectiveOp::AllReduce, 8), 1.75);
-    const Run r = run("ib-ndr", cluster(8, 1, 1, nicGbps), CollectiveOp::AllReduce, 810'000'000'000LL,
-                      CollectiveAlgorithm::Ring);
+    const Run r = run("ib-ndr", cluster(8, 1, 1, nicGbps), CollectiveOp::AllReduce,
+                      810'000'000'000LL, CollectiveAlgorithm::Ring);
     if (QTest::currentTestFailed())
         return;
     const double lineRateSeconds = r.result.seconds * fabric("ib-ndr").lineEfficiency;
-    qInfo("%g Gb/s: %.4f s simulated, %.4f s at line rate (article %.2f s)", nicGbps, r.result.seconds,
-          lineRateSeconds, seconds);
+    qInfo("%g Gb/s: %.4f s simulated, %.4f s at line rate (article %.2f s)", nicGbps,
+          r.result.seconds, lineRateSeconds, seconds);
     VERIFY_WITHIN("seconds at line rate", lineRateSeconds, seconds * 0.97, seconds * 1.03);
 }
 
@@ -226,11 +237,13 @@ void tst_Collectives::article000FabricOrdering() {
     const double untuned = allReduceBusBw("roce-v2-untuned", p, bytes, CollectiveAlgorithm::Auto);
     if (QTest::currentTestFailed())
         return;
-    qInfo("busbw GB/s: ib-ndr %.1f (ring %.1f), spectrum-x %.1f, roce-v2 %.1f, roce-v2-untuned %.1f", ib, ibRing,
-          spectrumX, roce, untuned);
+    qInfo(
+        "busbw GB/s: ib-ndr %.1f (ring %.1f), spectrum-x %.1f, roce-v2 %.1f, roce-v2-untuned %.1f",
+        ib, ibRing, spectrumX, roce, untuned);
 
     // Article 000's ordering: IB NDR highest, Spectrum-X "~85-90% of IB", RoCEv2 "70-80%".
-    QVERIFY2(ib > spectrumX && spectrumX > roce && roce > untuned, "ib-ndr > spectrum-x > roce-v2 > roce-v2-untuned");
+    QVERIFY2(ib > spectrumX && spectrumX > roce && roce > untuned,
+             "ib-ndr > spectrum-x > roce-v2 > roce-v2-untuned");
     // The article's own ranges (figures.md: medium for RoCEv2, low for Spectrum-X), used
     // as the bands without extra slack since they are already ranges:
     //   Spectrum-X 800GbE, 8 nodes: 340-360 GB/s
@@ -239,7 +252,8 @@ void tst_Collectives::article000FabricOrdering() {
     // maintainers' ~396 (high), which multiNodeRing checks; the log shows where it lands.
     VERIFY_WITHIN("spectrum-x busbw", spectrumX, 340.0, 360.0);
     VERIFY_WITHIN("roce-v2 busbw", roce, 270.0, 290.0);
-    QVERIFY2(untuned < 200.0, qPrintable(QStringLiteral("roce-v2-untuned busbw = %1, expected < 200").arg(untuned)));
+    QVERIFY2(untuned < 200.0,
+             qPrintable(QStringLiteral("roce-v2-untuned busbw = %1, expected < 200").arg(untuned)));
 }
 
 void tst_Collectives::sharpVersusRing_data() {
@@ -314,10 +328,11 @@ void tst_Collectives::smallMessageLatency() {
     const int n = servers * gpus;
     const int steps = 2 * (n - 1);
     const int crossings = 2 * (servers - 1);
-    const double expected = crossings * networkStep + (steps - crossings) * h100().scaleUpStepLatencyUs * 1e-6;
+    const double expected =
+        crossings * networkStep + (steps - crossings) * h100().scaleUpStepLatencyUs * 1e-6;
 
-    const Run r = run(fabricId.constData(), cluster(servers, gpus, gpus), CollectiveOp::AllReduce, 8,
-                      CollectiveAlgorithm::Ring);
+    const Run r = run(fabricId.constData(), cluster(servers, gpus, gpus), CollectiveOp::AllReduce,
+                      8, CollectiveAlgorithm::Ring);
     if (QTest::currentTestFailed())
         return;
     QCOMPARE(r.topology.switchCounts().total(), 1);
@@ -346,10 +361,12 @@ void tst_Collectives::twoNodesBeatNetworkBound() {
     if (QTest::currentTestFailed())
         return;
     const double bound = 8 * r.nicGoodputGBps;
-    qInfo("%s, 2 servers, 8 GiB, auto: %s, busbw %.2f GB/s, network bound %.2f GB/s", fabricId.constData(),
-          model::toString(r.result.algorithm).data(), r.result.busBwGBps, bound);
+    qInfo("%s, 2 servers, 8 GiB, auto: %s, busbw %.2f GB/s, network bound %.2f GB/s",
+          fabricId.constData(), model::toString(r.result.algorithm).data(), r.result.busBwGBps,
+          bound);
     QVERIFY2(r.result.algorithm != CollectiveAlgorithm::Ring,
-             qPrintable(QStringLiteral("auto picked %1").arg(QLatin1String(model::toString(r.result.algorithm).data()))));
+             qPrintable(QStringLiteral("auto picked %1")
+                            .arg(QLatin1String(model::toString(r.result.algorithm).data()))));
     QVERIFY2(r.result.busBwGBps > bound,
              qPrintable(QStringLiteral("busbw %1 <= bound %2").arg(r.result.busBwGBps).arg(bound)));
 }
@@ -364,20 +381,22 @@ void tst_Collectives::refusals_data() {
         return CollectiveSpec{op, bytes, a};
     };
     QTest::addRow("all-reduce over 1 rank")
-        << QByteArray("ib-ndr") << 1 << 1 << spec(CollectiveOp::AllReduce, CollectiveAlgorithm::Auto);
+        << QByteArray("ib-ndr") << 1 << 1
+        << spec(CollectiveOp::AllReduce, CollectiveAlgorithm::Auto);
     QTest::addRow("all-gather over 1 rank")
-        << QByteArray("ib-ndr") << 1 << 1 << spec(CollectiveOp::AllGather, CollectiveAlgorithm::Ring);
+        << QByteArray("ib-ndr") << 1 << 1
+        << spec(CollectiveOp::AllGather, CollectiveAlgorithm::Ring);
     // roce-v2 has no in-network reduction (inNetworkReduction false).
-    QTest::addRow("sharp on roce-v2")
-        << QByteArray("roce-v2") << 4 << 8 << spec(CollectiveOp::AllReduce, CollectiveAlgorithm::Sharp);
-    QTest::addRow("tree for all-to-all")
-        << QByteArray("ib-ndr") << 4 << 8 << spec(CollectiveOp::AllToAll, CollectiveAlgorithm::Tree);
-    QTest::addRow("ring for all-to-all")
-        << QByteArray("ib-ndr") << 4 << 8 << spec(CollectiveOp::AllToAll, CollectiveAlgorithm::Ring);
-    QTest::addRow("pxn for all-reduce")
-        << QByteArray("ib-ndr") << 4 << 8 << spec(CollectiveOp::AllReduce, CollectiveAlgorithm::Pxn);
-    QTest::addRow("zero bytes")
-        << QByteArray("ib-ndr") << 4 << 8 << spec(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 0);
+    QTest::addRow("sharp on roce-v2") << QByteArray("roce-v2") << 4 << 8
+                                      << spec(CollectiveOp::AllReduce, CollectiveAlgorithm::Sharp);
+    QTest::addRow("tree for all-to-all") << QByteArray("ib-ndr") << 4 << 8
+                                         << spec(CollectiveOp::AllToAll, CollectiveAlgorithm::Tree);
+    QTest::addRow("ring for all-to-all") << QByteArray("ib-ndr") << 4 << 8
+                                         << spec(CollectiveOp::AllToAll, CollectiveAlgorithm::Ring);
+    QTest::addRow("pxn for all-reduce") << QByteArray("ib-ndr") << 4 << 8
+                                        << spec(CollectiveOp::AllReduce, CollectiveAlgorithm::Pxn);
+    QTest::addRow("zero bytes") << QByteArray("ib-ndr") << 4 << 8
+                                << spec(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 0);
 }
 
 void tst_Collectives::refusals() {
@@ -386,7 +405,8 @@ void tst_Collectives::refusals() {
     QFETCH(int, gpus);
     QFETCH(CollectiveSpec, spec);
 
-    const model::Topology topology = testing::generateOrFail(model::generateLeafSpine, cluster(servers, gpus, gpus));
+    const model::Topology topology =
+        testing::generateOrFail(model::generateLeafSpine, cluster(servers, gpus, gpus));
     if (QTest::currentTestFailed())
         return;
     const FabricNetwork network(topology, fabric(fabricId.constData()));
@@ -415,21 +435,25 @@ void tst_Collectives::allToAllPxn() {
     QFETCH(double, oversubscription);
 
     const auto p = cluster(16, 8, 8, 400, oversubscription);
-    const Run direct = run(fabricId.constData(), p, CollectiveOp::AllToAll, kGiB, CollectiveAlgorithm::Direct);
-    const Run pxn = run(fabricId.constData(), p, CollectiveOp::AllToAll, kGiB, CollectiveAlgorithm::Pxn);
-    const Run chosen = run(fabricId.constData(), p, CollectiveOp::AllToAll, kGiB, CollectiveAlgorithm::Auto);
+    const Run direct =
+        run(fabricId.constData(), p, CollectiveOp::AllToAll, kGiB, CollectiveAlgorithm::Direct);
+    const Run pxn =
+        run(fabricId.constData(), p, CollectiveOp::AllToAll, kGiB, CollectiveAlgorithm::Pxn);
+    const Run chosen =
+        run(fabricId.constData(), p, CollectiveOp::AllToAll, kGiB, CollectiveAlgorithm::Auto);
     if (QTest::currentTestFailed())
         return;
     const double ratio = pxn.result.busBwGBps / direct.result.busBwGBps;
-    qInfo("%s %g:1 all-to-all busbw: direct %.2f, pxn %.2f GB/s (x%.3f)", fabricId.constData(), oversubscription,
-          direct.result.busBwGBps, pxn.result.busBwGBps, ratio);
+    qInfo("%s %g:1 all-to-all busbw: direct %.2f, pxn %.2f GB/s (x%.3f)", fabricId.constData(),
+          oversubscription, direct.result.busBwGBps, pxn.result.busBwGBps, ratio);
     // Equal when the fabric is non-blocking for both: same bytes, same NICs; 1e-9 for
     // the different order of summation in the two simulations.
     QVERIFY2(ratio >= 1 - 1e-9, qPrintable(describe("pxn / direct", ratio, 1, 2)));
     QVERIFY2(ratio <= 2, qPrintable(describe("pxn / direct", ratio, 1, 2)));
     // NCCL enables PXN by default where servers have a NIC per rail.
     QVERIFY2(chosen.result.algorithm == CollectiveAlgorithm::Pxn,
-             qPrintable(QStringLiteral("auto picked %1").arg(QLatin1String(model::toString(chosen.result.algorithm).data()))));
+             qPrintable(QStringLiteral("auto picked %1")
+                            .arg(QLatin1String(model::toString(chosen.result.algorithm).data()))));
 }
 
 QTEST_APPLESS_MAIN(tst_Collectives)

@@ -145,7 +145,8 @@ void tst_EffectiveBisection::generatedLeafSpine() {
     QFETCH(double, hi);
 
     const model::Topology topology = testing::generateOrFail(
-        model::generateLeafSpine, testing::generatorRequest("leaf-spine", 64, 8, true, 64, 64, 64, 1.0, 1.0));
+        model::generateLeafSpine,
+        testing::generatorRequest("leaf-spine", 64, 8, true, 64, 64, 64, 1.0, 1.0));
     if (QTest::currentTestFailed())
         return;
     const model::BisectionResult theoretical = model::theoreticalBisection(topology);
@@ -154,10 +155,13 @@ void tst_EffectiveBisection::generatedLeafSpine() {
     const FabricNetwork network(topology, f);
     const EffectiveBisection effective = effectiveBisection(network, theoretical);
     const double ratio = effective.ratio / f.lineEfficiency;
-    qInfo("%s: effective %.0f of %.0f Gb/s, ratio %.4f, / lineEfficiency %.4f", fabricId.constData(),
-          effective.gbps, theoretical.minCut.value, effective.ratio, ratio);
+    qInfo("%s: effective %.0f of %.0f Gb/s, ratio %.4f, / lineEfficiency %.4f",
+          fabricId.constData(), effective.gbps, theoretical.minCut.value, effective.ratio, ratio);
     QVERIFY2(ratio >= lo && ratio <= hi,
-             qPrintable(QStringLiteral("ratio / lineEfficiency = %1, expected %2 .. %3").arg(ratio).arg(lo).arg(hi)));
+             qPrintable(QStringLiteral("ratio / lineEfficiency = %1, expected %2 .. %3")
+                            .arg(ratio)
+                            .arg(lo)
+                            .arg(hi)));
 }
 
 void tst_EffectiveBisection::ecmpCollisionsOneDirection() {
@@ -210,7 +214,8 @@ void tst_EffectiveBisection::ecmpCollisionsOneDirection() {
         sum += fraction;
     }
     const double mean = sum / kSeeds;
-    qInfo("A -> B under ECMP: mean %.4f of the theoretical over %d seeds, expected %.4f", mean, kSeeds, expected);
+    qInfo("A -> B under ECMP: mean %.4f of the theoretical over %d seeds, expected %.4f", mean,
+          kSeeds, expected);
     QVERIFY2(std::abs(mean - expected) <= 0.03,
              qPrintable(QStringLiteral("mean %1, expected %2 +- 0.03").arg(mean).arg(expected)));
 }
@@ -244,7 +249,8 @@ void tst_EffectiveBisection::ecmpCollisionsBothDirections() {
     double sum = 0;
     for (int seed = 1; seed <= kSeeds; ++seed) {
         const FabricNetwork network(f.topology, ecmp, static_cast<std::uint64_t>(seed));
-        const EffectiveBisection e = effectiveBisection(network, theoretical, static_cast<std::uint64_t>(seed));
+        const EffectiveBisection e =
+            effectiveBisection(network, theoretical, static_cast<std::uint64_t>(seed));
         const double fraction = e.ratio / ecmp.lineEfficiency;
         const double spines = fraction * kN;
         QVERIFY2(std::abs(spines - std::round(spines)) < 1e-6,
@@ -252,7 +258,8 @@ void tst_EffectiveBisection::ecmpCollisionsBothDirections() {
         sum += fraction;
     }
     const double mean = sum / kSeeds;
-    qInfo("effectiveBisection under ECMP: mean %.4f over %d seeds, expected E[min] %.4f", mean, kSeeds, expected);
+    qInfo("effectiveBisection under ECMP: mean %.4f over %d seeds, expected E[min] %.4f", mean,
+          kSeeds, expected);
     QVERIFY2(std::abs(mean - expected) <= 0.03,
              qPrintable(QStringLiteral("mean %1, expected %2 +- 0.03").arg(mean).arg(expected)));
 }

@@ -51,7 +51,7 @@ bool fuzzyEqual(double actual, double expected, double rel) {
 #define COMPARE_REL(actual, expected)                                                              \
     QVERIFY2(fuzzyEqual((actual), (expected), kRelTol),                                            \
              qPrintable(QStringLiteral("%1 = %2, expected %3")                                     \
-                            .arg(QLatin1String(#actual))                                          \
+                            .arg(QLatin1String(#actual))                                           \
                             .arg((actual), 0, 'g', 15)                                             \
                             .arg((expected), 0, 'g', 15)))
 
@@ -104,7 +104,8 @@ const model::Fabric& fabric(const char* id) {
 /// Start-up latency from the catalog fields: a NIC on each side, each switch crossed,
 /// the wire, and the transfer's own protocol latency.
 double latencyOf(const model::Fabric& f, int switchHops, double meters, double extra = 0) {
-    return 2 * f.nicLatencyNs * 1e-9 + switchHops * f.switchLatencyNs * 1e-9 + meters * kSecondsPerMeter + extra;
+    return 2 * f.nicLatencyNs * 1e-9 + switchHops * f.switchLatencyNs * 1e-9 +
+           meters * kSecondsPerMeter + extra;
 }
 
 /// One NIC's goodput, bytes/s: line rate x line efficiency x (1 - protocol overhead).
@@ -112,7 +113,8 @@ double goodputBytes(const model::Fabric& f) {
     return kNicGbps * f.lineEfficiency * (1 - f.protocolOverhead) * 1e9 / 8;
 }
 
-Transfer transfer(NodeId from, NodeId to, double bytes, std::vector<std::uint32_t> after = {}, double extra = 0) {
+Transfer transfer(NodeId from, NodeId to, double bytes, std::vector<std::uint32_t> after = {},
+                  double extra = 0) {
     return Transfer{{from, 0}, {to, 0}, bytes, std::move(after), 0, extra};
 }
 
@@ -141,7 +143,7 @@ private Q_SLOTS:
 
 void tst_FlowSimulator::singleTransfer_data() {
     QTest::addColumn<QByteArray>("fabricId");
-    QTest::addColumn<int>("to");          // destination server of srv-1's transfer
+    QTest::addColumn<int>("to"); // destination server of srv-1's transfer
     QTest::addColumn<int>("switchHops");
     QTest::addColumn<double>("meters");
     QTest::addColumn<double>("bytes");
@@ -150,12 +152,14 @@ void tst_FlowSimulator::singleTransfer_data() {
     // time = 2 x NIC + hops x switch + 4.5 ns/m x metres + extra  +  bytes / goodput.
     // Same leaf: 1 switch, 2 x 3 m of copper = 27 ns of wire.
     // ib-ndr: 650 + 230 + 27 = 907 ns; 1 GB at 400 x 0.96 = 384 Gb/s = 48 GB/s: 20.833 ms.
-    QTest::addRow("ib-ndr, same leaf, 1 GB") << QByteArray("ib-ndr") << 2 << 1 << 2 * kServerCable << 1e9 << 0.0;
+    QTest::addRow("ib-ndr, same leaf, 1 GB")
+        << QByteArray("ib-ndr") << 2 << 1 << 2 * kServerCable << 1e9 << 0.0;
     // Through the spine: 3 switches, 3 + 40 + 40 + 3 = 86 m = 387 ns; 650 + 690 + 387 = 1,727 ns.
     QTest::addRow("ib-ndr, via spine, 1 GB")
         << QByteArray("ib-ndr") << 4 << 3 << 2 * (kServerCable + kSpineCable) << 1e9 << 0.0;
     // 8 bytes: 907 ns + 8 B / 48 GB/s (0.17 ns): the latency is the whole story.
-    QTest::addRow("ib-ndr, same leaf, 8 B") << QByteArray("ib-ndr") << 2 << 1 << 2 * kServerCable << 8.0 << 0.0;
+    QTest::addRow("ib-ndr, same leaf, 8 B")
+        << QByteArray("ib-ndr") << 2 << 1 << 2 * kServerCable << 8.0 << 0.0;
     // A protocol latency on top (NCCL's 4 us LL128 step): 907 + 4,000 = 4,907 ns.
     QTest::addRow("ib-ndr, same leaf, 1 GB, +4 us protocol")
         << QByteArray("ib-ndr") << 2 << 1 << 2 * kServerCable << 1e9 << 4e-6;
@@ -185,8 +189,10 @@ void tst_FlowSimulator::singleTransfer() {
     COMPARE_REL(route.wireMeters, meters);
     COMPARE_REL(network.nicGoodputGbps({f.srv[1], 0}), goodputBytes(fab) * 8 / 1e9);
 
-    const auto result = FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[to], bytes, {}, extraLatency)});
-    const double expected = latencyOf(fab, switchHops, meters, extraLatency) + bytes / goodputBytes(fab);
+    const auto result =
+        FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[to], bytes, {}, extraLatency)});
+    const double expected =
+        latencyOf(fab, switchHops, meters, extraLatency) + bytes / goodputBytes(fab);
     COMPARE_REL(result.seconds, expected);
     QCOMPARE(result.finishTimes.size(), std::size_t{1});
     COMPARE_REL(result.finishTimes[0], expected);
@@ -214,10 +220,13 @@ void tst_FlowSimulator::mpiLatency() {
 
     const Fixture f = fixture();
     const FabricNetwork network(f.topology, fabric(fabricId.constData()));
-    const double measured = FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[2], 8)}).seconds * 1e6;
-    qInfo("%s: 8 B in %.3f us (article 000: ~%.1f us)", fabricId.constData(), measured, microseconds);
-    QVERIFY2(std::abs(measured - microseconds) <= 0.05 * microseconds,
-             qPrintable(QStringLiteral("%1 us, expected %2 us +- 5%").arg(measured).arg(microseconds)));
+    const double measured =
+        FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[2], 8)}).seconds * 1e6;
+    qInfo("%s: 8 B in %.3f us (article 000: ~%.1f us)", fabricId.constData(), measured,
+          microseconds);
+    QVERIFY2(
+        std::abs(measured - microseconds) <= 0.05 * microseconds,
+        qPrintable(QStringLiteral("%1 us, expected %2 us +- 5%").arg(measured).arg(microseconds)));
 }
 
 void tst_FlowSimulator::sharedNic_data() {
@@ -231,10 +240,12 @@ void tst_FlowSimulator::sharedNic_data() {
     // A lossless fabric keeps its whole capacity under incast (incastEfficiency 1.0).
     QTest::addRow("ib-ndr, two senders, one receiver NIC") << QByteArray("ib-ndr") << true << 2.0;
     // Incast loss applies only to many-to-one traffic: one sender is still a factor 2.
-    QTest::addRow("roce-v2, one sender NIC, two receivers") << QByteArray("roce-v2") << false << 2.0;
+    QTest::addRow("roce-v2, one sender NIC, two receivers")
+        << QByteArray("roce-v2") << false << 2.0;
     // roce-v2's receiving NIC keeps incastEfficiency 0.8 of its capacity with two
     // senders: 2B / (0.8 r) = 2.5 x B/r.
-    QTest::addRow("roce-v2, two senders, one receiver NIC") << QByteArray("roce-v2") << true << 2.0 / 0.8;
+    QTest::addRow("roce-v2, two senders, one receiver NIC")
+        << QByteArray("roce-v2") << true << 2.0 / 0.8;
 }
 
 void tst_FlowSimulator::sharedNic() {
@@ -251,8 +262,10 @@ void tst_FlowSimulator::sharedNic() {
 
     const auto one = FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[2], kBytes)});
     const std::vector<Transfer> two =
-        incast ? std::vector<Transfer>{transfer(f.srv[2], f.srv[1], kBytes), transfer(f.srv[3], f.srv[1], kBytes)}
-               : std::vector<Transfer>{transfer(f.srv[1], f.srv[2], kBytes), transfer(f.srv[1], f.srv[3], kBytes)};
+        incast ? std::vector<Transfer>{transfer(f.srv[2], f.srv[1], kBytes),
+                                       transfer(f.srv[3], f.srv[1], kBytes)}
+               : std::vector<Transfer>{transfer(f.srv[1], f.srv[2], kBytes),
+                                       transfer(f.srv[1], f.srv[3], kBytes)};
     const auto both = FlowSimulator{}.run(network, two);
 
     COMPARE_REL(one.seconds, latency + kBytes / goodputBytes(fab));
@@ -307,8 +320,8 @@ void tst_FlowSimulator::earlyFinisherFreesBandwidth() {
     const double r = goodputBytes(fab);
     const double latency = latencyOf(fab, 1, 2 * kServerCable);
 
-    const auto result =
-        FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[2], kX), transfer(f.srv[1], f.srv[3], kY)});
+    const auto result = FlowSimulator{}.run(
+        network, {transfer(f.srv[1], f.srv[2], kX), transfer(f.srv[1], f.srv[3], kY)});
     COMPARE_REL(result.finishTimes[0], latency + 2 * kX / r);
     COMPARE_REL(result.finishTimes[1], latency + (kX + kY) / r);
     COMPARE_REL(result.seconds, latency + (kX + kY) / r);
@@ -320,8 +333,9 @@ void tst_FlowSimulator::stopTokenCancels() {
     const FabricNetwork network(f.topology, fabric("ib-ndr"));
     std::stop_source stop;
     stop.request_stop();
-    QVERIFY_THROWS_EXCEPTION(std::runtime_error,
-                             FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[2], 1e9)}, stop.get_token()));
+    QVERIFY_THROWS_EXCEPTION(
+        std::runtime_error,
+        FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[2], 1e9)}, stop.get_token()));
     // The same run without a stop request completes: the refusal came from the token.
     QVERIFY(FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[2], 1e9)}).seconds > 0);
 }
@@ -340,11 +354,13 @@ void tst_FlowSimulator::refusals_data() {
     QTest::addRow("waits on a transfer that does not exist")
         << std::vector<Transfer>{transfer(s[1], s[2], 1e6), transfer(s[2], s[3], 1e6, {7})};
     // leaf-3 has no uplink: route() finds no path and says so.
-    QTest::addRow("destination in a disconnected part") << std::vector<Transfer>{transfer(s[1], s[5], 1e6)};
+    QTest::addRow("destination in a disconnected part")
+        << std::vector<Transfer>{transfer(s[1], s[5], 1e6)};
     QTest::addRow("NIC the server does not have")
         << std::vector<Transfer>{Transfer{{s[1], 1}, {s[2], 0}, 1e6, {}, 0, 0}};
     QTest::addRow("negative size") << std::vector<Transfer>{transfer(s[1], s[2], -1)};
-    QTest::addRow("negative protocol latency") << std::vector<Transfer>{transfer(s[1], s[2], 1e6, {}, -1e-6)};
+    QTest::addRow("negative protocol latency")
+        << std::vector<Transfer>{transfer(s[1], s[2], 1e6, {}, -1e-6)};
 }
 
 void tst_FlowSimulator::refusals() {
@@ -360,9 +376,9 @@ void tst_FlowSimulator::sideBySideThreads() {
     // incast and chained dependencies give many distinct rate changes. Two threads, each
     // with its own network over the same (read-only) topology, must reproduce a serial
     // run bit for bit: the simulator keeps no global state.
-    const model::Topology topology =
-        testing::generateOrFail(model::generateLeafSpine,
-                                testing::generatorRequest("leaf-spine", 16, 8, true, 64, 64, 64, 2.0, 1.0));
+    const model::Topology topology = testing::generateOrFail(
+        model::generateLeafSpine,
+        testing::generatorRequest("leaf-spine", 16, 8, true, 64, 64, 64, 2.0, 1.0));
     if (QTest::currentTestFailed())
         return;
     const model::Fabric& fab = fabric("roce-v2");
@@ -376,11 +392,15 @@ void tst_FlowSimulator::sideBySideThreads() {
                 for (int nic = 0; nic < 8; ++nic) {
                     std::vector<std::uint32_t> after;
                     if (k > 1) // the same NIC's previous shift
-                        after.push_back(static_cast<std::uint32_t>(transfers.size() - static_cast<std::size_t>(8 * n)));
-                    transfers.push_back(Transfer{{servers[static_cast<std::size_t>(s)], nic},
-                                                 {servers[static_cast<std::size_t>((s + k * 5) % n)], (nic + k) % 8},
-                                                 1e7 * (1 + k) * (1 + nic / 8.0), after,
-                                                 static_cast<std::uint64_t>(nic), 0});
+                        after.push_back(static_cast<std::uint32_t>(
+                            transfers.size() - static_cast<std::size_t>(8 * n)));
+                    transfers.push_back(Transfer{
+                        {servers[static_cast<std::size_t>(s)], nic},
+                        {servers[static_cast<std::size_t>((s + k * 5) % n)], (nic + k) % 8},
+                        1e7 * (1 + k) * (1 + nic / 8.0),
+                        after,
+                        static_cast<std::uint64_t>(nic),
+                        0});
                 }
     }
 

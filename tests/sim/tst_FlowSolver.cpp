@@ -230,13 +230,12 @@ void tst_FlowSolver::handDerived_data() {
     // Link 0 has capacity 0, link 1 capacity 100. Flow 0 on link 0, flow 1 on both, flow 2
     // on link 1. Link 0's level is 0, so flows 0 and 1 stop at 0; flow 2 is alone on link
     // 1 with all 100.
-    addRowForEachSolver("zero-capacity link",
-                        Instance{{0, 100},
-                                 {{kUnbounded, 1, 1, {{0, 1}}},
-                                  {kUnbounded, 1, 1, {{0, 1}, {1, 1}}},
-                                  {kUnbounded, 1, 1, {{1, 1}}}},
-                                 {0, 0, 100},
-                                 {0, 100}});
+    addRowForEachSolver("zero-capacity link", Instance{{0, 100},
+                                                       {{kUnbounded, 1, 1, {{0, 1}}},
+                                                        {kUnbounded, 1, 1, {{0, 1}, {1, 1}}},
+                                                        {kUnbounded, 1, 1, {{1, 1}}}},
+                                                       {0, 0, 100},
+                                                       {0, 100}});
 
     // Nothing limits a flow with no constraint and no bound.
     addRowForEachSolver("no constraint, no bound",

@@ -35,13 +35,14 @@ bool fuzzyEqual(double actual, double expected) {
 }
 
 #define COMPARE_REL(actual, expected)                                                              \
-    QVERIFY2(fuzzyEqual((actual), (expected)),                                                     \
-             qPrintable(QStringLiteral("%1 = %2, expected %3")                                     \
-                            .arg(QLatin1String(#actual))                                          \
-                            .arg((actual), 0, 'g', 17)                                             \
-                            .arg((expected), 0, 'g', 17)))
+    QVERIFY2(fuzzyEqual((actual), (expected)), qPrintable(QStringLiteral("%1 = %2, expected %3")   \
+                                                              .arg(QLatin1String(#actual))         \
+                                                              .arg((actual), 0, 'g', 17)           \
+                                                              .arg((expected), 0, 'g', 17)))
 
-const model::Catalog& catalog() { return model::Catalog::builtin(); }
+const model::Catalog& catalog() {
+    return model::Catalog::builtin();
+}
 
 const model::Fabric& fabric(const char* id) {
     const model::Fabric* found = catalog().findFabric(id);
@@ -95,8 +96,9 @@ model::Workload workload(const Job& job) {
 
 /// `servers` 8-GPU servers with 8 x 400G NICs, rail-optimized, 1:1, radix 64.
 model::Topology cluster(int servers) {
-    return testing::generateOrFail(model::generateLeafSpine,
-                                   testing::generatorRequest("leaf-spine", servers, 8, true, 64, 64, 64, 1.0, 1.0));
+    return testing::generateOrFail(
+        model::generateLeafSpine,
+        testing::generatorRequest("leaf-spine", servers, 8, true, 64, 64, 64, 1.0, 1.0));
 }
 
 StepTime step(const model::Topology& topology, const char* fabricId, const Job& job) {
@@ -152,7 +154,8 @@ void tst_StepTime::computeSeconds_data() {
     fp8.fp8 = true;
     // FP8 peak 1,979 TFLOP/s and the default FP8 MFU 0.3:
     // 6 x 405e9 x 16,777,216 / (128 x 1979e12 x 0.3) = 536.4746 s.
-    QTest::addRow("llama3-405b FP8, 128 H100, catalog MFU") << 16 << fp8 << 536.4745831227893 << 0.3;
+    QTest::addRow("llama3-405b FP8, 128 H100, catalog MFU")
+        << 16 << fp8 << 536.4745831227893 << 0.3;
 }
 
 void tst_StepTime::computeSeconds() {
@@ -216,7 +219,7 @@ void tst_StepTime::overlapHidesDataParallel() {
 
     QVERIFY(none.dpSeconds > 0);
     QCOMPARE(all.dpSeconds, none.dpSeconds); // overlap hides time, it does not change it
-    QCOMPARE(none.epSeconds, 0.0);            // dense model, ep 1
+    QCOMPARE(none.epSeconds, 0.0);           // dense model, ep 1
     const double slack = 1e-12 * none.exposedCommSeconds;
     QVERIFY2(std::abs(all.exposedCommSeconds - (none.exposedCommSeconds - none.dpSeconds)) <= slack,
              qPrintable(QStringLiteral("exposed %1 with overlap 1, %2 - %3 with overlap 0")
@@ -241,7 +244,8 @@ void tst_StepTime::derivedQuantities_data() {
     experts.overlap = 0.3;
     QTest::addRow("llama3-70b on ib-ndr, 64 GPUs") << QByteArray("ib-ndr") << 8 << dense;
     QTest::addRow("llama3-70b on roce-v2, 64 GPUs") << QByteArray("roce-v2") << 8 << dense;
-    QTest::addRow("llama3-405b pp 2 on spectrum-x, 128 GPUs") << QByteArray("spectrum-x") << 16 << pipeline;
+    QTest::addRow("llama3-405b pp 2 on spectrum-x, 128 GPUs")
+        << QByteArray("spectrum-x") << 16 << pipeline;
     QTest::addRow("mixtral ep 8 on roce-v2, 64 GPUs") << QByteArray("roce-v2") << 8 << experts;
 }
 
@@ -287,8 +291,8 @@ void tst_StepTime::infinibandNotSlowerThanRoce() {
         return;
     const StepTime ib = step(topology, "ib-ndr", job);
     const StepTime roce = step(topology, "roce-v2", job);
-    qInfo("step: ib-ndr %.3f s (comm %.3f), roce-v2 %.3f s (comm %.3f)", ib.stepSeconds, ib.commSeconds,
-          roce.stepSeconds, roce.commSeconds);
+    qInfo("step: ib-ndr %.3f s (comm %.3f), roce-v2 %.3f s (comm %.3f)", ib.stepSeconds,
+          ib.commSeconds, roce.stepSeconds, roce.commSeconds);
     QCOMPARE(ib.computeSeconds, roce.computeSeconds); // compute does not depend on the fabric
     QVERIFY(ib.stepSeconds <= roce.stepSeconds);
     QVERIFY(ib.commSeconds <= roce.commSeconds);

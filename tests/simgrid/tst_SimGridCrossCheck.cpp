@@ -79,9 +79,11 @@ struct Scenario {
     bench::FlowSet flows;
 };
 
-std::unique_ptr<Scenario> scenario(const model::GeneratorParams& params, const QByteArray& pattern) {
+std::unique_ptr<Scenario> scenario(const model::GeneratorParams& params,
+                                   const QByteArray& pattern) {
     auto s = std::make_unique<Scenario>();
-    s->topology = std::make_unique<model::Topology>(testing::generateOrFail(model::generate, params));
+    s->topology =
+        std::make_unique<model::Topology>(testing::generateOrFail(model::generate, params));
     if (QTest::currentTestFailed())
         return nullptr;
     s->network = std::make_unique<sim::FabricNetwork>(*s->topology, roceV2());
@@ -122,7 +124,9 @@ private Q_SLOTS:
     void drainsAgree();
 };
 
-void tst_SimGridCrossCheck::ratesAgree_data() { addFabricPatternRows(true); }
+void tst_SimGridCrossCheck::ratesAgree_data() {
+    addFabricPatternRows(true);
+}
 
 /// One max-min solve: FabricLab's heap solver, loaded the way FlowSimulator loads it (a
 /// constraint per channel, an unbounded weight-1 variable per flow), against SimGrid's
@@ -149,22 +153,26 @@ void tst_SimGridCrossCheck::ratesAgree() {
     }
     solver->solve();
 
-    const bench::ChildOutcome simgrid = bench::runInChild([&] { return bench::SimGridPeer(flows).firstShare().rateGbps; });
+    const bench::ChildOutcome simgrid =
+        bench::runInChild([&] { return bench::SimGridPeer(flows).firstShare().rateGbps; });
     QVERIFY2(simgrid.ok(), simgrid.error.c_str());
     QCOMPARE(simgrid.values.size(), flows.size());
 
     for (std::size_t f = 0; f < flows.size(); ++f) {
         const double fabriclab = solver->rate(sim::VariableId{static_cast<std::uint32_t>(f)});
         const double peer = simgrid.values[f];
-        QVERIFY2(std::isfinite(fabriclab) && fabriclab > 0,
-                 qPrintable(QStringLiteral("flow %1: FabricLab rate %2").arg(f).arg(fabriclab, 0, 'g', 17)));
-        QVERIFY2(fuzzyEqual(fabriclab, peer),
-                 qPrintable(QStringLiteral("flow %1 (NIC %2 -> %3): FabricLab %4 Gb/s, SimGrid %5 Gb/s")
-                                .arg(f)
-                                .arg(flows.source[f])
-                                .arg(flows.sink[f])
-                                .arg(fabriclab, 0, 'g', 17)
-                                .arg(peer, 0, 'g', 17)));
+        QVERIFY2(
+            std::isfinite(fabriclab) && fabriclab > 0,
+            qPrintable(
+                QStringLiteral("flow %1: FabricLab rate %2").arg(f).arg(fabriclab, 0, 'g', 17)));
+        QVERIFY2(
+            fuzzyEqual(fabriclab, peer),
+            qPrintable(QStringLiteral("flow %1 (NIC %2 -> %3): FabricLab %4 Gb/s, SimGrid %5 Gb/s")
+                           .arg(f)
+                           .arg(flows.source[f])
+                           .arg(flows.sink[f])
+                           .arg(fabriclab, 0, 'g', 17)
+                           .arg(peer, 0, 'g', 17)));
     }
 }
 
@@ -172,7 +180,9 @@ void tst_SimGridCrossCheck::ratesAgree() {
 // efficiency to receivers with several senders, a congestion loss SimGrid does not model,
 // so its drain is not the same problem. Permutations and rings have one sender per
 // receiver, hence none.
-void tst_SimGridCrossCheck::drainsAgree_data() { addFabricPatternRows(false); }
+void tst_SimGridCrossCheck::drainsAgree_data() {
+    addFabricPatternRows(false);
+}
 
 /// Every flow drained to completion, 4 MiB each: FlowSimulator's event loop (exact: no
 /// event or work cap) against SimGrid's. FlowSimulator adds a start-up latency after each
@@ -190,13 +200,15 @@ void tst_SimGridCrossCheck::drainsAgree() {
         return;
     std::vector<sim::Transfer> transfers;
     for (const auto& [from, to] : s->pairs)
-        transfers.push_back(sim::Transfer{s->nics->endpoint(from), s->nics->endpoint(to), kBytes, {}, 0, 0});
+        transfers.push_back(
+            sim::Transfer{s->nics->endpoint(from), s->nics->endpoint(to), kBytes, {}, 0, 0});
     QCOMPARE(transfers.size(), s->flows.size());
 
     sim::SimulationOptions options;
     options.maxEvents = std::numeric_limits<std::size_t>::max();
     options.maxWork = std::numeric_limits<std::size_t>::max();
-    const sim::SimulationResult result = sim::FlowSimulator{}.run(*s->network, transfers, {}, options);
+    const sim::SimulationResult result =
+        sim::FlowSimulator{}.run(*s->network, transfers, {}, options);
     QVERIFY(!result.drainEstimated);
 
     const bench::FlowSet& flows = s->flows;
@@ -213,7 +225,8 @@ void tst_SimGridCrossCheck::drainsAgree() {
 
     double fabriclabMakespan = 0;
     for (std::size_t i = 0; i < transfers.size(); ++i) {
-        const sim::Route route = s->network->route(transfers[i].from, transfers[i].to, transfers[i].flowKey);
+        const sim::Route route =
+            s->network->route(transfers[i].from, transfers[i].to, transfers[i].flowKey);
         const double finish = result.finishTimes[i] - s->network->latencySeconds(route);
         fabriclabMakespan = std::max(fabriclabMakespan, finish);
         QVERIFY2(std::abs(finish - simgrid.values[i]) <= kRelTol * makespan,

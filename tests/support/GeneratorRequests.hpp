@@ -56,8 +56,9 @@ model::Topology generateOrFail(Generate generate, const model::GeneratorParams& 
     try {
         return generate(params);
     } catch (const std::invalid_argument& e) {
-        QTest::qFail(qPrintable(QStringLiteral("refused: %1").arg(QString::fromStdString(e.what()))),
-                     where.file_name(), static_cast<int>(where.line()));
+        QTest::qFail(
+            qPrintable(QStringLiteral("refused: %1").arg(QString::fromStdString(e.what()))),
+            where.file_name(), static_cast<int>(where.line()));
         return {};
     }
 }
@@ -75,8 +76,9 @@ void verifyRefusal(Generate generate, const model::GeneratorParams& params, cons
         QCOMPARE(QString::fromStdString(e.field()), field);
         const QString message = QString::fromStdString(e.what());
         for (const QString& part : mentions)
-            QVERIFY2(message.contains(part),
-                     qPrintable(QStringLiteral("\"%1\" does not mention \"%2\"").arg(message, part)));
+            QVERIFY2(
+                message.contains(part),
+                qPrintable(QStringLiteral("\"%1\" does not mention \"%2\"").arg(message, part)));
     }
 }
 

@@ -44,7 +44,8 @@ private Q_SLOTS:
 void tst_MainWindow::everySampleOpensAndDraws_data() {
     QTest::addColumn<QString>("path");
     const QDir samples(QStringLiteral(FABRICLAB_SOURCE_DIR "/samples"));
-    const auto files = samples.entryList({QStringLiteral("*.fabric.json")}, QDir::Files, QDir::Name);
+    const auto files =
+        samples.entryList({QStringLiteral("*.fabric.json")}, QDir::Files, QDir::Name);
     QVERIFY(files.size() >= 8);
     for (const QString& file : files)
         QTest::newRow(qPrintable(file)) << samples.filePath(file);
@@ -68,7 +69,8 @@ void tst_MainWindow::everySampleOpensAndDraws() {
 
     const QString shots = QDir::current().filePath(QStringLiteral("screenshots"));
     QDir().mkpath(shots);
-    window.grab().save(shots + QLatin1Char('/') + QFileInfo(path).completeBaseName() + QStringLiteral(".png"));
+    window.grab().save(shots + QLatin1Char('/') + QFileInfo(path).completeBaseName() +
+                       QStringLiteral(".png"));
     QVERIFY2(distinctColours(canvas) > 8, "the canvas is blank");
     QVERIFY(!document.isModified());
 }

@@ -21,7 +21,9 @@ using fabriclab::views::TopologyDocument;
 
 namespace {
 
-std::string snapshot(const TopologyDocument& document) { return fabriclab::model::serializeDesign(document.design()); }
+std::string snapshot(const TopologyDocument& document) {
+    return fabriclab::model::serializeDesign(document.design());
+}
 
 /// A 16-server rail-optimized leaf/spine, as File > Generate would make it.
 fabriclab::model::Design generated(const TopologyDocument& document) {
@@ -67,7 +69,9 @@ void tst_TopologyDocument::everyEditUndoesToTheOriginal() {
     const NodeId firstServer = *document.topology().findNode("srv-1");
     const std::function<void()> steps[] = {
         [&] { document.addNode(NodeKind::Spine, QPointF(100, -200)); },
-        [&] { document.moveNodes({{firstLeaf, QPointF(5, 5)}}); },
+        [&] {
+            document.moveNodes({{firstLeaf, QPointF(5, 5)}});
+        },
         [&] {
             auto node = document.topology().node(firstServer);
             node.server.gpus = 4;
@@ -178,7 +182,8 @@ void tst_TopologyDocument::failedLoadKeepsTheDesign() {
     const QString broken = dir.filePath(QStringLiteral("broken.fabric.json"));
     QFile file(broken);
     QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(R"({"format":"fabriclab-design","version":1,"fabric":"ib-ndr","nodes":[{"id":"a","kind":"leaf"}],
+    file.write(
+        R"({"format":"fabriclab-design","version":1,"fabric":"ib-ndr","nodes":[{"id":"a","kind":"leaf"}],
                   "links":[{"a":"a","b":"ghost"}]})");
     file.close();
     try {

@@ -293,13 +293,17 @@ void TopologyScene::rebuild(bool fresh) {
 }
 
 void TopologyScene::growSceneRect(bool fresh) {
-    // Room around the design to place new nodes. It only grows while editing, so the
-    // view never jumps under the pointer.
+    // Room around the design to place new nodes. It only grows while editing, and
+    // generously, so it almost never grows under the pointer: a growing rect shifts the
+    // scroll origin and the view would jump between two clicks.
     QRectF content = contentRect();
     if (content.isEmpty())
         content = QRectF(-400, -300, 800, 600);
-    const double margin = std::max(800.0, 0.25 * std::max(content.width(), content.height()));
+    const double margin = std::max(20000.0, 0.25 * std::max(content.width(), content.height()));
     const QRectF wanted = content.adjusted(-margin, -margin, margin, margin);
+    if (!fresh &&
+        sceneRect().contains(content.adjusted(-margin / 4, -margin / 4, margin / 4, margin / 4)))
+        return; // still plenty of room: leave the origin where the user's view is
     setSceneRect(fresh ? wanted : sceneRect().united(wanted));
 }
 

@@ -13,7 +13,8 @@ class TopologyDocument;
 /// Replaces a link's speed, cable count, medium or length with undo.
 class EditLinkCommand : public QUndoCommand {
 public:
-    EditLinkCommand(TopologyDocument& document, model::LinkId id, model::Link before, model::Link after);
+    EditLinkCommand(TopologyDocument& document, model::LinkId id, model::Link before,
+                    model::Link after);
     void redo() override;
     void undo() override;
 

@@ -13,7 +13,8 @@ class TopologyDocument;
 /// Replaces a node's properties (name, radix, GPUs, NICs, speeds) with undo.
 class EditNodeCommand : public QUndoCommand {
 public:
-    EditNodeCommand(TopologyDocument& document, model::NodeId id, model::Node before, model::Node after);
+    EditNodeCommand(TopologyDocument& document, model::NodeId id, model::Node before,
+                    model::Node after);
     void redo() override;
     void undo() override;
 

@@ -10,7 +10,8 @@ InsertItemsCommand::InsertItemsCommand(TopologyDocument& document,
                                        std::vector<std::pair<model::NodeId, model::Node>> nodes,
                                        std::vector<std::pair<model::LinkId, model::Link>> links,
                                        const QString& text)
-    : QUndoCommand(text), m_document(document), m_nodes(std::move(nodes)), m_links(std::move(links)) {}
+    : QUndoCommand(text), m_document(document), m_nodes(std::move(nodes)),
+      m_links(std::move(links)) {}
 
 void InsertItemsCommand::redo() {
     for (const auto& [id, node] : m_nodes)

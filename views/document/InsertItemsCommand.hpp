@@ -19,8 +19,10 @@ class TopologyDocument;
 /// node, drawing a link, duplicate and paste.
 class InsertItemsCommand : public QUndoCommand {
 public:
-    InsertItemsCommand(TopologyDocument& document, std::vector<std::pair<model::NodeId, model::Node>> nodes,
-                       std::vector<std::pair<model::LinkId, model::Link>> links, const QString& text);
+    InsertItemsCommand(TopologyDocument& document,
+                       std::vector<std::pair<model::NodeId, model::Node>> nodes,
+                       std::vector<std::pair<model::LinkId, model::Link>> links,
+                       const QString& text);
     void redo() override;
     void undo() override;
 

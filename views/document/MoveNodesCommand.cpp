@@ -6,7 +6,8 @@
 
 namespace fabriclab::views {
 
-MoveNodesCommand::MoveNodesCommand(TopologyDocument& document, std::map<model::NodeId, QPointF> from,
+MoveNodesCommand::MoveNodesCommand(TopologyDocument& document,
+                                   std::map<model::NodeId, QPointF> from,
                                    std::map<model::NodeId, QPointF> to)
     : QUndoCommand(QObject::tr("Move %n node(s)", nullptr, static_cast<int>(to.size()))),
       m_document(document), m_from(std::move(from)), m_to(std::move(to)) {}
@@ -22,7 +23,11 @@ void MoveNodesCommand::place(const std::map<model::NodeId, QPointF>& positions) 
     }
 }
 
-void MoveNodesCommand::redo() { place(m_to); }
-void MoveNodesCommand::undo() { place(m_from); }
+void MoveNodesCommand::redo() {
+    place(m_to);
+}
+void MoveNodesCommand::undo() {
+    place(m_from);
+}
 
 } // namespace fabriclab::views

@@ -10,7 +10,8 @@
 
 namespace fabriclab::views {
 
-RemoveItemsCommand::RemoveItemsCommand(TopologyDocument& document, const std::vector<model::NodeId>& nodes,
+RemoveItemsCommand::RemoveItemsCommand(TopologyDocument& document,
+                                       const std::vector<model::NodeId>& nodes,
                                        const std::vector<model::LinkId>& links)
     : m_document(document) {
     const auto& topology = document.topology();
@@ -26,9 +27,11 @@ RemoveItemsCommand::RemoveItemsCommand(TopologyDocument& document, const std::ve
         if (topology.links().count(id))
             m_links.emplace_back(id, topology.link(id));
     setText(m_nodes.size() + m_links.size() == 1
-                ? QObject::tr("Delete %1").arg(m_nodes.empty() ? QObject::tr("link")
-                                                                : QString::fromStdString(m_nodes.front().second.name))
-                : QObject::tr("Delete %n item(s)", nullptr, static_cast<int>(m_nodes.size() + m_links.size())));
+                ? QObject::tr("Delete %1")
+                      .arg(m_nodes.empty() ? QObject::tr("link")
+                                           : QString::fromStdString(m_nodes.front().second.name))
+                : QObject::tr("Delete %n item(s)", nullptr,
+                              static_cast<int>(m_nodes.size() + m_links.size())));
 }
 
 void RemoveItemsCommand::redo() {

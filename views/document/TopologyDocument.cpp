@@ -76,8 +76,9 @@ void TopologyDocument::setPath(const QString& path) {
 }
 
 QString TopologyDocument::uniqueName(model::NodeKind kind) const {
-    const QString stem = kind == model::NodeKind::Server ? QStringLiteral("srv")
-                                                          : QString::fromUtf8(model::toString(kind).data());
+    const QString stem = kind == model::NodeKind::Server
+                             ? QStringLiteral("srv")
+                             : QString::fromUtf8(model::toString(kind).data());
     for (int n = 1;; ++n) {
         const QString name = stem + QLatin1Char('-') + QString::number(n);
         if (!topology().findNode(name.toStdString()))
@@ -104,10 +105,10 @@ model::NodeId TopologyDocument::addNode(model::NodeKind kind, QPointF position) 
         node.server.nics = generator ? generator->nicsPerServer : 8;
         node.server.nicSpeed = generator ? generator->nicSpeed : fabric.portSpeed;
     } else {
-        node.sw.radix = !generator                          ? fabric.switchRadix
-                        : kind == model::NodeKind::Leaf     ? generator->leafRadix
-                        : kind == model::NodeKind::Spine    ? generator->spineRadix
-                                                            : generator->coreRadix;
+        node.sw.radix = !generator                       ? fabric.switchRadix
+                        : kind == model::NodeKind::Leaf  ? generator->leafRadix
+                        : kind == model::NodeKind::Spine ? generator->spineRadix
+                                                         : generator->coreRadix;
         node.sw.portSpeed = generator ? generator->nicSpeed : fabric.portSpeed;
     }
     const model::NodeId id = topology().nextNodeId();
@@ -132,13 +133,16 @@ void TopologyDocument::moveNodes(const QHash<model::NodeId, QPointF>& positions)
         m_undo.push(new MoveNodesCommand(*this, std::move(from), std::move(to)));
 }
 
-void TopologyDocument::remove(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links) {
+void TopologyDocument::remove(const QList<model::NodeId>& nodes,
+                              const QList<model::LinkId>& links) {
     if (nodes.isEmpty() && links.isEmpty())
         return;
-    m_undo.push(new RemoveItemsCommand(*this, {nodes.begin(), nodes.end()}, {links.begin(), links.end()}));
+    m_undo.push(
+        new RemoveItemsCommand(*this, {nodes.begin(), nodes.end()}, {links.begin(), links.end()}));
 }
 
-std::optional<model::LinkId> TopologyDocument::connect(model::NodeId a, model::NodeId b, QString* refusal) {
+std::optional<model::LinkId> TopologyDocument::connect(model::NodeId a, model::NodeId b,
+                                                       QString* refusal) {
     const auto refuse = [&](const QString& why) -> std::optional<model::LinkId> {
         if (refusal)
             *refusal = why;
@@ -179,12 +183,14 @@ std::optional<model::LinkId> TopologyDocument::connect(model::NodeId a, model::N
     link.b = b;
     link.speed = std::min(speedOf(na), speedOf(nb));
     link.count = 1;
-    const bool serverLink = na.kind == model::NodeKind::Server || nb.kind == model::NodeKind::Server;
+    const bool serverLink =
+        na.kind == model::NodeKind::Server || nb.kind == model::NodeKind::Server;
     link.medium = serverLink ? model::LinkMedium::Dac : model::LinkMedium::Optics;
     link.lengthMeters = model::defaultLengthMeters(link.medium);
     const model::LinkId id = topology().nextLinkId();
-    m_undo.push(new InsertItemsCommand(*this, {}, {{id, link}},
-                                       tr("Connect %1 to %2").arg(nameOf(topology(), a), nameOf(topology(), b))));
+    m_undo.push(new InsertItemsCommand(
+        *this, {}, {{id, link}},
+        tr("Connect %1 to %2").arg(nameOf(topology(), a), nameOf(topology(), b))));
     return id;
 }
 
@@ -203,7 +209,8 @@ void TopologyDocument::editLink(model::LinkId id, const model::Link& link) {
     m_undo.push(new EditLinkCommand(*this, id, topology().link(id), link));
 }
 
-QList<model::NodeId> TopologyDocument::duplicate(const QList<model::NodeId>& nodes, QPointF offset) {
+QList<model::NodeId> TopologyDocument::duplicate(const QList<model::NodeId>& nodes,
+                                                 QPointF offset) {
     std::vector<std::pair<model::NodeId, model::Node>> copies;
     std::vector<std::pair<model::LinkId, model::Link>> links;
     std::map<model::NodeId, model::NodeId> copyOf;
@@ -218,8 +225,9 @@ QList<model::NodeId> TopologyDocument::duplicate(const QList<model::NodeId>& nod
         copy.y += offset.y();
         copy.placement = {};
         // Next free "<kind>-N" name, skipping names the copies themselves take.
-        const QString stem = copy.kind == model::NodeKind::Server ? QStringLiteral("srv")
-                                                                   : QString::fromUtf8(model::toString(copy.kind).data());
+        const QString stem = copy.kind == model::NodeKind::Server
+                                 ? QStringLiteral("srv")
+                                 : QString::fromUtf8(model::toString(copy.kind).data());
         for (int n = 1;; ++n) {
             const std::string name = (stem + QLatin1Char('-') + QString::number(n)).toStdString();
             if (!topology().findNode(name) && !taken.count(name)) {
@@ -242,8 +250,9 @@ QList<model::NodeId> TopologyDocument::duplicate(const QList<model::NodeId>& nod
             links.emplace_back(model::LinkId{nextLink++}, copy);
         }
     if (!copies.empty())
-        m_undo.push(new InsertItemsCommand(*this, std::move(copies), std::move(links),
-                                           tr("Duplicate %n node(s)", nullptr, static_cast<int>(result.size()))));
+        m_undo.push(new InsertItemsCommand(
+            *this, std::move(copies), std::move(links),
+            tr("Duplicate %n node(s)", nullptr, static_cast<int>(result.size()))));
     return result;
 }
 

@@ -57,7 +57,8 @@ public:
     void remove(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links);
     /// Cables `a` to `b` at the slower port's speed. Refuses, with a sentence in
     /// `refusal`, self links, server-to-server links and exhausted ports.
-    std::optional<model::LinkId> connect(model::NodeId a, model::NodeId b, QString* refusal = nullptr);
+    std::optional<model::LinkId> connect(model::NodeId a, model::NodeId b,
+                                         QString* refusal = nullptr);
     /// Replaces a node's or link's properties (inspector edits).
     void editNode(model::NodeId id, const model::Node& node);
     void editLink(model::LinkId id, const model::Link& link);
@@ -111,6 +112,10 @@ Q_DECLARE_METATYPE(fabriclab::model::LinkId)
 
 /// Lets QHash key on ids.
 namespace fabriclab::model {
-inline size_t qHash(NodeId id, size_t seed = 0) noexcept { return ::qHash(id.value, seed); }
-inline size_t qHash(LinkId id, size_t seed = 0) noexcept { return ::qHash(id.value, seed); }
+inline size_t qHash(NodeId id, size_t seed = 0) noexcept {
+    return ::qHash(id.value, seed);
+}
+inline size_t qHash(LinkId id, size_t seed = 0) noexcept {
+    return ::qHash(id.value, seed);
+}
 } // namespace fabriclab::model

@@ -37,9 +37,9 @@ private:
     QTimer m_debounce;
     QFutureWatcher<DesignFigures> m_watcher;
     DesignFigures m_figures;
-    quint64 m_generation = 0;  ///< edits seen
-    quint64 m_running = 0;     ///< generation the running analysis belongs to
-    bool m_pending = false;    ///< an edit arrived while an analysis ran
+    quint64 m_generation = 0; ///< edits seen
+    quint64 m_running = 0;    ///< generation the running analysis belongs to
+    bool m_pending = false;   ///< an edit arrived while an analysis ran
 };
 
 } // namespace fabriclab::views

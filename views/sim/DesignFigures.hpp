@@ -14,12 +14,12 @@ struct DesignFigures {
     int leaves = 0;
     int spines = 0;
     int cores = 0;
-    double oversubscription = 1;  ///< worst leaf, down : up
-    double bisectionGbps = 0;     ///< theoretical min cut
-    double bisectionRatio = 0;    ///< of half the injection bandwidth
-    double capexUsd = 0;          ///< fabric only
+    double oversubscription = 1; ///< worst leaf, down : up
+    double bisectionGbps = 0;    ///< theoretical min cut
+    double bisectionRatio = 0;   ///< of half the injection bandwidth
+    double capexUsd = 0;         ///< fabric only
     double perGpuHourUsd = 0;
-    int problems = 0;             ///< unconnected servers, ports over radix, ...
+    int problems = 0; ///< unconnected servers, ports over radix, ...
     QString firstProblem;
 };
 
