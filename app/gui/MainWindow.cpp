@@ -6,6 +6,7 @@
 #include "app/gui/Theme.hpp"
 #include "model/fabric/GeneratorError.hpp"
 #include "model/fabric/Generators.hpp"
+#include "model/layout/TieredLayout.hpp"
 #include "views/canvas/CanvasView.hpp"
 #include "views/dialogs/GenerateDialog.hpp"
 #include "views/document/TopologyDocument.hpp"
@@ -195,6 +196,13 @@ void MainWindow::buildFabricMenu() {
         } catch (const std::invalid_argument& e) {
             QMessageBox::warning(this, tr("Cannot generate"), QString::fromStdString(e.what()));
         }
+    });
+    QAction* arrange = fabric->addAction(tr("&Arrange in tiers"));
+    arrange->setShortcut(QKeySequence(tr("Ctrl+Shift+L")));
+    connect(arrange, &QAction::triggered, this, [this] {
+        model::Design design = m_document.design();
+        model::layoutTiers(design.topology);
+        m_document.replaceDesign(std::move(design), tr("Arrange in tiers"));
     });
     auto* bar = addToolBar(tr("Fabric"));
     bar->setObjectName(QStringLiteral("FabricToolBar"));
