@@ -75,13 +75,16 @@ void TopologyDocument::setPath(const QString& path) {
     Q_EMIT filePathChanged(path);
 }
 
-QString TopologyDocument::uniqueName(model::NodeKind kind) const {
-    const QString stem = kind == model::NodeKind::Server
-                             ? QStringLiteral("srv")
-                             : QString::fromUtf8(model::toString(kind).data());
+QString TopologyDocument::uniqueName(model::NodeKind kind,
+                                     const std::set<std::string>& taken) const {
+    const std::string_view kindName = model::toString(kind);
+    const QString stem =
+        kind == model::NodeKind::Server
+            ? QStringLiteral("srv")
+            : QString::fromUtf8(kindName.data(), static_cast<qsizetype>(kindName.size()));
     for (int n = 1;; ++n) {
         const QString name = stem + QLatin1Char('-') + QString::number(n);
-        if (!topology().findNode(name.toStdString()))
+        if (!topology().findNode(name.toStdString()) && !taken.count(name.toStdString()))
             return name;
     }
 }
@@ -225,17 +228,8 @@ QList<model::NodeId> TopologyDocument::duplicate(const QList<model::NodeId>& nod
         copy.y += offset.y();
         copy.placement = {};
         // Next free "<kind>-N" name, skipping names the copies themselves take.
-        const QString stem = copy.kind == model::NodeKind::Server
-                                 ? QStringLiteral("srv")
-                                 : QString::fromUtf8(model::toString(copy.kind).data());
-        for (int n = 1;; ++n) {
-            const std::string name = (stem + QLatin1Char('-') + QString::number(n)).toStdString();
-            if (!topology().findNode(name) && !taken.count(name)) {
-                copy.name = name;
-                taken.insert(name);
-                break;
-            }
-        }
+        copy.name = uniqueName(copy.kind, taken).toStdString();
+        taken.insert(copy.name);
         const model::NodeId copyId{nextNode++};
         copyOf.emplace(id, copyId);
         copies.emplace_back(copyId, std::move(copy));

@@ -13,6 +13,8 @@
 #include <QUndoStack>
 
 #include <optional>
+#include <set>
+#include <string>
 
 namespace fabriclab::views {
 
@@ -96,7 +98,8 @@ Q_SIGNALS:
 
 private:
     void setPath(const QString& path);
-    QString uniqueName(model::NodeKind kind) const;
+    /// "<kind>-N" with the smallest N free in the design and not in `taken`.
+    QString uniqueName(model::NodeKind kind, const std::set<std::string>& taken = {}) const;
 
     const model::Catalog& m_catalog;
     model::Design m_design;
