@@ -36,7 +36,11 @@ const QString kFilter =
 } // namespace
 
 FileActions::FileActions(views::TopologyDocument& document, MainWindow& window)
-    : QObject(&window), m_document(document), m_window(window) {
+    : QObject(&window), m_document(document), m_window(window),
+      m_session(QFileInfo(autosavePath()).path() + QStringLiteral("/session.lock")) {
+    QDir().mkpath(QFileInfo(autosavePath()).path());
+    m_session.setStaleLockTime(0); // a lock left by a crashed process is taken over
+    m_ownsAutosave = m_session.tryLock(0);
     QMenu* menu = window.fileMenu();
     const auto add = [&](const QString& text, QKeySequence key, auto slot) {
         QAction* action = menu->addAction(text);
@@ -60,7 +64,13 @@ FileActions::FileActions(views::TopologyDocument& document, MainWindow& window)
     connect(&window, &MainWindow::closeRequested, this, &FileActions::onClose);
     m_autosave.setInterval(kAutosaveMs);
     connect(&m_autosave, &QTimer::timeout, this, &FileActions::autosave);
-    m_autosave.start();
+    if (m_ownsAutosave)
+        m_autosave.start();
+    // Saved, or undone back to what is on disk: an older autosave must not come back.
+    connect(document.undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) {
+        if (clean && m_ownsAutosave)
+            QFile::remove(autosavePath());
+    });
 }
 
 FileActions::~FileActions() = default;
@@ -218,7 +228,7 @@ void FileActions::autosave() {
 
 bool FileActions::offerRecovery() {
     const QString path = autosavePath();
-    if (!QFileInfo::exists(path))
+    if (!m_ownsAutosave || !QFileInfo::exists(path))
         return false;
     const QString origin = QSettings().value(QString::fromLatin1(kAutosaveOrigin)).toString();
     const auto answer = QMessageBox::question(
@@ -234,7 +244,14 @@ bool FileActions::offerRecovery() {
             m_window.canvas()->fitAll();
             recovered = true;
         } catch (const std::exception& e) {
-            QMessageBox::warning(&m_window, tr("Cannot recover"), QString::fromStdString(e.what()));
+            // Keep the only copy: set it aside where the user can find it.
+            const QString kept = path + QStringLiteral(".unrecovered");
+            QFile::remove(kept);
+            QFile::rename(path, kept);
+            QMessageBox::warning(&m_window, tr("Cannot recover"),
+                                 tr("%1\n\nThe autosave is kept at %2.")
+                                     .arg(QString::fromStdString(e.what()), kept));
+            return false;
         }
     }
     QFile::remove(path);
@@ -247,7 +264,8 @@ void FileActions::onClose(QCloseEvent* event) {
         return;
     }
     // A normal close leaves nothing to recover.
-    QFile::remove(autosavePath());
+    if (m_ownsAutosave)
+        QFile::remove(autosavePath());
 }
 
 } // namespace fabriclab::app

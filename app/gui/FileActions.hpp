@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QLockFile>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -54,6 +55,10 @@ private:
     MainWindow& m_window;
     QMenu* m_recentMenu = nullptr;
     QTimer m_autosave;
+    /// Held while this window runs: only the instance holding it autosaves and offers
+    /// recovery, so a second window neither shares nor deletes the first one's autosave.
+    QLockFile m_session;
+    bool m_ownsAutosave = false;
 };
 
 } // namespace fabriclab::app

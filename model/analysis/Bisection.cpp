@@ -123,15 +123,25 @@ std::vector<Halving> naturalHalvings(const Topology& topology, const Indexed& in
         halvings.push_back(std::move(byGroup));
     }
 
-    int pods = 0;
+    // By pod: the pods actually present (an edited design may have lost some), the first
+    // half of them on one side.
+    std::vector<int> pods;
     for (const NodeId id : indexed.servers)
-        pods = std::max(pods, topology.node(id).placement.pod + 1);
-    if (pods > 1) {
+        pods.push_back(topology.node(id).placement.pod);
+    std::sort(pods.begin(), pods.end());
+    pods.erase(std::unique(pods.begin(), pods.end()), pods.end());
+    if (pods.size() > 1 && pods.front() >= 0) {
+        const int boundary = pods[pods.size() / 2];
         Halving byPod{"halves by pod", std::vector<bool>(count)};
         for (std::size_t i = 0; i < count; ++i)
-            byPod.inFirstHalf[i] = topology.node(indexed.servers[i]).placement.pod < pods / 2;
+            byPod.inFirstHalf[i] = topology.node(indexed.servers[i]).placement.pod < boundary;
         halvings.push_back(std::move(byPod));
     }
+    // A halving with an empty side says nothing about the fabric.
+    std::erase_if(halvings, [](const Halving& h) {
+        const auto first = std::count(h.inFirstHalf.begin(), h.inFirstHalf.end(), true);
+        return first == 0 || first == static_cast<long>(h.inFirstHalf.size());
+    });
     return halvings;
 }
 

@@ -18,6 +18,7 @@ namespace fabriclab::model {
 /// was generated, the generator's parameters; optionally a workload and a collective.
 struct Design {
     std::string name;
+    std::string description; ///< free text a user keeps with the design
     CatalogRef<Fabric> fabric;
     std::optional<GeneratorParams> generator;
     Topology topology;

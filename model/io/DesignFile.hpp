@@ -17,13 +17,23 @@ inline constexpr int kDesignFormatVersion = 1;
 /// Larger files are refused before parsing: a 16K-GPU design is a few MB.
 inline constexpr std::uintmax_t kMaxDesignFileBytes = 256u << 20;
 
+/// How strictly a design is read.
+struct ReadOptions {
+    /// Refuse a workload whose tp x pp x dp is not the design's GPU count. The app turns
+    /// this off so that a design a user edited (say, removed a server) always reopens;
+    /// the workload is then refused only when it is evaluated.
+    bool workloadMustFit = true;
+};
+
 /// Parses a design document. `origin` names it in errors (usually the file path).
 /// Throws JsonError naming the origin, the JSON path and what was expected; never
 /// returns a design it had to guess at. A generator without nodes is expanded.
-Design parseDesign(std::string_view text, const std::string& origin, const Catalog& catalog);
+Design parseDesign(std::string_view text, const std::string& origin, const Catalog& catalog,
+                   const ReadOptions& options = {});
 
 /// Reads and parses a file. Throws JsonError (also for unreadable or oversized files).
-Design loadDesign(const std::filesystem::path& path, const Catalog& catalog);
+Design loadDesign(const std::filesystem::path& path, const Catalog& catalog,
+                  const ReadOptions& options = {});
 
 /// The canonical JSON of a design (explicit nodes and links plus the generator).
 nlohmann::json designToJson(const Design& design);

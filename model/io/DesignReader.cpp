@@ -1,23 +1,24 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
 #include "model/catalog/CatalogJson.hpp"
+#include "model/design/DesignLimits.hpp"
 #include "model/fabric/GeneratorError.hpp"
 #include "model/fabric/Generators.hpp"
+#include "model/fabric/LeafTier.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/layout/TieredLayout.hpp"
 
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 namespace fabriclab::model {
 namespace {
 
 // Bounds that catch typos and hostile files; real clusters sit far inside them.
+using namespace limits;
 constexpr long long kMaxNodes = 1'000'000;
-constexpr long long kMaxParallel = 4096;
-constexpr double kMaxGbps = 3200;
-constexpr double kMaxCoordinate = 1e8;
 constexpr long long kMaxBytes = 1LL << 50; // 1 PiB per rank
 constexpr long long kMaxTokens = 1'000'000'000'000LL;
 constexpr long long kMaxParallelism = 1 << 20;
@@ -41,7 +42,8 @@ CatalogRef<Spec> readCatalogRef(const JsonCursor& c, const char* what, Find find
 
 class DesignReader {
 public:
-    DesignReader(const Catalog& catalog) : m_catalog(catalog) {}
+    DesignReader(const Catalog& catalog, const ReadOptions& options)
+        : m_catalog(catalog), m_options(options) {}
 
     Design read(const JsonCursor& root) {
         root.allowOnly({"format", "version", "name", "description", "fabric", "generator", "nodes",
@@ -49,11 +51,23 @@ public:
         readHeader(root);
         Design design;
         design.name = root.has("name") ? root["name"].string() : std::string();
+        design.description = root.has("description") ? root["description"].string() : std::string();
         design.fabric = readCatalogRef<Fabric>(
             root["fabric"], "fabric", [&](std::string_view id) { return m_catalog.findFabric(id); },
             catalog_json::parseFabric, m_catalog.fabrics());
-        if (auto generator = root.find("generator"))
+        if (design.fabric.isInline)
+            checkHardware(root["fabric"]["hardware"], design.fabric.spec.hardware);
+        if (auto generator = root.find("generator")) {
             design.generator = readGenerator(*generator, design.fabric.spec);
+            // Checked even when explicit nodes follow: nodes take their defaults from it.
+            try {
+                generator::validateRequest(*design.generator);
+            } catch (const GeneratorError& e) {
+                if (!e.field().empty() && generator->has(e.field()))
+                    (*generator)[e.field()].fail(e.what());
+                generator->fail(e.what());
+            }
+        }
 
         if (root.has("nodes")) {
             design.topology = readTopology(root, design);
@@ -72,6 +86,21 @@ public:
     }
 
 private:
+    /// An inline fabric must be built from parts the price list knows, or costing would
+    /// fail later, far from the cause.
+    void checkHardware(const JsonCursor& hardware, const FabricHardware& parts) const {
+        const auto& prices = m_catalog.prices();
+        const std::tuple<const char*, const std::string*, const std::map<std::string, PricedPart>*>
+            needs[] = {{"switch", &parts.switchId, &prices.switches},
+                       {"nic", &parts.nicId, &prices.nics},
+                       {"serverCable", &parts.serverCableId, &prices.cables},
+                       {"switchCable", &parts.switchCableId, &prices.cables},
+                       {"transceiver", &parts.transceiverId, &prices.transceivers}};
+        for (const auto& [key, id, known] : needs)
+            if (!known->count(*id))
+                hardware[key].fail("no part \"" + *id + "\" in the price catalog");
+    }
+
     static void readHeader(const JsonCursor& root) {
         if (root["format"].string() != "fabriclab-design")
             root["format"].fail("expected \"fabriclab-design\"");
@@ -162,8 +191,9 @@ private:
                      "portGbps", "pod", "group", "rail"});
         Node node;
         node.name = n["id"].string();
-        if (node.name.empty() || node.name.size() > 200)
-            n["id"].fail("expected a non-empty id of at most 200 characters");
+        if (node.name.empty() || node.name.size() > kMaxNameLength)
+            n["id"].fail("expected a non-empty id of at most " + std::to_string(kMaxNameLength) +
+                         " characters");
         const std::string kind = n["kind"].string();
         const auto parsedKind = nodeKindFromString(kind);
         if (!parsedKind)
@@ -181,11 +211,12 @@ private:
                 if (n.has(key))
                     n[key].fail("a server has no \"" + std::string(key) +
                                 "\"; that belongs to switches");
-            node.server.gpus = readInt(n, "gpus", 1, 1024, gen ? gen->gpusPerServer : 8);
-            node.server.nics = readInt(n, "nics", 1, 1024, gen ? gen->nicsPerServer : 8);
+            node.server.gpus = readInt(n, "gpus", 1, kMaxPerServer, gen ? gen->gpusPerServer : 8);
+            node.server.nics = readInt(n, "nics", 1, kMaxPerServer, gen ? gen->nicsPerServer : 8);
             node.server.nicSpeed = Gbps(readNumber(
                 n, "nicGbps", 1, kMaxGbps, gen ? gen->nicSpeed.value : fabric.portSpeed.value));
-            node.server.scaleUpGBps = readNumber(n, "scaleUpGBps", 1, 1e5, node.server.scaleUpGBps);
+            node.server.scaleUpGBps =
+                readNumber(n, "scaleUpGBps", 1, kMaxScaleUpGBps, node.server.scaleUpGBps);
         } else {
             for (auto key : {"gpus", "nics", "nicGbps", "scaleUpGBps"})
                 if (n.has(key))
@@ -195,7 +226,7 @@ private:
                                   : node.kind == NodeKind::Leaf  ? gen->leafRadix
                                   : node.kind == NodeKind::Spine ? gen->spineRadix
                                                                  : gen->coreRadix;
-            node.sw.radix = readInt(n, "radix", 1, 4096, generated);
+            node.sw.radix = readInt(n, "radix", 1, kMaxRadix, generated);
             node.sw.portSpeed = Gbps(readNumber(
                 n, "portGbps", 1, kMaxGbps, gen ? gen->nicSpeed.value : fabric.portSpeed.value));
         }
@@ -242,7 +273,7 @@ private:
                 link.medium = *parsed;
             }
             link.lengthMeters =
-                readNumber(l, "lengthM", 0, 100000, defaultLengthMeters(link.medium));
+                readNumber(l, "lengthM", 0, kMaxLengthMeters, defaultLengthMeters(link.medium));
             for (const Node* end : {&a, &b}) {
                 const NodeId id = end == &a ? link.a : link.b;
                 const int used = ports[id] += link.count;
@@ -287,7 +318,7 @@ private:
             load.mfu = w["mfu"].number(0.001, 1);
         load.overlap = readNumber(w, "overlap", 0, 1, 0);
         const long long product = static_cast<long long>(load.tp) * load.pp * load.dp;
-        if (product != gpus)
+        if (product != gpus && m_options.workloadMustFit)
             w.fail("tp x pp x dp = " + std::to_string(load.tp) + " x " + std::to_string(load.pp) +
                    " x " + std::to_string(load.dp) + " = " + std::to_string(product) +
                    ", but the design has " + std::to_string(gpus) + " GPUs");
@@ -321,14 +352,19 @@ private:
     }
 
     const Catalog& m_catalog;
+    ReadOptions m_options;
 };
 
 } // namespace
 
-Design parseDesign(std::string_view text, const std::string& origin, const Catalog& catalog) {
+Design parseDesign(std::string_view text, const std::string& origin, const Catalog& catalog,
+                   const ReadOptions& options) {
     nlohmann::json document;
     try {
         document = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::out_of_range& e) {
+        // A number too large for a double ("1e400").
+        throw JsonError(origin, "/", std::string("not valid JSON: ") + e.what());
     } catch (const nlohmann::json::parse_error& e) {
         // e.byte locates the fault; nlohmann's own text repeats it with more detail.
         std::string detail = e.what();
@@ -340,10 +376,11 @@ Design parseDesign(std::string_view text, const std::string& origin, const Catal
     const JsonCursor root(document, origin);
     if (!document.is_object())
         root.fail("expected a design object, got " + withArticle(document.type_name()));
-    return DesignReader(catalog).read(root);
+    return DesignReader(catalog, options).read(root);
 }
 
-Design loadDesign(const std::filesystem::path& path, const Catalog& catalog) {
+Design loadDesign(const std::filesystem::path& path, const Catalog& catalog,
+                  const ReadOptions& options) {
     const std::string origin = path.string();
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
@@ -360,7 +397,7 @@ Design loadDesign(const std::filesystem::path& path, const Catalog& catalog) {
         throw JsonError(origin, "/", "cannot open for reading");
     std::ostringstream text;
     text << in.rdbuf();
-    return parseDesign(text.str(), origin, catalog);
+    return parseDesign(text.str(), origin, catalog, options);
 }
 
 } // namespace fabriclab::model

@@ -87,6 +87,8 @@ nlohmann::json designToJson(const Design& design) {
                            {"version", kDesignFormatVersion},
                            {"name", design.name},
                            {"fabric", catalogRef(design.fabric)}};
+    if (!design.description.empty())
+        root["description"] = design.description;
     if (design.generator)
         root["generator"] = generatorJson(*design.generator);
     nlohmann::json nodes = nlohmann::json::array();

@@ -149,6 +149,7 @@ Design withServers(const Design& design, int servers) {
         throw std::invalid_argument("a sweep needs a design with a \"generator\" to regenerate");
     Design scaled;
     scaled.name = design.name;
+    scaled.description = design.description;
     scaled.fabric = design.fabric;
     scaled.generator = design.generator;
     scaled.generator->servers = servers;

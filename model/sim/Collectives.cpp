@@ -27,6 +27,9 @@ struct Context {
     double stepAlpha = 0;    ///< NCCL's protocol seconds per network step
 };
 
+/// About 1.5 GB of routes and solver state; the 1,024-GPU all-to-all (1 M flows) fits.
+constexpr double kMaxAllToAllFlows = 4'200'000;
+
 int nicOfGpu(const Context& c, int gpu) {
     return gpu * c.rails / c.gpus;
 }
@@ -167,6 +170,16 @@ CollectiveResult allToAll(const Context& c, double bytes, bool pxn) {
     result.algorithm = pxn ? CollectiveAlgorithm::Pxn : CollectiveAlgorithm::Direct;
     const int n = c.servers * c.gpus;
     const double piece = bytes / n;
+    // Every pair of servers carries its own flows: past a few million the simulation
+    // would need gigabytes. Refuse with the numbers rather than run out of memory.
+    const double flows = static_cast<double>(c.servers) * (c.servers - 1) *
+                         (pxn ? c.rails : static_cast<double>(c.gpus) * c.gpus);
+    if (flows > kMaxAllToAllFlows)
+        throw std::invalid_argument(
+            "an all-to-all over " + std::to_string(n) + " GPUs needs " +
+            std::to_string(static_cast<long long>(flows)) + " flows; FabricLab simulates up to " +
+            std::to_string(static_cast<long long>(kMaxAllToAllFlows)) +
+            " at once (time it over fewer GPUs, e.g. one expert-parallel group)");
     std::vector<Transfer> transfers;
     for (int s = 0; s < c.servers; ++s)
         for (int t = 0; t < c.servers; ++t) {

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/FabricNetwork.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -89,6 +90,8 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
         m_upGroup.assign(m_index.size(), kNone);
         m_downGroup.assign(m_index.size(), kNone);
         for (std::uint32_t u = 0; u < m_switchHops.size(); ++u) {
+            if (!symmetricAbove(u))
+                continue; // irregular drawing: every cable stays its own channel
             double up = 0;
             double fromAbove = 0;
             for (const Hop& hop : m_switchHops[u])
@@ -108,6 +111,35 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
             }
         }
     }
+}
+
+bool FabricNetwork::symmetricAbove(std::uint32_t u) const {
+    // A group channel is exact only if every flow through u loads u's uplinks in
+    // proportion to their cables. That holds when all switches above u look alike from
+    // u's tier: the same number of cables from u, and the same neighbours at u's tier,
+    // as in every leaf/spine and fat-tree. Drawings that break it keep per-cable channels.
+    std::vector<std::uint32_t> reference;
+    int cables = -1;
+    bool first = true;
+    for (const Hop& hop : m_switchHops[u]) {
+        if (m_tier[hop.to] <= m_tier[u])
+            continue;
+        if (cables >= 0 && hop.members != cables)
+            return false;
+        cables = hop.members;
+        std::vector<std::uint32_t> peers;
+        for (const Hop& down : m_switchHops[hop.to])
+            if (m_tier[down.to] == m_tier[u])
+                peers.push_back(down.to);
+        std::sort(peers.begin(), peers.end());
+        if (first) {
+            reference = std::move(peers);
+            first = false;
+        } else if (peers != reference) {
+            return false;
+        }
+    }
+    return true;
 }
 
 int FabricNetwork::nicCount(model::NodeId server) const {

@@ -108,6 +108,9 @@ private:
                                            int& hops, double& meters) const;
     std::vector<PathElement> spread(std::uint32_t from, std::uint32_t to, double& meters) const;
     int tierOf(std::uint32_t node) const { return m_tier[node]; }
+    /// Whether the switches above `node` are interchangeable, so its uplink group can be
+    /// one channel without over-counting any cable.
+    bool symmetricAbove(std::uint32_t node) const;
 
     const model::Topology* m_topology;
     model::Fabric m_fabric;

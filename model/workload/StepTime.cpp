@@ -94,6 +94,9 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
 
     const double scaleUpBps = gpu.scaleUpGBps * gpu.scaleUpEfficiency * 1e9;
     const double nicBps = network.nicGoodputGbps({servers.front(), 0}) * 1e9 / 8;
+    // GPUs share NICs when a server has fewer NICs than GPUs.
+    const double nicsPerGpu =
+        std::min(1.0, static_cast<double>(network.nicCount(servers.front())) / gpusPerServer);
     const int stageServers = static_cast<int>(std::max<long long>(1, gpus / w.pp / gpusPerServer));
     const std::vector<model::NodeId> firstStage(servers.begin(), servers.begin() + stageServers);
 
@@ -105,14 +108,14 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     if (w.tp > 1) {
         // Megatron: two all-reduces per layer forward, two backward, on the activations.
         const double perRank = 4 * layersPerStage * activationBytes * 2.0 * (w.tp - 1) / w.tp;
-        const double bandwidth = w.tp <= gpusPerServer ? scaleUpBps : nicBps * gpusPerServer;
+        const double bandwidth = w.tp <= gpusPerServer ? scaleUpBps : nicBps * nicsPerGpu;
         t.tpSeconds = perRank / bandwidth +
                       4 * layersPerStage * 2 * (w.tp - 1) * gpu.scaleUpStepLatencyUs * 1e-6;
     }
     if (w.pp > 1) {
         // Activations forward and gradients backward across each stage boundary, each
         // GPU carrying its tensor-parallel slice over its own NIC.
-        t.ppSeconds = 2 * activationBytes / w.tp / nicBps;
+        t.ppSeconds = 2 * activationBytes / w.tp / (nicBps * nicsPerGpu);
     }
     if (w.ep > 1 && model.experts > 1) {
         // Dispatch and combine, forward and backward, in every layer of the stage.

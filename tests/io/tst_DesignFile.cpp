@@ -68,6 +68,8 @@ private Q_SLOTS:
     void saveIntoMissingFolderThrows();
     void refusesBadDocument_data();
     void refusesBadDocument();
+    void lenientReadKeepsAWorkloadThatNoLongerFits();
+    void descriptionRoundTrips();
     void loadRefusesUnreadablePath_data();
     void loadRefusesUnreadablePath();
 };
@@ -347,6 +349,23 @@ void tst_DesignFile::refusesBadDocument_data() {
     row("bytes negative", patched(gen, {{"collective", negativeBytes}}), "/collective/bytes",
         "whole number from 1");
 
+    // Found in review: generator fields reach explicit nodes as defaults, so they are
+    // checked even when nodes are given; overflowing numbers and inline fabrics built
+    // from unknown parts are refused with their paths.
+    json generatorWithNodes = exp;
+    generatorWithNodes["generator"] = gen["generator"];
+    generatorWithNodes["generator"]["gpusPerServer"] = -8;
+    row("generator field with explicit nodes", generatorWithNodes.dump(),
+        "/generator/gpusPerServer", "between 1 and");
+    std::string overflow = patched(gen, {{"name", "placeholder"}});
+    overflow.replace(overflow.find("\"placeholder\""), 13, "1e400");
+    row("number too large for a double", overflow, "/", "not valid JSON");
+    json unknownPart =
+        fabriclab::model::catalog_json::toJson(*Catalog::builtin().findFabric("roce-v2"));
+    unknownPart["hardware"]["switch"] = "no-such-switch";
+    row("inline fabric with an unknown part", patched(gen, {{"fabric", unknownPart}}),
+        "/fabric/hardware/switch", "price catalog");
+
     // Hostile: nesting deep enough to overflow a recursive parser or destructor.
     const std::string deep = std::string(3000, '[') + std::string(3000, ']');
     row("3000-deep nested arrays as the document", deep, "/", "expected a design object");
@@ -375,6 +394,34 @@ void tst_DesignFile::refusesBadDocument() {
     QVERIFY2(fromStd(caught->problem()).contains(words), caught->what());
     QVERIFY2(fromStd(caught->what()).startsWith(fromStd(kOrigin + ": at " + caught->path() + ": ")),
              caught->what());
+}
+
+void tst_DesignFile::lenientReadKeepsAWorkloadThatNoLongerFits() {
+    // The app reads leniently so that a design whose GPU count was edited reopens; the
+    // strict default (CLI) still refuses it.
+    json design = generatorDesign();
+    json workload = workloadFor32Gpus();
+    workload["dp"] = 2;
+    design["workload"] = workload;
+    const auto text = design.dump();
+    QVERIFY_THROWS_EXCEPTION(
+        fabriclab::model::JsonError,
+        fabriclab::model::parseDesign(text, "strict.fabric.json", Catalog::builtin()));
+    const auto lenient = fabriclab::model::parseDesign(text, "app.fabric.json", Catalog::builtin(),
+                                                       fabriclab::model::ReadOptions{false});
+    QVERIFY(lenient.workload.has_value());
+    QCOMPARE(lenient.workload->dp, 2);
+}
+
+void tst_DesignFile::descriptionRoundTrips() {
+    json design = generatorDesign();
+    design["description"] = "for the Tuesday workshop";
+    const auto once =
+        fabriclab::model::parseDesign(design.dump(), "d.fabric.json", Catalog::builtin());
+    QCOMPARE(once.description, std::string("for the Tuesday workshop"));
+    const auto text = fabriclab::model::serializeDesign(once);
+    const auto twice = fabriclab::model::parseDesign(text, "d.fabric.json", Catalog::builtin());
+    QCOMPARE(fabriclab::model::serializeDesign(twice), text);
 }
 
 void tst_DesignFile::loadRefusesUnreadablePath_data() {

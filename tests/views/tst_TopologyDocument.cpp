@@ -47,6 +47,8 @@ private Q_SLOTS:
     void connectRefusesExhaustedPorts();
     void connectTwiceAddsAParallelCable();
     void signalsFollowEdits();
+    void editsOutsideTheFileRangesAreRefused_data();
+    void editsOutsideTheFileRangesAreRefused();
     void failedLoadKeepsTheDesign();
     void saveMarksCleanAndLoadRoundTrips();
 };
@@ -169,6 +171,49 @@ void tst_TopologyDocument::signalsFollowEdits() {
     QCOMPARE(removed.first().first().value<NodeId>().value, leaf.value);
     document.replaceDesign(generated(document), QStringLiteral("Generate"));
     QCOMPARE(reset.count(), 1);
+}
+
+void tst_TopologyDocument::editsOutsideTheFileRangesAreRefused_data() {
+    // What the app accepts must reopen: each value is outside what a design file takes.
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<double>("value");
+    QTest::newRow("NIC speed 0.5 Gb/s") << QStringLiteral("nicGbps") << 0.5;
+    QTest::newRow("2000 GPUs in a server") << QStringLiteral("gpus") << 2000.0;
+    QTest::newRow("link of 6400 Gb/s") << QStringLiteral("gbps") << 6400.0;
+    QTest::newRow("link 200 km long") << QStringLiteral("lengthM") << 200000.0;
+}
+
+void tst_TopologyDocument::editsOutsideTheFileRangesAreRefused() {
+    QFETCH(QString, field);
+    QFETCH(double, value);
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(generated(document), QString());
+    const std::string before = snapshot(document);
+    const int steps = document.undoStack()->count();
+    const NodeId server = *document.topology().findNode("srv-1");
+    const LinkId link = document.topology().linksOf(server).front();
+    try {
+        if (field == QStringLiteral("nicGbps") || field == QStringLiteral("gpus")) {
+            auto node = document.topology().node(server);
+            if (field == QStringLiteral("gpus"))
+                node.server.gpus = static_cast<int>(value);
+            else
+                node.server.nicSpeed = fabriclab::model::Gbps(value);
+            document.editNode(server, node);
+        } else {
+            auto edited = document.topology().link(link);
+            if (field == QStringLiteral("gbps"))
+                edited.speed = fabriclab::model::Gbps(value);
+            else
+                edited.lengthMeters = value;
+            document.editLink(link, edited);
+        }
+        QFAIL("the edit must be refused");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(!QString::fromUtf8(e.what()).isEmpty(), "the refusal says why");
+    }
+    QCOMPARE(snapshot(document), before);
+    QCOMPARE(document.undoStack()->count(), steps);
 }
 
 void tst_TopologyDocument::failedLoadKeepsTheDesign() {

@@ -51,6 +51,8 @@ CanvasView::CanvasView(TopologyDocument& document, QWidget* parent)
             &CanvasView::selectionChangedIds);
     // The scene rebuilt its items before this runs (it connected first).
     connect(&document, &TopologyDocument::designReset, this, [this] {
+        // Node ids start over in a new design: copied ids would name other nodes.
+        m_clipboard.clear();
         m_fitPending = true;
         fitAll();
     });

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/document/TopologyDocument.hpp"
 
+#include "model/design/DesignLimits.hpp"
 #include "model/io/DesignFile.hpp"
 #include "views/document/EditLinkCommand.hpp"
 #include "views/document/EditNodeCommand.hpp"
@@ -48,7 +49,9 @@ void TopologyDocument::newDesign() {
 
 void TopologyDocument::load(const QString& path) {
     // Parse first, adopt second: a refused file never touches the current design.
-    model::Design design = model::loadDesign(path.toStdString(), m_catalog);
+    // Lenient about the workload's split only: an edited design must always reopen.
+    model::Design design =
+        model::loadDesign(path.toStdString(), m_catalog, model::ReadOptions{false});
     adopt(std::move(design), path);
 }
 
@@ -200,6 +203,9 @@ std::optional<model::LinkId> TopologyDocument::connect(model::NodeId a, model::N
 void TopologyDocument::editNode(model::NodeId id, const model::Node& node) {
     if (!topology().contains(id))
         return;
+    // The app accepts exactly what a design file accepts, so every saved design reopens.
+    if (const auto problem = model::nodeRangeProblem(node))
+        throw std::invalid_argument(*problem);
     const model::Node& before = topology().node(id);
     if (node.name != before.name && topology().findNode(node.name))
         throw std::invalid_argument("another node is already called " + node.name);
@@ -209,6 +215,8 @@ void TopologyDocument::editNode(model::NodeId id, const model::Node& node) {
 void TopologyDocument::editLink(model::LinkId id, const model::Link& link) {
     if (!topology().links().count(id))
         return;
+    if (const auto problem = model::linkRangeProblem(link))
+        throw std::invalid_argument(*problem);
     m_undo.push(new EditLinkCommand(*this, id, topology().link(id), link));
 }
 

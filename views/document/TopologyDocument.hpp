@@ -61,7 +61,9 @@ public:
     /// `refusal`, self links, server-to-server links and exhausted ports.
     std::optional<model::LinkId> connect(model::NodeId a, model::NodeId b,
                                          QString* refusal = nullptr);
-    /// Replaces a node's or link's properties (inspector edits).
+    /// Replaces a node's or link's properties (inspector edits). Throws
+    /// std::invalid_argument, naming the field, for a value a design file would refuse
+    /// or a name already taken; nothing changes then.
     void editNode(model::NodeId id, const model::Node& node);
     void editLink(model::LinkId id, const model::Link& link);
     /// Adds copies of `nodes` and the links among them, shifted by `offset`; returns the

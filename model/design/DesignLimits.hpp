@@ -1,0 +1,32 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/topology/Link.hpp"
+#include "model/topology/Node.hpp"
+
+#include <optional>
+#include <string>
+
+namespace fabriclab::model {
+
+/// The ranges a design file accepts, in one place so that what the app lets a user
+/// enter is exactly what the file reader will take back. Generous: they catch typos and
+/// hostile values, not unusual hardware.
+namespace limits {
+inline constexpr double kMaxGbps = 3200;   ///< per port or cable
+inline constexpr int kMaxPerServer = 1024; ///< GPUs or NICs in one server
+inline constexpr int kMaxRadix = 4096;
+inline constexpr int kMaxParallel = 4096; ///< cables in one link
+inline constexpr double kMaxLengthMeters = 100000;
+inline constexpr double kMaxScaleUpGBps = 1e5;
+inline constexpr std::size_t kMaxNameLength = 200;
+inline constexpr double kMaxCoordinate = 1e8;
+} // namespace limits
+
+/// Why a node's properties are out of range, naming the field; empty when they are fine.
+std::optional<std::string> nodeRangeProblem(const Node& node);
+/// The same for a link.
+std::optional<std::string> linkRangeProblem(const Link& link);
+
+} // namespace fabriclab::model
