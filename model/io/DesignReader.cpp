@@ -169,9 +169,14 @@ private:
                        "); FabricLab reads up to " + std::to_string(kMaxNodes));
         std::map<std::string, std::size_t> firstSeen;
         bool needsLayout = false;
+        std::vector<std::pair<NodeId, std::pair<double, double>>> placed; // explicit positions
         for (std::size_t i = 0; i < nodeCount; ++i) {
             const JsonCursor n = nodes.at(i);
-            Node node = readNode(n, design, needsLayout);
+            bool unplaced = false;
+            Node node = readNode(n, design, unplaced);
+            needsLayout = needsLayout || unplaced;
+            if (!unplaced)
+                placed.push_back({topology.nextNodeId(), {node.x, node.y}});
             if (const auto seen = firstSeen.find(node.name); seen != firstSeen.end())
                 n["id"].fail("duplicate node id \"" + node.name + "\" (first at /nodes/" +
                              std::to_string(seen->second) + ")");
@@ -181,8 +186,16 @@ private:
         if (!root.has("links"))
             root.fail("\"nodes\" given without \"links\" (use [] for none)");
         readLinks(root["links"], design.fabric.spec, topology);
-        if (needsLayout)
+        if (needsLayout) {
+            // Place the nodes that came without a position; keep every position given.
             layoutTiers(topology);
+            for (const auto& [id, position] : placed) {
+                Node node = topology.node(id);
+                node.x = position.first;
+                node.y = position.second;
+                topology.replaceNode(id, std::move(node));
+            }
+        }
         return topology;
     }
 
@@ -200,7 +213,7 @@ private:
             n["kind"].fail("unknown node kind \"" + kind +
                            "\" (expected server, leaf, spine or core)");
         node.kind = *parsedKind;
-        needsLayout = needsLayout || !n.has("x") || !n.has("y");
+        needsLayout = !n.has("x") || !n.has("y");
         node.x = readNumber(n, "x", -kMaxCoordinate, kMaxCoordinate, 0);
         node.y = readNumber(n, "y", -kMaxCoordinate, kMaxCoordinate, 0);
 
