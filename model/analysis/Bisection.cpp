@@ -76,7 +76,7 @@ Indexed indexNodes(const Topology& topology) {
         for (auto [end, other] : {std::pair{link.a, link.b}, std::pair{link.b, link.a}}) {
             if (topology.node(end).kind == NodeKind::Server &&
                 isSwitch(topology.node(other).kind)) {
-                injection[end] += toMbps(link.capacity());
+                injection[end] += toMbps(topology.usableCapacity(link));
                 firstSwitch.try_emplace(end, other);
             }
         }
@@ -158,7 +158,7 @@ long long crossFlow(const Topology& topology, const Indexed& indexed, const Halv
     for (const auto& [id, link] : topology.links()) {
         const std::size_t a = indexed.index.at(link.a);
         const std::size_t b = indexed.index.at(link.b);
-        const long long capacity = toMbps(link.capacity());
+        const long long capacity = toMbps(topology.usableCapacity(link));
         // Servers only send (first half) or only receive (second half): no transit.
         if (side[a] != 2 && side[b] != 1)
             network.addArc(a, b, capacity);

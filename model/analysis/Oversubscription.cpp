@@ -16,9 +16,9 @@ double leafOversubscription(const Topology& topology) {
                 continue;
             const NodeKind otherKind = topology.node(other).kind;
             if (otherKind == NodeKind::Server)
-                down[end] += link.capacity().value;
+                down[end] += topology.usableCapacity(link).value;
             else if (otherKind == NodeKind::Spine || otherKind == NodeKind::Core)
-                up[end] += link.capacity().value;
+                up[end] += topology.usableCapacity(link).value;
         }
     }
     double worst = 1.0;

@@ -63,8 +63,9 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
             const model::NodeId sw = aServer ? link.b : link.a;
             for (int m = 0; m < link.count; ++m) {
                 Cable cable{linkId, m, m_index.at(sw), 0, 0, link.lengthMeters};
-                cable.up = addChannel(linkId, link.speed.value, true);
-                cable.down = addChannel(linkId, link.speed.value, true);
+                const double perCable = topology.usableCapacity(link).value / link.count;
+                cable.up = addChannel(linkId, perCable, true);
+                cable.down = addChannel(linkId, perCable, true);
                 if (m_nics.size() <= server.value)
                     m_nics.resize(server.value + 1);
                 m_nics[server.value].push_back(cable);
@@ -72,7 +73,8 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
             continue;
         }
         const int perDirection = adaptive() ? 1 : link.count;
-        const double gbps = adaptive() ? link.capacity().value : link.speed.value;
+        const double usable = topology.usableCapacity(link).value;
+        const double gbps = adaptive() ? usable : usable / link.count;
         const std::uint32_t forward = static_cast<std::uint32_t>(m_capacity.size());
         for (int c = 0; c < perDirection; ++c)
             addChannel(linkId, gbps, false);

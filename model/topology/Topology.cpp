@@ -86,6 +86,14 @@ std::optional<NodeId> Topology::findNode(std::string_view name) const {
     return it->second;
 }
 
+Gbps Topology::usableCapacity(const Link& link) const {
+    const auto portSpeed = [this](NodeId id) {
+        const Node& n = node(id);
+        return n.kind == NodeKind::Server ? n.server.nicSpeed : n.sw.portSpeed;
+    };
+    return std::min({link.speed, portSpeed(link.a), portSpeed(link.b)}) * link.count;
+}
+
 int Topology::portsUsed(NodeId id) const {
     int ports = 0;
     for (const auto& [linkId, link] : m_links)
@@ -143,7 +151,7 @@ Gbps Topology::injectionBandwidth() const {
         const bool aServer = node(link.a).kind == NodeKind::Server;
         const bool bServer = node(link.b).kind == NodeKind::Server;
         if (aServer != bServer)
-            total += link.capacity();
+            total += usableCapacity(link);
     }
     return total;
 }

@@ -50,6 +50,10 @@ public:
     bool contains(NodeId id) const { return m_nodes.count(id) != 0; }
     std::optional<NodeId> findNode(std::string_view name) const;
 
+    /// What a link can carry per direction: its cables, each at the slowest of the cable,
+    /// the NIC and the switch port it plugs into (an 800G cable on a 400G NIC runs at 400G).
+    Gbps usableCapacity(const Link& link) const;
+
     /// Ports a node has in use: the sum of `count` over its links.
     int portsUsed(NodeId id) const;
     /// Links attached to a node, in insertion order.

@@ -15,7 +15,40 @@ class tst_FabricNetwork : public QObject {
 
 private Q_SLOTS:
     void unevenUplinksShareTheirCables();
+    void aCableRunsAtTheSlowerPort_data();
+    void aCableRunsAtTheSlowerPort();
 };
+
+void tst_FabricNetwork::aCableRunsAtTheSlowerPort_data() {
+    QTest::addColumn<double>("cable");
+    QTest::addColumn<double>("nic");
+    QTest::addColumn<double>("port");
+    QTest::addColumn<double>("usable"); // min of the three, times 2 cables
+    QTest::newRow("800G cable, 400G NIC") << 800.0 << 400.0 << 800.0 << 800.0;
+    QTest::newRow("400G cable, 200G switch port") << 400.0 << 400.0 << 200.0 << 400.0;
+    QTest::newRow("all 400G") << 400.0 << 400.0 << 400.0 << 800.0;
+}
+
+void tst_FabricNetwork::aCableRunsAtTheSlowerPort() {
+    QFETCH(double, cable);
+    QFETCH(double, nic);
+    QFETCH(double, port);
+    QFETCH(double, usable);
+    model::Topology t;
+    model::Node server;
+    server.name = "srv";
+    server.server.nics = 2;
+    server.server.nicSpeed = model::Gbps(nic);
+    model::Node leaf;
+    leaf.name = "leaf";
+    leaf.kind = model::NodeKind::Leaf;
+    leaf.sw.portSpeed = model::Gbps(port);
+    const auto s = t.addNode(server);
+    const auto l = t.addNode(leaf);
+    const auto id = t.addLink(model::Link{s, l, model::Gbps(cable), 2});
+    QCOMPARE(t.usableCapacity(t.link(id)).value, usable);
+    QCOMPARE(t.injectionBandwidth().value, usable);
+}
 
 void tst_FabricNetwork::unevenUplinksShareTheirCables() {
     // Leaves A, B, C; spines S1, S2; A and C reach both spines, B only S1. One 400G NIC
