@@ -83,12 +83,17 @@ void MainWindow::buildDocks() {
     connect(m_canvas, &views::CanvasView::toolChanged, palette, &views::PalettePanel::setTool);
 
     auto* inspector = new views::InspectorPanel(m_document, this);
-    dock(tr("Inspector"), QStringLiteral("InspectorDock"), inspector, Qt::RightDockWidgetArea);
+    QDockWidget* inspectorDock =
+        dock(tr("Inspector"), QStringLiteral("InspectorDock"), inspector, Qt::RightDockWidgetArea);
     connect(m_canvas, &views::CanvasView::selectionChangedIds, inspector,
             &views::InspectorPanel::setSelection);
 
     auto* fabric = new views::FabricPanel(m_document, this);
-    dock(tr("Fabric"), QStringLiteral("FabricDock"), fabric, Qt::RightDockWidgetArea);
+    QDockWidget* fabricDock =
+        dock(tr("Fabric"), QStringLiteral("FabricDock"), fabric, Qt::RightDockWidgetArea);
+    // The inspector's table needs the height; the fabric panel is a few lines.
+    resizeDocks({inspectorDock, fabricDock}, {520, 260}, Qt::Vertical);
+    resizeDocks({inspectorDock}, {330}, Qt::Horizontal);
 
     auto* results = new views::ResultsPanel(this);
     dock(tr("Results"), QStringLiteral("ResultsDock"), results, Qt::BottomDockWidgetArea);

@@ -169,6 +169,9 @@ void CanvasView::resizeEvent(QResizeEvent* event) {
 // --- Mouse ---
 
 void CanvasView::mousePressEvent(QMouseEvent* event) {
+    // Once the user works on the canvas, a dock resizing it (the inspector filling up)
+    // must not re-fit the view under the pointer.
+    m_fitPending = false;
     const QPointF scenePos = mapToScene(event->position().toPoint());
     if (event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld)) {
         m_panLast = event->position().toPoint();
