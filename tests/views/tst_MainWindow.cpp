@@ -6,6 +6,7 @@
 #include "app/gui/FileActions.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "model/catalog/Catalog.hpp"
+#include "views/canvas/CanvasTool.hpp"
 #include "views/canvas/CanvasView.hpp"
 #include "views/document/TopologyDocument.hpp"
 
@@ -39,7 +40,28 @@ private Q_SLOTS:
     void everySampleOpensAndDraws_data();
     void everySampleOpensAndDraws();
     void titleCarriesFileAndModifiedMarker();
+    void viewStaysPutOnceTheUserWorks();
 };
+
+void tst_MainWindow::viewStaysPutOnceTheUserWorks() {
+    // A dock growing (the inspector filling up after a click) resizes the canvas; the
+    // view must keep its scale and centre then, or the next click lands somewhere else.
+    TopologyDocument document(Catalog::builtin());
+    fabriclab::app::MainWindow window(document);
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* canvas = window.canvas();
+    canvas->setTool(fabriclab::views::CanvasTool::Leaf);
+    QTest::mouseClick(canvas->viewport(), Qt::LeftButton, {}, QPoint(200, 200));
+    QCOMPARE(document.topology().nodes().size(), std::size_t{1});
+    const QTransform before = canvas->transform();
+    const QPointF centre = canvas->mapToScene(canvas->viewport()->rect().center());
+    canvas->resize(canvas->width() - 150, canvas->height());
+    QCOMPARE(canvas->transform(), before);
+    QVERIFY((canvas->mapToScene(canvas->viewport()->rect().center()) - centre).manhattanLength() <
+            200);
+}
 
 void tst_MainWindow::everySampleOpensAndDraws_data() {
     QTest::addColumn<QString>("path");
