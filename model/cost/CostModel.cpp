@@ -50,13 +50,9 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     for (const auto& [id, node] : topology.nodes())
         if (node.kind == NodeKind::Server)
             nics += node.server.nics;
-    long long serverCables = 0;
-    long long switchCables = 0;
-    for (const auto& [id, link] : topology.links()) {
-        const bool server = topology.node(link.a).kind == NodeKind::Server ||
-                            topology.node(link.b).kind == NodeKind::Server;
-        (server ? serverCables : switchCables) += link.count;
-    }
+    const CableCounts cables = topology.cableCounts();
+    const long long serverCables = cables.server;
+    const long long switchCables = cables.switchToSwitch();
     const TierCounts tiers = topology.switchCounts();
 
     CostReport report;

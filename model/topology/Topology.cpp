@@ -145,6 +145,26 @@ TierCounts Topology::switchCounts() const {
     return counts;
 }
 
+CableCounts Topology::cableCounts() const {
+    CableCounts counts;
+    for (const auto& [id, link] : m_links) {
+        const NodeKind a = node(link.a).kind;
+        const NodeKind b = node(link.b).kind;
+        const auto joins = [&](NodeKind x, NodeKind y) {
+            return (a == x && b == y) || (a == y && b == x);
+        };
+        if (a == NodeKind::Server || b == NodeKind::Server)
+            counts.server += link.count;
+        else if (joins(NodeKind::Leaf, NodeKind::Spine))
+            counts.leafSpine += link.count;
+        else if (joins(NodeKind::Spine, NodeKind::Core))
+            counts.spineCore += link.count;
+        else
+            counts.other += link.count;
+    }
+    return counts;
+}
+
 Gbps Topology::injectionBandwidth() const {
     Gbps total{0};
     for (const auto& [id, link] : m_links) {

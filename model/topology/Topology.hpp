@@ -22,6 +22,15 @@ struct TierCounts {
     int total() const { return leaf + spine + core; }
 };
 
+/// Physical cables (a link's `count`) by the tiers they join.
+struct CableCounts {
+    long long server = 0; ///< a server at one end
+    long long leafSpine = 0;
+    long long spineCore = 0;
+    long long other = 0; ///< any other switch pair, as drawn by hand (leaf to core, ...)
+    long long switchToSwitch() const { return leafSpine + spineCore + other; }
+};
+
 /// The record of a fabric: explicit nodes and links, addressed by stable ids.
 /// Iteration order is insertion order (ids only grow), so files and reports are stable.
 /// Graph algorithms build their own Boost.Graph views from this record (see
@@ -62,6 +71,7 @@ public:
     int serverCount() const;
     int gpuCount() const;
     TierCounts switchCounts() const;
+    CableCounts cableCounts() const;
     /// Sum of the link capacity servers attach with: what they can inject into the fabric.
     Gbps injectionBandwidth() const;
 

@@ -29,21 +29,11 @@ TopologySummary TopologySummary::of(const model::Topology& topology) {
     s.leaves = tiers.leaf;
     s.spines = tiers.spine;
     s.cores = tiers.core;
-    for (const auto& [id, link] : topology.links()) {
-        const auto a = topology.node(link.a).kind;
-        const auto b = topology.node(link.b).kind;
-        const auto is = [&](model::NodeKind x, model::NodeKind y) {
-            return (a == x && b == y) || (a == y && b == x);
-        };
-        if (a == model::NodeKind::Server || b == model::NodeKind::Server)
-            s.serverCables += link.count;
-        else if (is(model::NodeKind::Leaf, model::NodeKind::Spine))
-            s.leafSpineCables += link.count;
-        else if (is(model::NodeKind::Spine, model::NodeKind::Core))
-            s.spineCoreCables += link.count;
-        else
-            s.otherCables += link.count;
-    }
+    const model::CableCounts cables = topology.cableCounts();
+    s.serverCables = cables.server;
+    s.leafSpineCables = cables.leafSpine;
+    s.spineCoreCables = cables.spineCore;
+    s.otherCables = cables.other;
     return s;
 }
 
