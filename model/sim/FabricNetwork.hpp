@@ -101,7 +101,18 @@ private:
         double meters;
     };
 
+    /// The equal-cost next hops from a switch toward a target switch, in the switch's
+    /// own hop order (so ECMP picks stay what they were), with their total cables.
+    /// Interned: in a Clos, every leaf offers the same uplinks toward most targets.
+    struct Choice {
+        std::uint32_t first = 0;       ///< into m_choiceHops
+        std::uint32_t count = 0;       ///< hops
+        std::uint32_t members = 0;     ///< cables over all hops
+        std::uint32_t membersEach = 0; ///< cables per hop when all hops have the same, else 0
+    };
+
     const Cable& cable(Endpoint endpoint) const;
+    const Choice& choiceToward(std::uint32_t node, std::uint32_t target) const;
     const std::vector<int>& distancesTo(std::uint32_t node) const;
     /// Channels between two switches (cached per pair: flows share them).
     const std::vector<PathElement>& middle(std::uint32_t from, std::uint32_t to, std::uint64_t key,
@@ -134,6 +145,14 @@ private:
     };
     mutable std::vector<std::vector<int>> m_distances; ///< per target node index, filled lazily
     mutable std::unordered_map<std::uint64_t, Middle> m_middles;
+    // Static ECMP's next-hop choices, per target node index then node index, filled
+    // lazily: routing a million flows then costs a table look-up per hop, not a scan of
+    // a spine's hundreds of links.
+    mutable std::vector<std::vector<std::uint32_t>> m_choiceTo;
+    mutable std::vector<Choice> m_choices;
+    mutable std::vector<Hop> m_choiceHops;
+    mutable std::unordered_map<std::uint64_t, std::uint32_t> m_choiceByHash;
+    mutable std::vector<std::uint32_t> m_candidates; ///< scratch for choiceToward
 };
 
 } // namespace fabriclab::sim
