@@ -16,45 +16,43 @@ void FlowSolver::reserve(std::size_t variables, std::size_t elements) {
     m_multiplicity.reserve(variables);
     m_active.reserve(variables);
     m_rate.reserve(variables);
-    m_elements.reserve(elements);
+    m_elementVariable.reserve(elements);
+    m_elementConstraint.reserve(elements);
+    m_elementConsumption.reserve(elements);
 }
 
 ConstraintId FlowSolver::addConstraint(double capacity) {
-    if (!(capacity >= 0))
-        throw std::invalid_argument("constraint capacity must be zero or more");
-    m_capacity.push_back(capacity);
-    ++m_structureVersion;
-    m_dirty = true;
-    return ConstraintId{static_cast<std::uint32_t>(m_capacity.size() - 1)};
+    return addConstraints({&capacity, 1});
 }
 
-VariableId FlowSolver::addVariable(double bound, double penalty, double multiplicity) {
-    if (!(bound >= 0) || !(penalty > 0) || !(multiplicity > 0))
-        throw std::invalid_argument(
-            "a flow needs a bound >= 0, a penalty > 0 and a multiplicity > 0");
-    m_bound.push_back(bound);
-    m_penalty.push_back(penalty);
-    m_multiplicity.push_back(multiplicity);
-    m_active.push_back(1);
-    m_rate.push_back(0);
+ConstraintId FlowSolver::addConstraints(std::span<const double> capacities) {
+    for (const double capacity : capacities)
+        if (!(capacity >= 0))
+            throw std::invalid_argument("constraint capacity must be zero or more");
+    const auto first = static_cast<std::uint32_t>(m_capacity.size());
+    m_capacity.insert(m_capacity.end(), capacities.begin(), capacities.end());
     ++m_structureVersion;
     m_dirty = true;
-    return VariableId{static_cast<std::uint32_t>(m_bound.size() - 1)};
+    return ConstraintId{first};
 }
 
-void FlowSolver::expand(VariableId variable, ConstraintId constraint, double consumption) {
+void FlowSolver::refuseVariable() {
+    throw std::invalid_argument("a flow needs a bound >= 0, a penalty > 0 and a multiplicity > 0");
+}
+
+void FlowSolver::refuseExpand(VariableId variable, ConstraintId constraint) const {
     if (variable.value >= m_bound.size() || constraint.value >= m_capacity.size())
         throw std::out_of_range("expand: unknown variable or constraint");
-    if (!(consumption > 0))
-        throw std::invalid_argument("expand: consumption must be positive");
-    m_elements.push_back(Element{variable.value, constraint.value, consumption});
-    ++m_structureVersion;
-    m_dirty = true;
+    throw std::invalid_argument("expand: consumption must be positive");
 }
 
 void FlowSolver::setActive(VariableId variable, bool active) {
     if (static_cast<bool>(m_active.at(variable.value)) != active) {
         m_active[variable.value] = active;
+        if (active)
+            --m_inactiveCount;
+        else
+            ++m_inactiveCount;
         m_dirty = true;
     }
 }
@@ -85,9 +83,11 @@ void FlowSolver::solve() {
 
 double FlowSolver::usage(ConstraintId constraint) const {
     double used = 0;
-    for (const Element& e : m_elements)
-        if (e.constraint == constraint.value)
-            used += e.consumption * m_multiplicity[e.variable] * m_rate[e.variable];
+    for (std::size_t i = 0; i < elementCount(); ++i)
+        if (m_elementConstraint[i] == constraint.value) {
+            const std::uint32_t v = m_elementVariable[i];
+            used += m_elementConsumption[i] * m_multiplicity[v] * m_rate[v];
+        }
     return used;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +46,8 @@ public:
     /// million flows without regrowing.
     void reserve(std::size_t variables, std::size_t elements);
     ConstraintId addConstraint(double capacity);
+    /// Adds one constraint per capacity; returns the first id, the others follow it.
+    ConstraintId addConstraints(std::span<const double> capacities);
     /// `bound` is the largest rate the variable may reach (kUnbounded for none).
     VariableId addVariable(double bound = kUnbounded, double penalty = 1.0,
                            double multiplicity = 1.0);
@@ -68,21 +71,34 @@ public:
     std::size_t constraintCount() const { return m_capacity.size(); }
 
 protected:
-    /// One (variable, constraint) pair. Kept flat, in expand() order, so a million flows
-    /// cost one allocation rather than a million.
+    /// One (variable, constraint) pair, as read back by solvers that want it whole.
     struct Element {
         std::uint32_t variable;
         std::uint32_t constraint;
         double consumption;
     };
+    std::size_t elementCount() const { return m_elementConstraint.size(); }
+    Element element(std::size_t i) const {
+        return {m_elementVariable[i], m_elementConstraint[i], m_elementConsumption[i]};
+    }
+    /// Every variable active, with penalty 1 and multiplicity 1, and every consumption
+    /// 1: plain flows on single paths, which a solver may share out with less arithmetic
+    /// and less memory traffic.
+    bool allUnitFlows() const {
+        return m_inactiveCount == 0 && m_weightedCount == 0 && m_fractionalCount == 0;
+    }
 
     std::vector<double> m_capacity;
     std::vector<double> m_bound;
     std::vector<double> m_penalty;
     std::vector<double> m_multiplicity;
     std::vector<char> m_active;
-    std::vector<Element> m_elements;
     std::vector<double> m_rate;
+    // Elements in expand() order, one array per field: the hot loops of a solve read
+    // only the constraints of a variable, so they touch 4 bytes an element, not 16.
+    std::vector<std::uint32_t> m_elementVariable;
+    std::vector<std::uint32_t> m_elementConstraint;
+    std::vector<double> m_elementConsumption;
     /// Changes whenever variables, constraints or elements are added, so solvers can keep
     /// derived indexes across solves that only toggle flows or change capacities.
     std::uint64_t m_structureVersion = 0;
@@ -90,8 +106,42 @@ protected:
 private:
     virtual void doSolve() = 0;
 
+    [[noreturn]] static void refuseVariable();
+    [[noreturn]] void refuseExpand(VariableId variable, ConstraintId constraint) const;
+
     bool m_dirty = true;
+    std::size_t m_inactiveCount = 0;   ///< variables switched off
+    std::size_t m_weightedCount = 0;   ///< variables with a penalty or multiplicity other than 1
+    std::size_t m_fractionalCount = 0; ///< elements with a consumption other than 1
 };
+
+// addVariable() and expand() run once per flow and per hop when a million flows are
+// loaded: inline, with the refusals out of line.
+inline VariableId FlowSolver::addVariable(double bound, double penalty, double multiplicity) {
+    if (!(bound >= 0) || !(penalty > 0) || !(multiplicity > 0))
+        refuseVariable();
+    m_bound.push_back(bound);
+    m_penalty.push_back(penalty);
+    m_multiplicity.push_back(multiplicity);
+    m_active.push_back(1);
+    m_rate.push_back(0);
+    m_weightedCount += (penalty != 1.0 || multiplicity != 1.0) ? 1 : 0;
+    ++m_structureVersion;
+    m_dirty = true;
+    return VariableId{static_cast<std::uint32_t>(m_bound.size() - 1)};
+}
+
+inline void FlowSolver::expand(VariableId variable, ConstraintId constraint, double consumption) {
+    if (variable.value >= m_bound.size() || constraint.value >= m_capacity.size() ||
+        !(consumption > 0))
+        refuseExpand(variable, constraint);
+    m_elementVariable.push_back(variable.value);
+    m_elementConstraint.push_back(constraint.value);
+    m_elementConsumption.push_back(consumption);
+    m_fractionalCount += consumption != 1.0 ? 1 : 0;
+    ++m_structureVersion;
+    m_dirty = true;
+}
 
 /// "heap": progressive filling driven by a heap of constraint fair levels,
 /// O((elements) log constraints). "reference": rescans every constraint each round,

@@ -5,6 +5,7 @@
 #include "model/sim/FlowSolver.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace fabriclab::sim {
@@ -15,14 +16,31 @@ namespace fabriclab::sim {
 /// heap is updated lazily: a popped entry whose level has risen since it was pushed goes
 /// back in with its new level, and most constraints (those whose flows all freeze
 /// elsewhere first) are never touched again. A solve costs O(elements + pops x log
-/// constraints) and visits only the constraints active variables use, so toggling a few
-/// flows between solves stays cheap. A constraint only one active variable uses is just a
-/// bound on that variable and never enters the heap: in a permutation most cables are.
+/// constraints). A constraint only one variable uses is just a bound on that variable
+/// and never enters the heap: in a permutation most cables are.
+///
+/// Two ways in, one filling. Plain flows (FlowSolver::allUnitFlows(), as every first
+/// solve of a static-ECMP simulation is) are set up constraint by constraint from the
+/// index, with 16-byte slots whose level is capacity left / flows growing. Anything else
+/// (penalties, multiplicities, fractions, flows switched off) is set up variable by
+/// variable and visits only the constraints active variables use, so toggling a few
+/// flows between solves stays cheap. Both give bit-identical rates on plain flows.
 class HeapFlowSolver final : public FlowSolver {
 private:
     void doSolve() override;
     /// Rebuilds the by-variable and by-constraint indexes after structural changes.
     void index();
+    void setUpUnitFlows();
+    void setUpGeneral();
+    /// Freezes variables in order of their fair levels until none grows. `level(c)` is a
+    /// constraint's current fair level, `freeze(v, rate)` fixes a variable's rate and
+    /// hands back its share, `penalty(v)` its sharing penalty.
+    template <typename Level, typename Freeze, typename Penalty>
+    void fill(const Level& level, const Freeze& freeze, const Penalty& penalty);
+
+    std::uint32_t elementAt(std::uint32_t i) const {
+        return m_variableElements.empty() ? i : m_variableElements[i];
+    }
 
     // Indexes, kept across solves while the structure is unchanged.
     std::vector<std::uint32_t> m_variableStart;    ///< element range of each variable
@@ -36,14 +54,22 @@ private:
         double left = 0;            ///< capacity not yet given to frozen variables
         double weight = 0;          ///< sum of consumption x multiplicity / penalty, growing ones
         double lastConsumption = 0; ///< of `lastVariable` on this constraint
-        std::uint32_t growing = 0;  ///< active variables not yet frozen
+        std::uint32_t growing = 0;  ///< elements of active variables not yet frozen
         std::uint32_t stamp = 0;    ///< generation that initialised this slot
         std::uint32_t lastVariable = 0;
     };
-    // Sized once; `stamp` marks what this solve has initialised so unused constraints
-    // cost nothing.
+    /// The same for plain flows, where the weight is the count: four to a cache line.
+    struct UnitSlot {
+        double left = 0;
+        std::uint32_t growing = 0;
+    };
+    // Sized once; `stamp` marks what a general solve has initialised, so unused
+    // constraints cost nothing.
     std::vector<Slot> m_slots;
-    std::vector<std::pair<double, std::uint32_t>> m_heap; ///< (level when pushed, constraint)
+    std::vector<UnitSlot> m_unitSlots;
+    std::vector<std::pair<double, std::uint32_t>> m_heap;   ///< (level when pushed, constraint)
+    std::vector<std::pair<double, std::uint32_t>> m_bounds; ///< (bound x penalty, variable)
+    std::vector<double> m_effectiveBound; ///< bound, tightened by single-variable constraints
     std::vector<char> m_frozen;
     std::uint32_t m_generation = 0;
 };

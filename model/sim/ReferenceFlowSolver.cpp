@@ -18,8 +18,8 @@ void ReferenceFlowSolver::doSolve() {
     while (true) {
         // Fair level of every constraint with growing variables, from scratch.
         std::vector<double> weight(constraints, 0.0);
-        for (const Element& e : m_elements)
-            if (!frozen[e.variable])
+        for (std::size_t i = 0; i < elementCount(); ++i)
+            if (const Element e = element(i); !frozen[e.variable])
                 weight[e.constraint] +=
                     e.consumption * m_multiplicity[e.variable] / m_penalty[e.variable];
         double level = kUnbounded;
@@ -43,8 +43,8 @@ void ReferenceFlowSolver::doSolve() {
         for (std::size_t v = 0; v < variables; ++v)
             if (!frozen[v] && m_bound[v] * m_penalty[v] <= level * (1 + 1e-12))
                 freezeNow[v] = 1;
-        for (const Element& e : m_elements)
-            if (!frozen[e.variable] && saturated[e.constraint])
+        for (std::size_t i = 0; i < elementCount(); ++i)
+            if (const Element e = element(i); !frozen[e.variable] && saturated[e.constraint])
                 freezeNow[e.variable] = 1;
         bool any = false;
         for (std::size_t v = 0; v < variables; ++v) {
@@ -54,8 +54,8 @@ void ReferenceFlowSolver::doSolve() {
             frozen[v] = 1;
             m_rate[v] = std::min(m_bound[v], level / m_penalty[v]);
         }
-        for (const Element& e : m_elements)
-            if (freezeNow[e.variable])
+        for (std::size_t i = 0; i < elementCount(); ++i)
+            if (const Element e = element(i); freezeNow[e.variable])
                 used[e.constraint] +=
                     e.consumption * m_multiplicity[e.variable] * m_rate[e.variable];
         if (!any)
