@@ -65,8 +65,8 @@ Built build(const model::GeneratorParams& params) {
 /// per channel, one unbounded variable of penalty 1 per flow.
 std::unique_ptr<sim::FlowSolver> loadSolver(const FlowSet& flows) {
     auto solver = sim::makeSolver("heap");
-    for (const double capacity : flows.capacityGbps)
-        solver->addConstraint(capacity);
+    solver->addConstraints(flows.capacityGbps);
+    solver->reserve(flows.size(), flows.pathChannels.size());
     for (std::size_t f = 0; f < flows.size(); ++f) {
         const sim::VariableId v = solver->addVariable();
         for (const std::uint32_t channel : flows.path(f))

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/core/LargeVector.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -88,17 +90,17 @@ protected:
         return m_inactiveCount == 0 && m_weightedCount == 0 && m_fractionalCount == 0;
     }
 
-    std::vector<double> m_capacity;
-    std::vector<double> m_bound;
-    std::vector<double> m_penalty;
-    std::vector<double> m_multiplicity;
-    std::vector<char> m_active;
-    std::vector<double> m_rate;
+    model::LargeVector<double> m_capacity;
+    model::LargeVector<double> m_bound;
+    model::LargeVector<double> m_penalty;
+    model::LargeVector<double> m_multiplicity;
+    model::LargeVector<char> m_active;
+    model::LargeVector<double> m_rate;
     // Elements in expand() order, one array per field: the hot loops of a solve read
     // only the constraints of a variable, so they touch 4 bytes an element, not 16.
-    std::vector<std::uint32_t> m_elementVariable;
-    std::vector<std::uint32_t> m_elementConstraint;
-    std::vector<double> m_elementConsumption;
+    model::LargeVector<std::uint32_t> m_elementVariable;
+    model::LargeVector<std::uint32_t> m_elementConstraint;
+    model::LargeVector<double> m_elementConsumption;
     /// Changes whenever variables, constraints or elements are added, so solvers can keep
     /// derived indexes across solves that only toggle flows or change capacities.
     std::uint64_t m_structureVersion = 0;

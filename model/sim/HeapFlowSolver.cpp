@@ -72,7 +72,12 @@ void HeapFlowSolver::doSolve() {
         };
         const auto freeze = [&](std::uint32_t v, double rate) {
             for (std::uint32_t i = m_variableStart[v]; i < m_variableStart[v + 1]; ++i) {
-                UnitSlot& slot = m_unitSlots[m_elementConstraint[elementAt(i)]];
+                // A constraint with one variable is its bound, never read again: skipping
+                // it saves a cache miss on most of a permutation's elements.
+                const std::uint32_t c = m_elementConstraint[elementAt(i)];
+                if (!m_shared.test(c))
+                    continue;
+                UnitSlot& slot = m_unitSlots[c];
                 slot.left = std::max(0.0, slot.left - rate);
                 --slot.growing;
             }
@@ -110,6 +115,7 @@ void HeapFlowSolver::setUpUnitFlows() {
     // random.
     const auto constraints = static_cast<std::uint32_t>(m_capacity.size());
     m_unitSlots.resize(constraints);
+    m_shared.reset(constraints);
     m_frozen.assign(m_bound.size(), 0);
     for (std::uint32_t c = 0; c < constraints; ++c) {
         const std::uint32_t users = m_constraintStart[c + 1] - m_constraintStart[c];
@@ -121,6 +127,7 @@ void HeapFlowSolver::setUpUnitFlows() {
             bound = std::min(bound, capacity);
         } else if (users > 1) {
             m_heap.emplace_back(capacity / users, c);
+            m_shared.set(c);
         }
     }
     for (std::uint32_t v = 0; v < m_effectiveBound.size(); ++v)

@@ -43,10 +43,10 @@ private:
     }
 
     // Indexes, kept across solves while the structure is unchanged.
-    std::vector<std::uint32_t> m_variableStart;    ///< element range of each variable
-    std::vector<std::uint32_t> m_variableElements; ///< empty when elements are in variable order
-    std::vector<std::uint32_t> m_constraintStart;
-    std::vector<std::uint32_t> m_constraintVariables;
+    model::LargeVector<std::uint32_t> m_variableStart;    ///< element range of each variable
+    model::LargeVector<std::uint32_t> m_variableElements; ///< empty when elements are in variable order
+    model::LargeVector<std::uint32_t> m_constraintStart;
+    model::LargeVector<std::uint32_t> m_constraintVariables;
     std::uint64_t m_indexedVersion = ~std::uint64_t{0};
 
     /// Per-constraint scratch in one record, so touching a constraint is one cache line.
@@ -63,14 +63,26 @@ private:
         double left = 0;
         std::uint32_t growing = 0;
     };
+    /// One bit per constraint: a few kilobytes that stay in the first-level cache, read
+    /// before touching a slot that may be megabytes away.
+    class Bits {
+    public:
+        void reset(std::size_t size) { m_words.assign((size + 63) / 64, 0); }
+        void set(std::uint32_t i) { m_words[i >> 6] |= std::uint64_t{1} << (i & 63); }
+        bool test(std::uint32_t i) const { return (m_words[i >> 6] >> (i & 63)) & 1; }
+
+    private:
+        std::vector<std::uint64_t> m_words;
+    };
     // Sized once; `stamp` marks what a general solve has initialised, so unused
     // constraints cost nothing.
-    std::vector<Slot> m_slots;
-    std::vector<UnitSlot> m_unitSlots;
-    std::vector<std::pair<double, std::uint32_t>> m_heap;   ///< (level when pushed, constraint)
-    std::vector<std::pair<double, std::uint32_t>> m_bounds; ///< (bound x penalty, variable)
-    std::vector<double> m_effectiveBound; ///< bound, tightened by single-variable constraints
-    std::vector<char> m_frozen;
+    model::LargeVector<Slot> m_slots;
+    model::LargeVector<UnitSlot> m_unitSlots;
+    Bits m_shared; ///< plain flows: constraints with two elements or more (in the heap)
+    model::LargeVector<std::pair<double, std::uint32_t>> m_heap;   ///< (level when pushed, constraint)
+    model::LargeVector<std::pair<double, std::uint32_t>> m_bounds; ///< (bound x penalty, variable)
+    model::LargeVector<double> m_effectiveBound; ///< bound, tightened by single-variable constraints
+    model::LargeVector<char> m_frozen;
     std::uint32_t m_generation = 0;
 };
 
