@@ -66,12 +66,7 @@ Built build(const model::GeneratorParams& params) {
 std::unique_ptr<sim::FlowSolver> loadSolver(const FlowSet& flows) {
     auto solver = sim::makeSolver("heap");
     solver->addConstraints(flows.capacityGbps);
-    solver->reserve(flows.size(), flows.pathChannels.size());
-    for (std::size_t f = 0; f < flows.size(); ++f) {
-        const sim::VariableId v = solver->addVariable();
-        for (const std::uint32_t channel : flows.path(f))
-            solver->expand(v, sim::ConstraintId{channel}, 1.0);
-    }
+    solver->addPaths(flows.pathStart, flows.pathChannels);
     return solver;
 }
 

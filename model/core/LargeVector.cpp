@@ -12,8 +12,9 @@ namespace fabriclab::model {
 namespace {
 
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
-/// Below this a huge page would mostly hold nothing: ordinary memory is better.
-constexpr std::size_t kWorthIt = 2 * kHugePage;
+/// Below this a huge page would be mostly empty: ordinary memory is better. From half a
+/// huge page up, one fault instead of 256 or more is worth the slack.
+constexpr std::size_t kWorthIt = kHugePage / 2;
 
 bool large(std::size_t bytes) {
 #if defined(__linux__)

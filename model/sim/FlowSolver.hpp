@@ -55,6 +55,14 @@ public:
                            double multiplicity = 1.0);
     /// Declares that the variable uses `consumption` of the constraint per unit of rate.
     void expand(VariableId variable, ConstraintId constraint, double consumption = 1.0);
+    /// Adds one plain flow per path in one go (unbounded, penalty 1, multiplicity 1, each
+    /// constraint used once per unit of rate), as addVariable() and expand() per element
+    /// would, but without the per-element calls: flow f uses
+    /// constraints[offsets[f] - offsets[0], offsets[f + 1] - offsets[0]). Returns the first
+    /// flow's id; the others follow it. Throws, adding nothing, on an unknown constraint
+    /// or offsets that go backwards.
+    VariableId addPaths(std::span<const std::uint32_t> offsets,
+                        std::span<const std::uint32_t> constraints);
     /// Takes a variable out of (or back into) the sharing, keeping its expansion.
     void setActive(VariableId variable, bool active);
     void setCapacity(ConstraintId constraint, double capacity);
@@ -69,7 +77,7 @@ public:
     /// Capacity in use on a constraint after the last solve.
     double usage(ConstraintId constraint) const;
     double capacity(ConstraintId constraint) const { return m_capacity[constraint.value]; }
-    std::size_t variableCount() const { return m_bound.size(); }
+    std::size_t variableCount() const { return m_active.size(); }
     std::size_t constraintCount() const { return m_capacity.size(); }
 
 protected:
@@ -81,21 +89,40 @@ protected:
     };
     std::size_t elementCount() const { return m_elementConstraint.size(); }
     Element element(std::size_t i) const {
-        return {m_elementVariable[i], m_elementConstraint[i], m_elementConsumption[i]};
+        return {m_elementVariable[i], m_elementConstraint[i], consumptionOf(i)};
+    }
+    double boundOf(std::uint32_t variable) const {
+        return m_boundsStored ? m_bound[variable] : kUnbounded;
+    }
+    double penaltyOf(std::uint32_t variable) const {
+        return m_weightsStored ? m_penalty[variable] : 1.0;
+    }
+    double multiplicityOf(std::uint32_t variable) const {
+        return m_weightsStored ? m_multiplicity[variable] : 1.0;
+    }
+    double consumptionOf(std::size_t element) const {
+        return m_consumptionsStored ? m_elementConsumption[element] : 1.0;
     }
     /// Every variable active, with penalty 1 and multiplicity 1, and every consumption
     /// 1: plain flows on single paths, which a solver may share out with less arithmetic
     /// and less memory traffic.
     bool allUnitFlows() const {
-        return m_inactiveCount == 0 && m_weightedCount == 0 && m_fractionalCount == 0;
+        return m_inactiveCount == 0 && !m_weightsStored && !m_consumptionsStored;
     }
 
     model::LargeVector<double> m_capacity;
+    model::LargeVector<char> m_active; ///< one per variable: its size is the variable count
+    model::LargeVector<double> m_rate;
+    // Kept empty until a variable or element differs from the default (no bound, penalty
+    // and multiplicity 1, consumption 1): plain flows cost 13 bytes a flow and 8 an
+    // element, which for a million flows is tens of megabytes of memory not touched.
+    // Read them through boundOf(), penaltyOf(), multiplicityOf() and consumptionOf().
     model::LargeVector<double> m_bound;
     model::LargeVector<double> m_penalty;
     model::LargeVector<double> m_multiplicity;
-    model::LargeVector<char> m_active;
-    model::LargeVector<double> m_rate;
+    bool m_boundsStored = false;
+    bool m_weightsStored = false;
+    bool m_consumptionsStored = false;
     // Elements in expand() order, one array per field: the hot loops of a solve read
     // only the constraints of a variable, so they touch 4 bytes an element, not 16.
     model::LargeVector<std::uint32_t> m_elementVariable;
@@ -109,12 +136,13 @@ private:
     virtual void doSolve() = 0;
 
     [[noreturn]] static void refuseVariable();
+    void storeBounds();
+    void storeWeights();
+    void storeConsumptions();
     [[noreturn]] void refuseExpand(VariableId variable, ConstraintId constraint) const;
 
     bool m_dirty = true;
-    std::size_t m_inactiveCount = 0;   ///< variables switched off
-    std::size_t m_weightedCount = 0;   ///< variables with a penalty or multiplicity other than 1
-    std::size_t m_fractionalCount = 0; ///< elements with a consumption other than 1
+    std::size_t m_inactiveCount = 0; ///< variables switched off
 };
 
 // addVariable() and expand() run once per flow and per hop when a million flows are
@@ -122,25 +150,33 @@ private:
 inline VariableId FlowSolver::addVariable(double bound, double penalty, double multiplicity) {
     if (!(bound >= 0) || !(penalty > 0) || !(multiplicity > 0))
         refuseVariable();
-    m_bound.push_back(bound);
-    m_penalty.push_back(penalty);
-    m_multiplicity.push_back(multiplicity);
+    if (bound != kUnbounded && !m_boundsStored)
+        storeBounds();
+    if ((penalty != 1.0 || multiplicity != 1.0) && !m_weightsStored)
+        storeWeights();
+    if (m_boundsStored)
+        m_bound.push_back(bound);
+    if (m_weightsStored) {
+        m_penalty.push_back(penalty);
+        m_multiplicity.push_back(multiplicity);
+    }
     m_active.push_back(1);
     m_rate.push_back(0);
-    m_weightedCount += (penalty != 1.0 || multiplicity != 1.0) ? 1 : 0;
     ++m_structureVersion;
     m_dirty = true;
-    return VariableId{static_cast<std::uint32_t>(m_bound.size() - 1)};
+    return VariableId{static_cast<std::uint32_t>(m_active.size() - 1)};
 }
 
 inline void FlowSolver::expand(VariableId variable, ConstraintId constraint, double consumption) {
-    if (variable.value >= m_bound.size() || constraint.value >= m_capacity.size() ||
+    if (variable.value >= m_active.size() || constraint.value >= m_capacity.size() ||
         !(consumption > 0))
         refuseExpand(variable, constraint);
+    if (consumption != 1.0 && !m_consumptionsStored)
+        storeConsumptions();
+    if (m_consumptionsStored)
+        m_elementConsumption.push_back(consumption);
     m_elementVariable.push_back(variable.value);
     m_elementConstraint.push_back(constraint.value);
-    m_elementConsumption.push_back(consumption);
-    m_fractionalCount += consumption != 1.0 ? 1 : 0;
     ++m_structureVersion;
     m_dirty = true;
 }

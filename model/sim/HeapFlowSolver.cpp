@@ -22,7 +22,7 @@ constexpr auto kLater = std::greater<HeapEntry>{};
 void HeapFlowSolver::index() {
     if (m_indexedVersion == m_structureVersion)
         return;
-    const std::size_t variables = m_bound.size();
+    const std::size_t variables = variableCount();
     const std::size_t constraints = m_capacity.size();
     const std::size_t elements = elementCount();
 
@@ -59,10 +59,12 @@ void HeapFlowSolver::index() {
 
 void HeapFlowSolver::doSolve() {
     index();
-    const auto variables = static_cast<std::uint32_t>(m_bound.size());
+    const auto variables = static_cast<std::uint32_t>(variableCount());
     m_heap.clear();
     m_bounds.clear();
-    m_effectiveBound.assign(m_bound.begin(), m_bound.end());
+    m_effectiveBound.resize(variables);
+    for (std::uint32_t v = 0; v < variables; ++v)
+        m_effectiveBound[v] = boundOf(v);
 
     if (allUnitFlows()) {
         setUpUnitFlows();
@@ -90,18 +92,18 @@ void HeapFlowSolver::doSolve() {
             return slot.growing > 0 && slot.weight > 0 ? slot.left / slot.weight : kInfinite;
         };
         const auto freeze = [&](std::uint32_t v, double rate) {
-            const double multiplicity = m_multiplicity[v];
-            const double unitWeight = multiplicity / m_penalty[v];
+            const double multiplicity = multiplicityOf(v);
+            const double unitWeight = multiplicity / penaltyOf(v);
             for (std::uint32_t i = m_variableStart[v]; i < m_variableStart[v + 1]; ++i) {
                 const std::uint32_t e = elementAt(i);
                 Slot& slot = m_slots[m_elementConstraint[e]];
-                const double consumption = m_elementConsumption[e];
+                const double consumption = consumptionOf(e);
                 slot.left = std::max(0.0, slot.left - consumption * multiplicity * rate);
                 slot.weight -= consumption * unitWeight;
                 --slot.growing;
             }
         };
-        fill(level, freeze, [&](std::uint32_t v) { return m_penalty[v]; });
+        fill(level, freeze, [&](std::uint32_t v) { return penaltyOf(v); });
     }
     // Active variables that met neither a constraint nor a bound are unlimited.
     for (std::uint32_t v = 0; v < variables; ++v)
@@ -116,7 +118,7 @@ void HeapFlowSolver::setUpUnitFlows() {
     const auto constraints = static_cast<std::uint32_t>(m_capacity.size());
     m_unitSlots.resize(constraints);
     m_shared.reset(constraints);
-    m_frozen.assign(m_bound.size(), 0);
+    m_frozen.assign(variableCount(), 0);
     for (std::uint32_t c = 0; c < constraints; ++c) {
         const std::uint32_t users = m_constraintStart[c + 1] - m_constraintStart[c];
         const double capacity = m_capacity[c];
@@ -136,7 +138,7 @@ void HeapFlowSolver::setUpUnitFlows() {
 }
 
 void HeapFlowSolver::setUpGeneral() {
-    const auto variables = static_cast<std::uint32_t>(m_bound.size());
+    const auto variables = static_cast<std::uint32_t>(variableCount());
     // New slots start with stamp 0, which no generation uses; old ones keep theirs.
     m_slots.resize(m_capacity.size());
     if (++m_generation == 0) { // wrapped: forget every stamp
@@ -151,7 +153,7 @@ void HeapFlowSolver::setUpGeneral() {
             m_frozen[v] = 1;
             continue;
         }
-        const double unitWeight = m_multiplicity[v] / m_penalty[v];
+        const double unitWeight = multiplicityOf(v) / penaltyOf(v);
         for (std::uint32_t i = m_variableStart[v]; i < m_variableStart[v + 1]; ++i) {
             const std::uint32_t e = elementAt(i);
             const std::uint32_t c = m_elementConstraint[e];
@@ -160,10 +162,11 @@ void HeapFlowSolver::setUpGeneral() {
                 slot = Slot{m_capacity[c], 0, 0, 0, m_generation, 0};
                 m_heap.emplace_back(0.0, c);
             }
-            slot.weight += m_elementConsumption[e] * unitWeight;
+            const double consumption = consumptionOf(e);
+            slot.weight += consumption * unitWeight;
             ++slot.growing;
             slot.lastVariable = v;
-            slot.lastConsumption = m_elementConsumption[e];
+            slot.lastConsumption = consumption;
         }
     }
     // A constraint with a single active variable saturates exactly when that variable
@@ -175,7 +178,7 @@ void HeapFlowSolver::setUpGeneral() {
         if (slot.growing == 1) {
             const std::uint32_t v = slot.lastVariable;
             m_effectiveBound[v] = std::min(
-                m_effectiveBound[v], m_capacity[c] / (slot.lastConsumption * m_multiplicity[v]));
+                m_effectiveBound[v], m_capacity[c] / (slot.lastConsumption * multiplicityOf(v)));
             continue;
         }
         m_heap[shared++] = {slot.weight > 0 ? slot.left / slot.weight : kInfinite, c};
@@ -184,13 +187,16 @@ void HeapFlowSolver::setUpGeneral() {
     // Bounds as fair levels (b_v * p_v).
     for (std::uint32_t v = 0; v < variables; ++v)
         if (!m_frozen[v] && std::isfinite(m_effectiveBound[v]))
-            m_bounds.emplace_back(m_effectiveBound[v] * m_penalty[v], v);
+            m_bounds.emplace_back(m_effectiveBound[v] * penaltyOf(v), v);
 }
 
 template <typename Level, typename Freeze, typename Penalty>
 void HeapFlowSolver::fill(const Level& level, const Freeze& freeze, const Penalty& penalty) {
     std::make_heap(m_heap.begin(), m_heap.end(), kLater);
-    std::sort(m_bounds.begin(), m_bounds.end());
+    // Bounds are listed by variable; when they are all alike (every NIC the same speed,
+    // as in most fabrics) that is already their order, and checking is cheaper than sorting.
+    if (!std::is_sorted(m_bounds.begin(), m_bounds.end()))
+        std::sort(m_bounds.begin(), m_bounds.end());
     std::size_t nextBound = 0;
 
     const auto freezeAt = [&](std::uint32_t v, double fairLevel) {

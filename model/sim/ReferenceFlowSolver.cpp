@@ -8,7 +8,7 @@
 namespace fabriclab::sim {
 
 void ReferenceFlowSolver::doSolve() {
-    const std::size_t variables = m_bound.size();
+    const std::size_t variables = variableCount();
     const std::size_t constraints = m_capacity.size();
     std::vector<char> frozen(variables, 0);
     for (std::size_t v = 0; v < variables; ++v)
@@ -21,14 +21,14 @@ void ReferenceFlowSolver::doSolve() {
         for (std::size_t i = 0; i < elementCount(); ++i)
             if (const Element e = element(i); !frozen[e.variable])
                 weight[e.constraint] +=
-                    e.consumption * m_multiplicity[e.variable] / m_penalty[e.variable];
+                    e.consumption * multiplicityOf(e.variable) / penaltyOf(e.variable);
         double level = kUnbounded;
         for (std::size_t c = 0; c < constraints; ++c)
             if (weight[c] > 0)
                 level = std::min(level, std::max(0.0, m_capacity[c] - used[c]) / weight[c]);
         for (std::size_t v = 0; v < variables; ++v)
             if (!frozen[v])
-                level = std::min(level, m_bound[v] * m_penalty[v]);
+                level = std::min(level, boundOf(v) * penaltyOf(v));
         if (!std::isfinite(level))
             break;
 
@@ -41,7 +41,7 @@ void ReferenceFlowSolver::doSolve() {
                 saturated[c] = 1;
         std::vector<char> freezeNow(variables, 0);
         for (std::size_t v = 0; v < variables; ++v)
-            if (!frozen[v] && m_bound[v] * m_penalty[v] <= level * (1 + 1e-12))
+            if (!frozen[v] && boundOf(v) * penaltyOf(v) <= level * (1 + 1e-12))
                 freezeNow[v] = 1;
         for (std::size_t i = 0; i < elementCount(); ++i)
             if (const Element e = element(i); !frozen[e.variable] && saturated[e.constraint])
@@ -52,12 +52,12 @@ void ReferenceFlowSolver::doSolve() {
                 continue;
             any = true;
             frozen[v] = 1;
-            m_rate[v] = std::min(m_bound[v], level / m_penalty[v]);
+            m_rate[v] = std::min(boundOf(v), level / penaltyOf(v));
         }
         for (std::size_t i = 0; i < elementCount(); ++i)
             if (const Element e = element(i); freezeNow[e.variable])
                 used[e.constraint] +=
-                    e.consumption * m_multiplicity[e.variable] * m_rate[e.variable];
+                    e.consumption * multiplicityOf(e.variable) * m_rate[e.variable];
         if (!any)
             break;
     }

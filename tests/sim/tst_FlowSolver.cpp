@@ -107,13 +107,15 @@ private:
 
 /// 40 constraints of capacity in (1, 100); 200 flows, each on 1-5 distinct constraints with
 /// consumption in (0, 1), penalty in {1, 2, 3}, multiplicity in {1, 2, 3}, a bound in
-/// (1, 10) half of the time (else none), and one flow in ten inactive.
+/// (1, 10) half of the time (else none), and one flow in ten inactive. `plain` flows keep
+/// the bounds but have consumption, penalty and multiplicity 1 and are all active: the
+/// heap solver's plain-flow set-up.
 struct RandomInstance {
     Instance instance;
     std::vector<char> active;
 };
 
-RandomInstance randomInstance(std::uint32_t seed) {
+RandomInstance randomInstance(std::uint32_t seed, bool plain = false) {
     constexpr int kConstraints = 40;
     constexpr int kFlows = 200;
     Draw draw(seed);
@@ -134,8 +136,15 @@ RandomInstance randomInstance(std::uint32_t seed) {
         }
         for (int c : picked)
             flow.uses.push_back({c, draw.unit()});
+        const bool active = draw.unit() >= 0.1;
+        if (plain) {
+            flow.penalty = 1;
+            flow.multiplicity = 1;
+            for (Use& use : flow.uses)
+                use.consumption = 1;
+        }
         r.instance.flows.push_back(flow);
-        r.active.push_back(draw.unit() >= 0.1);
+        r.active.push_back(plain || active);
     }
     return r;
 }
@@ -155,6 +164,9 @@ private Q_SLOTS:
     void inactiveAndResolve();
     void randomCrossCheck_data();
     void randomCrossCheck();
+    void plainFlowsLoadedInBulk_data();
+    void plainFlowsLoadedInBulk();
+    void refusedPathsAddNothing();
     void invalidArgument_data();
     void invalidArgument();
     void unknownSolverName();
@@ -314,13 +326,17 @@ void tst_FlowSolver::inactiveAndResolve() {
 
 void tst_FlowSolver::randomCrossCheck_data() {
     QTest::addColumn<std::uint32_t>("seed");
-    for (std::uint32_t seed = 1; seed <= 30; ++seed)
-        QTest::addRow("seed %u", seed) << seed;
+    QTest::addColumn<bool>("plain");
+    for (std::uint32_t seed = 1; seed <= 30; ++seed) {
+        QTest::addRow("seed %u", seed) << seed << false;
+        QTest::addRow("plain flows, seed %u", seed) << seed << true;
+    }
 }
 
 void tst_FlowSolver::randomCrossCheck() {
     QFETCH(std::uint32_t, seed);
-    const RandomInstance r = randomInstance(seed);
+    QFETCH(bool, plain);
+    const RandomInstance r = randomInstance(seed, plain);
     const Instance& instance = r.instance;
 
     const auto heap = makeSolver("heap");
@@ -400,6 +416,73 @@ void tst_FlowSolver::randomCrossCheck() {
         }
         QVERIFY(atBound > 0);
         QVERIFY(atConstraint > 0);
+    }
+}
+
+void tst_FlowSolver::plainFlowsLoadedInBulk_data() {
+    QTest::addColumn<std::uint32_t>("seed");
+    for (std::uint32_t seed = 1; seed <= 10; ++seed)
+        QTest::addRow("seed %u", seed) << seed;
+}
+
+// The heap solver has two set-ups, one for plain flows and one for everything else, and
+// plain flows can be loaded one call per element or all at once. All four must give the
+// very same bits: the plain set-up is a shortcut, not a different model.
+void tst_FlowSolver::plainFlowsLoadedInBulk() {
+    QFETCH(std::uint32_t, seed);
+    const Instance instance = randomInstance(seed, true).instance;
+
+    const auto oneByOne = makeSolver("heap");
+    const std::vector<VariableId> variables = load(*oneByOne, instance);
+    oneByOne->solve();
+
+    const auto inBulk = makeSolver("heap");
+    inBulk->addConstraints(instance.capacities);
+    std::vector<std::uint32_t> offsets{0};
+    std::vector<std::uint32_t> constraints;
+    for (const Flow& flow : instance.flows) {
+        for (const Use& use : flow.uses)
+            constraints.push_back(static_cast<std::uint32_t>(use.constraint));
+        offsets.push_back(static_cast<std::uint32_t>(constraints.size()));
+    }
+    QCOMPARE(inBulk->addPaths(offsets, constraints).value, 0u);
+    QCOMPARE(inBulk->variableCount(), instance.flows.size());
+    for (std::size_t v = 0; v < instance.flows.size(); ++v)
+        inBulk->setBound(variables[v], instance.flows[v].bound);
+    inBulk->solve();
+
+    // One switched-off flow with no elements sends the rest down the general set-up.
+    const auto general = makeSolver("heap");
+    load(*general, instance);
+    general->setActive(general->addVariable(), false);
+    general->solve();
+
+    int limited = 0;
+    for (std::size_t v = 0; v < variables.size(); ++v) {
+        QCOMPARE(inBulk->rate(variables[v]), oneByOne->rate(variables[v]));
+        QCOMPARE(general->rate(variables[v]), oneByOne->rate(variables[v]));
+        limited += oneByOne->rate(variables[v]) < instance.flows[v].bound ? 1 : 0;
+    }
+    QVERIFY(limited > 0); // some flow is held by a shared constraint, not only its bound
+}
+
+void tst_FlowSolver::refusedPathsAddNothing() {
+    for (const char* name : kSolvers) {
+        const auto s = makeSolver(name);
+        s->addConstraints(std::vector<double>{10, 20});
+        const std::vector<std::uint32_t> backwards{0, 2, 1};
+        const std::vector<std::uint32_t> two{0, 1};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s->addPaths(backwards, two));
+        const std::vector<std::uint32_t> tooShort{0, 1};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s->addPaths(tooShort, two));
+        const std::vector<std::uint32_t> whole{0, 2};
+        const std::vector<std::uint32_t> unknown{1, 2};
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, s->addPaths(whole, unknown));
+        QCOMPARE(s->variableCount(), std::size_t{0});
+        // The same flow accepted: it shares 10 with nobody.
+        s->addPaths(whole, two);
+        s->solve();
+        QCOMPARE(s->rate(VariableId{0}), 10.0);
     }
 }
 
