@@ -62,9 +62,9 @@ void HeapFlowSolver::doSolve() {
     const auto variables = static_cast<std::uint32_t>(variableCount());
     m_heap.clear();
     m_bounds.clear();
-    m_effectiveBound.resize(variables);
+    m_boundLevel.resize(variables);
     for (std::uint32_t v = 0; v < variables; ++v)
-        m_effectiveBound[v] = boundOf(v);
+        m_boundLevel[v] = boundOf(v); // penalties are applied once single-flow constraints are in
 
     if (allUnitFlows()) {
         setUpUnitFlows();
@@ -118,6 +118,10 @@ void HeapFlowSolver::setUpUnitFlows() {
     const auto constraints = static_cast<std::uint32_t>(m_capacity.size());
     m_unitSlots.resize(constraints);
     m_shared.reset(constraints);
+    std::size_t shared = 0;
+    for (std::uint32_t c = 0; c < constraints; ++c)
+        shared += m_constraintStart[c + 1] - m_constraintStart[c] > 1 ? 1 : 0;
+    m_heap.reserve(shared);
     m_frozen.assign(variableCount(), 0);
     for (std::uint32_t c = 0; c < constraints; ++c) {
         const std::uint32_t users = m_constraintStart[c + 1] - m_constraintStart[c];
@@ -125,16 +129,17 @@ void HeapFlowSolver::setUpUnitFlows() {
         m_unitSlots[c] = UnitSlot{capacity, users};
         if (users == 1) {
             // Saturates exactly when its one variable reaches its capacity.
-            double& bound = m_effectiveBound[m_constraintVariables[m_constraintStart[c]]];
+            double& bound = m_boundLevel[m_constraintVariables[m_constraintStart[c]]];
             bound = std::min(bound, capacity);
         } else if (users > 1) {
             m_heap.emplace_back(capacity / users, c);
             m_shared.set(c);
         }
     }
-    for (std::uint32_t v = 0; v < m_effectiveBound.size(); ++v)
-        if (std::isfinite(m_effectiveBound[v]))
-            m_bounds.emplace_back(m_effectiveBound[v], v);
+    m_bounds.reserve(m_boundLevel.size());
+    for (std::uint32_t v = 0; v < m_boundLevel.size(); ++v)
+        if (std::isfinite(m_boundLevel[v]))
+            m_bounds.push_back(v);
 }
 
 void HeapFlowSolver::setUpGeneral() {
@@ -177,17 +182,20 @@ void HeapFlowSolver::setUpGeneral() {
         const Slot& slot = m_slots[c];
         if (slot.growing == 1) {
             const std::uint32_t v = slot.lastVariable;
-            m_effectiveBound[v] = std::min(
-                m_effectiveBound[v], m_capacity[c] / (slot.lastConsumption * multiplicityOf(v)));
+            m_boundLevel[v] = std::min(
+                m_boundLevel[v], m_capacity[c] / (slot.lastConsumption * multiplicityOf(v)));
             continue;
         }
         m_heap[shared++] = {slot.weight > 0 ? slot.left / slot.weight : kInfinite, c};
     }
     m_heap.resize(shared);
     // Bounds as fair levels (b_v * p_v).
-    for (std::uint32_t v = 0; v < variables; ++v)
-        if (!m_frozen[v] && std::isfinite(m_effectiveBound[v]))
-            m_bounds.emplace_back(m_effectiveBound[v] * penaltyOf(v), v);
+    m_bounds.reserve(variables);
+    for (std::uint32_t v = 0; v < variables; ++v) {
+        m_boundLevel[v] *= penaltyOf(v);
+        if (!m_frozen[v] && std::isfinite(m_boundLevel[v]))
+            m_bounds.push_back(v);
+    }
 }
 
 template <typename Level, typename Freeze, typename Penalty>
@@ -195,8 +203,11 @@ void HeapFlowSolver::fill(const Level& level, const Freeze& freeze, const Penalt
     std::make_heap(m_heap.begin(), m_heap.end(), kLater);
     // Bounds are listed by variable; when they are all alike (every NIC the same speed,
     // as in most fabrics) that is already their order, and checking is cheaper than sorting.
-    if (!std::is_sorted(m_bounds.begin(), m_bounds.end()))
-        std::sort(m_bounds.begin(), m_bounds.end());
+    const auto lowerBound = [&](std::uint32_t a, std::uint32_t b) {
+        return m_boundLevel[a] < m_boundLevel[b] || (m_boundLevel[a] == m_boundLevel[b] && a < b);
+    };
+    if (!std::is_sorted(m_bounds.begin(), m_bounds.end(), lowerBound))
+        std::sort(m_bounds.begin(), m_bounds.end(), lowerBound);
     std::size_t nextBound = 0;
 
     const auto freezeAt = [&](std::uint32_t v, double fairLevel) {
@@ -226,16 +237,16 @@ void HeapFlowSolver::fill(const Level& level, const Freeze& freeze, const Penalt
     };
 
     while (true) {
-        while (nextBound < m_bounds.size() && m_frozen[m_bounds[nextBound].second])
+        while (nextBound < m_bounds.size() && m_frozen[m_bounds[nextBound]])
             ++nextBound;
         const bool haveConstraint = lowest();
         const bool haveBound = nextBound < m_bounds.size();
         if (!haveConstraint && !haveBound)
             break;
         if (haveBound &&
-            (!haveConstraint || m_bounds[nextBound].first <= level(m_heap.front().second))) {
-            const auto [boundLevel, v] = m_bounds[nextBound++];
-            freezeAt(v, boundLevel);
+            (!haveConstraint || m_boundLevel[m_bounds[nextBound]] <= level(m_heap.front().second))) {
+            const std::uint32_t v = m_bounds[nextBound++];
+            freezeAt(v, m_boundLevel[v]);
             continue;
         }
         // The constraint saturates at this level: everything still growing on it stops.

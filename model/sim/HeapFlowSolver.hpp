@@ -80,8 +80,10 @@ private:
     model::LargeVector<UnitSlot> m_unitSlots;
     Bits m_shared; ///< plain flows: constraints with two elements or more (in the heap)
     model::LargeVector<std::pair<double, std::uint32_t>> m_heap;   ///< (level when pushed, constraint)
-    model::LargeVector<std::pair<double, std::uint32_t>> m_bounds; ///< (bound x penalty, variable)
-    model::LargeVector<double> m_effectiveBound; ///< bound, tightened by single-variable constraints
+    /// Per variable, the fair level at which it stops on its own: bound x penalty, with
+    /// the bound tightened by the constraints only it uses.
+    model::LargeVector<double> m_boundLevel;
+    model::LargeVector<std::uint32_t> m_bounds; ///< variables with a finite bound level, lowest first
     model::LargeVector<char> m_frozen;
     std::uint32_t m_generation = 0;
 };
