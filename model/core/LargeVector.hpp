@@ -16,13 +16,11 @@ namespace fabriclab::model {
 void* allocateLarge(std::size_t bytes);
 void deallocateLarge(void* memory, std::size_t bytes) noexcept;
 
-template <typename T>
-struct LargePageAllocator {
+template <typename T> struct LargePageAllocator {
     using value_type = T;
 
     LargePageAllocator() = default;
-    template <typename U>
-    LargePageAllocator(const LargePageAllocator<U>&) noexcept {}
+    template <typename U> LargePageAllocator(const LargePageAllocator<U>&) noexcept {}
 
     T* allocate(std::size_t count) {
         if (count > static_cast<std::size_t>(-1) / sizeof(T))
@@ -40,7 +38,6 @@ struct LargePageAllocator {
 };
 
 /// A std::vector whose storage comes from allocateLarge().
-template <typename T>
-using LargeVector = std::vector<T, LargePageAllocator<T>>;
+template <typename T> using LargeVector = std::vector<T, LargePageAllocator<T>>;
 
 } // namespace fabriclab::model

@@ -196,7 +196,7 @@ const std::vector<int>& FabricNetwork::distancesTo(std::uint32_t target) const {
 }
 
 const FabricNetwork::Choice& FabricNetwork::choiceToward(std::uint32_t node,
-                                                          std::uint32_t target) const {
+                                                         std::uint32_t target) const {
     constexpr auto kUnknown = std::numeric_limits<std::uint32_t>::max();
     if (m_choiceTo.empty())
         m_choiceTo.resize(m_switchHops.size());
@@ -328,103 +328,154 @@ const std::vector<PathElement>& FabricNetwork::middle(std::uint32_t from, std::u
     return it->second.elements;
 }
 
+const std::vector<FabricNetwork::GroupHop>& FabricNetwork::groupHops(std::uint32_t node,
+                                                                     bool up) const {
+    auto& cache = up ? m_upGroupHops : m_downGroupHops;
+    if (cache.empty())
+        cache.resize(m_switchHops.size());
+    std::optional<std::vector<GroupHop>>& group = cache[node];
+    if (group)
+        return *group;
+    group.emplace();
+    const std::vector<Hop>& hops = m_switchHops[node];
+    for (std::uint32_t i = 0; i < hops.size(); ++i) {
+        const Hop& hop = hops[i];
+        if (m_tier[hop.to] <= m_tier[node])
+            continue;
+        if (up) {
+            group->push_back({node, i, hop.members});
+            continue;
+        }
+        const std::vector<Hop>& above = m_switchHops[hop.to];
+        for (std::uint32_t j = 0; j < above.size(); ++j)
+            if (above[j].to == node)
+                group->push_back({hop.to, j, above[j].members});
+    }
+    return *group;
+}
+
 std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t to,
                                                double& meters) const {
     // Adaptive routing: at every switch the flow spreads over all equal-cost cables in
     // proportion to their number, hop by hop (a frontier of fractions per distance).
+    // Scratch is dense and kept between calls: a 16K-GPU fat-tree asks for thousands of
+    // switch pairs, and maps of maps spent most of that time allocating.
     const std::vector<int>& distance = distancesTo(to);
+    const std::size_t nodes = m_switchHops.size();
+    if (m_spreadScratch.reached.size() != nodes) {
+        m_spreadScratch.reached.assign(nodes, 0.0);
+        m_spreadScratch.upUsed.assign(nodes, 0);
+        m_spreadScratch.downUsed.assign(nodes, 0);
+        m_hopBase.assign(nodes + 1, 0);
+        for (std::size_t u = 0; u < nodes; ++u)
+            m_hopBase[u + 1] = m_hopBase[u] + static_cast<std::uint32_t>(m_switchHops[u].size());
+        m_spreadScratch.load.assign(m_hopBase.back(), -1.0);
+    }
+    SpreadScratch& scratch = m_spreadScratch;
     struct Use {
         std::uint32_t from;
-        const Hop* hop;
+        std::uint32_t hop; ///< index into m_switchHops[from]
         double fraction;
     };
     std::vector<Use> uses;
-    std::map<std::uint32_t, double> frontier{{from, 1.0}};
+    std::vector<std::uint32_t> frontier{from};
+    std::vector<double> fractions{1.0};
+    std::vector<std::uint32_t> next;
     meters = 0;
-    while (!(frontier.size() == 1 && frontier.begin()->first == to)) {
-        std::map<std::uint32_t, double> next;
+    // A node is at one distance only, so each hop is used once at most.
+    while (!(frontier.size() == 1 && frontier.front() == to)) {
+        next.clear();
         bool first = true;
-        for (const auto& [u, fraction] : frontier) {
+        for (std::size_t k = 0; k < frontier.size(); ++k) {
+            const std::uint32_t u = frontier[k];
+            const std::vector<Hop>& hops = m_switchHops[u];
             int members = 0;
-            for (const Hop& hop : m_switchHops[u])
+            for (const Hop& hop : hops)
                 if (distance[hop.to] == distance[u] - 1)
                     members += hop.members;
-            for (const Hop& hop : m_switchHops[u]) {
+            for (std::uint32_t i = 0; i < hops.size(); ++i) {
+                const Hop& hop = hops[i];
                 if (distance[hop.to] != distance[u] - 1)
                     continue;
-                const double share = fraction * hop.members / members;
-                uses.push_back({u, &hop, share});
-                next[hop.to] += share;
+                const double share = fractions[k] * hop.members / members;
+                uses.push_back({u, i, share});
+                if (scratch.reached[hop.to] == 0.0)
+                    next.push_back(hop.to);
+                scratch.reached[hop.to] += share;
                 if (first) {
                     meters += hop.meters;
                     first = false;
                 }
             }
         }
-        frontier = std::move(next);
+        // Visit the next level in node order, as the sums above and below expect.
+        std::sort(next.begin(), next.end());
+        frontier = next;
+        fractions.resize(frontier.size());
+        for (std::size_t k = 0; k < frontier.size(); ++k) {
+            fractions[k] = scratch.reached[frontier[k]];
+            scratch.reached[frontier[k]] = 0.0;
+        }
     }
 
     // Collapse a switch's whole uplink group, or the whole group of links into a switch
     // from above, into its group channel when the flow loads it in proportion to the
     // cables: then the group saturates exactly when each of its links does.
-    // Loads per hop, indexed by the group they belong to: a switch's uplinks, and the
-    // links into a switch from above.
-    std::map<std::uint32_t, std::map<const Hop*, double>> upLoad;
-    std::map<std::uint32_t, std::map<const Hop*, double>> downLoad;
+    const auto isUp = [&](const Use& use) {
+        return m_tier[m_switchHops[use.from][use.hop].to] > m_tier[use.from];
+    };
+    const auto isDown = [&](const Use& use) {
+        return m_tier[m_switchHops[use.from][use.hop].to] < m_tier[use.from];
+    };
     for (const Use& use : uses) {
-        if (m_tier[use.hop->to] > m_tier[use.from])
-            upLoad[use.from][use.hop] += use.fraction;
-        else if (m_tier[use.hop->to] < m_tier[use.from])
-            downLoad[use.hop->to][use.hop] += use.fraction;
+        scratch.load[m_hopBase[use.from] + use.hop] = use.fraction;
+        if (isUp(use))
+            ++scratch.upUsed[use.from];
+        else if (isDown(use))
+            ++scratch.downUsed[m_switchHops[use.from][use.hop].to];
     }
+    const auto loadOf = [&](std::uint32_t node, std::uint32_t hop) {
+        const double load = scratch.load[m_hopBase[node] + hop];
+        return load < 0 ? 0.0 : load;
+    };
     const auto proportional = [&](std::uint32_t node, bool up) {
-        const auto& load = up ? upLoad[node] : downLoad[node];
-        std::vector<std::pair<const Hop*, int>> group; // every hop of the group, loaded or not
-        for (const Hop& hop : m_switchHops[node]) {
-            if (m_tier[hop.to] <= m_tier[node])
-                continue;
-            if (up) {
-                group.emplace_back(&hop, hop.members);
-                continue;
-            }
-            for (const Hop& back : m_switchHops[hop.to])
-                if (back.to == node)
-                    group.emplace_back(&back, back.members);
-        }
+        const std::vector<GroupHop>& group = groupHops(node, up);
         double total = 0;
         int members = 0;
-        for (const auto& [hop, count] : group) {
-            const auto it = load.find(hop);
-            total += it == load.end() ? 0.0 : it->second;
-            members += count;
+        for (const GroupHop& g : group) {
+            total += loadOf(g.owner, g.index);
+            members += g.members;
         }
-        if (total <= 0 || load.size() != group.size())
+        const std::uint32_t used = up ? scratch.upUsed[node] : scratch.downUsed[node];
+        if (total <= 0 || used != group.size())
             return 0.0;
-        for (const auto& [hop, count] : group)
-            if (std::abs(load.at(hop) - total * count / members) > 1e-9 * total)
+        for (const GroupHop& g : group)
+            if (std::abs(loadOf(g.owner, g.index) - total * g.members / members) > 1e-9 * total)
                 return 0.0;
         return total;
     };
 
+    constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
     std::vector<PathElement> elements;
     std::map<std::uint32_t, double> upGroups;
     std::map<std::uint32_t, double> downGroups;
     for (const Use& use : uses) {
-        const bool isUp = m_tier[use.hop->to] > m_tier[use.from];
-        const bool isDown = m_tier[use.hop->to] < m_tier[use.from];
-        if (isUp && m_upGroup[use.from] != std::numeric_limits<std::uint32_t>::max()) {
-            if (!upGroups.count(use.from))
-                upGroups[use.from] = proportional(use.from, true);
-            if (upGroups[use.from] > 0)
+        const Hop& hop = m_switchHops[use.from][use.hop];
+        if (isUp(use) && m_upGroup[use.from] != kNone) {
+            const auto [it, added] = upGroups.try_emplace(use.from, 0.0);
+            if (added)
+                it->second = proportional(use.from, true);
+            if (it->second > 0)
                 continue;
         }
-        if (isDown && m_downGroup[use.hop->to] != std::numeric_limits<std::uint32_t>::max()) {
-            if (!downGroups.count(use.hop->to))
-                downGroups[use.hop->to] = proportional(use.hop->to, false);
-            if (downGroups[use.hop->to] > 0)
+        if (isDown(use) && m_downGroup[hop.to] != kNone) {
+            const auto [it, added] = downGroups.try_emplace(hop.to, 0.0);
+            if (added)
+                it->second = proportional(hop.to, false);
+            if (it->second > 0)
                 continue;
         }
-        elements.push_back({use.hop->channel0, use.fraction});
+        elements.push_back({hop.channel0, use.fraction});
     }
     for (const auto& [node, fraction] : upGroups)
         if (fraction > 0)
@@ -432,6 +483,13 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
     for (const auto& [node, fraction] : downGroups)
         if (fraction > 0)
             elements.push_back({m_downGroup[node], fraction});
+
+    // Leave the scratch as it was found.
+    for (const Use& use : uses) {
+        scratch.load[m_hopBase[use.from] + use.hop] = -1.0;
+        scratch.upUsed[use.from] = 0;
+        scratch.downUsed[m_switchHops[use.from][use.hop].to] = 0;
+    }
     return elements;
 }
 

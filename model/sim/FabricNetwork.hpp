@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -153,6 +154,25 @@ private:
     mutable std::vector<Hop> m_choiceHops;
     mutable std::unordered_map<std::uint64_t, std::uint32_t> m_choiceByHash;
     mutable std::vector<std::uint32_t> m_candidates; ///< scratch for choiceToward
+    /// Dense scratch for spread(), all zero (load: -1, meaning unused) between calls.
+    struct SpreadScratch {
+        std::vector<double> reached;         ///< per node: fraction arriving at the next level
+        std::vector<double> load;            ///< per hop (m_hopBase numbering): fraction on it
+        std::vector<std::uint32_t> upUsed;   ///< per node: its uplinks the flow uses
+        std::vector<std::uint32_t> downUsed; ///< per node: links into it from above in use
+    };
+    mutable SpreadScratch m_spreadScratch;
+    /// A hop of a switch's uplink group, or of the group of links into it from above.
+    struct GroupHop {
+        std::uint32_t owner; ///< node the hop leaves from
+        std::uint32_t index; ///< into m_switchHops[owner]
+        int members;
+    };
+    /// Every hop of the group, loaded by a flow or not; per node, filled lazily.
+    const std::vector<GroupHop>& groupHops(std::uint32_t node, bool up) const;
+    mutable std::vector<std::optional<std::vector<GroupHop>>> m_upGroupHops;
+    mutable std::vector<std::optional<std::vector<GroupHop>>> m_downGroupHops;
+    mutable std::vector<std::uint32_t> m_hopBase; ///< per node: number of its first hop
 };
 
 } // namespace fabriclab::sim

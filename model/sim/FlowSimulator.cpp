@@ -55,8 +55,7 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
         return result;
 
     const auto solver = makeSolver("heap");
-    for (const double capacity : channelCapacities(network, transfers))
-        solver->addConstraint(capacity);
+    solver->addConstraints(channelCapacities(network, transfers));
 
     std::vector<double> latency(count, 0);
     std::vector<double> remaining(count, 0);

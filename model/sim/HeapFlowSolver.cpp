@@ -182,8 +182,8 @@ void HeapFlowSolver::setUpGeneral() {
         const Slot& slot = m_slots[c];
         if (slot.growing == 1) {
             const std::uint32_t v = slot.lastVariable;
-            m_boundLevel[v] = std::min(
-                m_boundLevel[v], m_capacity[c] / (slot.lastConsumption * multiplicityOf(v)));
+            m_boundLevel[v] = std::min(m_boundLevel[v],
+                                       m_capacity[c] / (slot.lastConsumption * multiplicityOf(v)));
             continue;
         }
         m_heap[shared++] = {slot.weight > 0 ? slot.left / slot.weight : kInfinite, c};
@@ -243,8 +243,8 @@ void HeapFlowSolver::fill(const Level& level, const Freeze& freeze, const Penalt
         const bool haveBound = nextBound < m_bounds.size();
         if (!haveConstraint && !haveBound)
             break;
-        if (haveBound &&
-            (!haveConstraint || m_boundLevel[m_bounds[nextBound]] <= level(m_heap.front().second))) {
+        if (haveBound && (!haveConstraint ||
+                          m_boundLevel[m_bounds[nextBound]] <= level(m_heap.front().second))) {
             const std::uint32_t v = m_bounds[nextBound++];
             freezeAt(v, m_boundLevel[v]);
             continue;

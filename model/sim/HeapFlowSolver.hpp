@@ -43,8 +43,9 @@ private:
     }
 
     // Indexes, kept across solves while the structure is unchanged.
-    model::LargeVector<std::uint32_t> m_variableStart;    ///< element range of each variable
-    model::LargeVector<std::uint32_t> m_variableElements; ///< empty when elements are in variable order
+    model::LargeVector<std::uint32_t> m_variableStart; ///< element range of each variable
+    model::LargeVector<std::uint32_t>
+        m_variableElements; ///< empty when elements are in variable order
     model::LargeVector<std::uint32_t> m_constraintStart;
     model::LargeVector<std::uint32_t> m_constraintVariables;
     std::uint64_t m_indexedVersion = ~std::uint64_t{0};
@@ -79,11 +80,13 @@ private:
     model::LargeVector<Slot> m_slots;
     model::LargeVector<UnitSlot> m_unitSlots;
     Bits m_shared; ///< plain flows: constraints with two elements or more (in the heap)
-    model::LargeVector<std::pair<double, std::uint32_t>> m_heap;   ///< (level when pushed, constraint)
+    model::LargeVector<std::pair<double, std::uint32_t>>
+        m_heap; ///< (level when pushed, constraint)
     /// Per variable, the fair level at which it stops on its own: bound x penalty, with
     /// the bound tightened by the constraints only it uses.
     model::LargeVector<double> m_boundLevel;
-    model::LargeVector<std::uint32_t> m_bounds; ///< variables with a finite bound level, lowest first
+    model::LargeVector<std::uint32_t>
+        m_bounds; ///< variables with a finite bound level, lowest first
     model::LargeVector<char> m_frozen;
     std::uint32_t m_generation = 0;
 };
