@@ -1,12 +1,15 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
 // Routing on hand-drawn fabrics: adaptive routing must not count a cable twice when
-// flows spread unevenly over a switch's uplinks (found in review).
+// flows spread unevenly over a switch's uplinks (found in review), and static ECMP must
+// hash flows over cables, not over links, when bundles differ in size.
 #include "model/catalog/Catalog.hpp"
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSolver.hpp"
 
 #include <QtTest>
+
+#include <tuple>
 
 using namespace fabriclab;
 
@@ -15,6 +18,7 @@ class tst_FabricNetwork : public QObject {
 
 private Q_SLOTS:
     void unevenUplinksShareTheirCables();
+    void staticEcmpHashesOverCables();
     void aCableRunsAtTheSlowerPort_data();
     void aCableRunsAtTheSlowerPort();
 };
@@ -98,6 +102,52 @@ void tst_FabricNetwork::unevenUplinksShareTheirCables() {
         QVERIFY2(
             qAbs(solver->rate(v) - expected) <= 1e-9 * expected,
             qPrintable(QStringLiteral("rate %1, expected %2").arg(solver->rate(v)).arg(expected)));
+}
+
+void tst_FabricNetwork::staticEcmpHashesOverCables() {
+    // Leaves A and B, spines S1 and S2; each leaf has 1 cable to S1 and 3 to S2. Static
+    // ECMP picks one of the 4 equal-cost cables, so 3 flows in 4 should cross S2.
+    model::Topology t;
+    const auto node = [&](const char* name, model::NodeKind kind) {
+        model::Node n;
+        n.name = name;
+        n.kind = kind;
+        n.server.nics = 1;
+        return t.addNode(n);
+    };
+    const auto A = node("A", model::NodeKind::Leaf), B = node("B", model::NodeKind::Leaf),
+               S1 = node("S1", model::NodeKind::Spine), S2 = node("S2", model::NodeKind::Spine);
+    const auto a1 = node("a1", model::NodeKind::Server), b1 = node("b1", model::NodeKind::Server);
+    for (auto [x, y, count] :
+         {std::tuple{A, S1, 1}, {A, S2, 3}, {B, S1, 1}, {B, S2, 3}, {a1, A, 1}, {b1, B, 1}})
+        t.addLink(model::Link{x, y, model::Gbps(400), count});
+    const model::Fabric fabric = *model::Catalog::builtin().findFabric("roce-v2");
+    QVERIFY(fabric.routing == model::Routing::Ecmp);
+    const sim::FabricNetwork network(t, fabric);
+
+    const auto touches = [&](std::uint32_t channel, model::NodeId n) {
+        const model::Link& link = t.link(network.linkOf(channel));
+        return link.a == n || link.b == n;
+    };
+    constexpr int kFlows = 4000;
+    int viaS2 = 0;
+    for (std::uint64_t key = 0; key < kFlows; ++key) {
+        const sim::Route route = network.route({a1, 0}, {b1, 0}, key);
+        QCOMPARE(route.elements.size(), std::size_t{4}); // NIC, A-spine, spine-B, NIC
+        // Both middle cables meet at the same spine: the pick at A decides the path.
+        const bool s2 = touches(route.elements[1].channel, S2);
+        QVERIFY(touches(route.elements[1].channel, s2 ? S2 : S1));
+        QVERIFY(touches(route.elements[2].channel, s2 ? S2 : S1));
+        QVERIFY(touches(route.elements[2].channel, B));
+        viaS2 += s2 ? 1 : 0;
+        // The same flow always takes the same path.
+        QCOMPARE(network.route({a1, 0}, {b1, 0}, key).elements[1].channel,
+                 route.elements[1].channel);
+    }
+    // 4,000 independent draws of p = 3/4: one standard deviation is 0.007, so 0.03 is
+    // over four of them; a hash that picked links instead of cables would give 1/2.
+    QVERIFY2(qAbs(viaS2 / double(kFlows) - 0.75) <= 0.03,
+             qPrintable(QStringLiteral("%1 of %2 flows via S2").arg(viaS2).arg(kFlows)));
 }
 
 QTEST_APPLESS_MAIN(tst_FabricNetwork)
