@@ -3,6 +3,7 @@
 #include "model/sim/HeapFlowSolver.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -68,10 +69,12 @@ void HeapFlowSolver::doSolve() {
 
     if (allUnitFlows()) {
         setUpUnitFlows();
-        const auto level = [&](std::uint32_t c) {
-            const UnitSlot& slot = m_unitSlots[c];
-            return slot.growing > 0 ? slot.left / slot.growing : kInfinite;
+        // Heap entries here are slot numbers; slots hold their constraint.
+        const auto level = [&](std::uint32_t slot) {
+            const UnitSlot& s = m_unitSlots[slot];
+            return s.growing > 0 ? s.left / s.growing : kInfinite;
         };
+        const auto constraintOf = [&](std::uint32_t slot) { return m_unitSlots[slot].constraint; };
         const auto freeze = [&](std::uint32_t v, double rate) {
             for (std::uint32_t i = m_variableStart[v]; i < m_variableStart[v + 1]; ++i) {
                 // A constraint with one variable is its bound, never read again: skipping
@@ -79,12 +82,12 @@ void HeapFlowSolver::doSolve() {
                 const std::uint32_t c = m_elementConstraint[elementAt(i)];
                 if (!m_shared.test(c))
                     continue;
-                UnitSlot& slot = m_unitSlots[c];
+                UnitSlot& slot = m_unitSlots[m_shared.rank(c)];
                 slot.left = std::max(0.0, slot.left - rate);
                 --slot.growing;
             }
         };
-        fill(level, freeze, [](std::uint32_t) { return 1.0; });
+        fill(level, constraintOf, freeze, [](std::uint32_t) { return 1.0; });
     } else {
         setUpGeneral();
         const auto level = [&](std::uint32_t c) {
@@ -103,7 +106,9 @@ void HeapFlowSolver::doSolve() {
                 --slot.growing;
             }
         };
-        fill(level, freeze, [&](std::uint32_t v) { return penaltyOf(v); });
+        fill(
+            level, [](std::uint32_t c) { return c; }, freeze,
+            [&](std::uint32_t v) { return penaltyOf(v); });
     }
     // Active variables that met neither a constraint nor a bound are unlimited.
     for (std::uint32_t v = 0; v < variables; ++v)
@@ -115,27 +120,33 @@ void HeapFlowSolver::setUpUnitFlows() {
     // Constraint by constraint, straight from the index: every variable is active, so a
     // constraint's growing count is the length of its list, and nothing is visited at
     // random.
+    // Only shared constraints (two elements or more) get a slot, numbered in constraint
+    // order so that a constraint's slot is its rank among them: in a permutation that
+    // is one constraint in eight, and the slots stay in the second-level cache.
     const auto constraints = static_cast<std::uint32_t>(m_capacity.size());
-    m_unitSlots.resize(constraints);
-    m_shared.reset(constraints);
-    std::size_t shared = 0;
+    std::uint32_t shared = 0;
     for (std::uint32_t c = 0; c < constraints; ++c)
         shared += m_constraintStart[c + 1] - m_constraintStart[c] > 1 ? 1 : 0;
+    m_unitSlots.resize(shared);
     m_heap.reserve(shared);
+    m_shared.reset(constraints);
     m_frozen.assign(variableCount(), 0);
+    std::uint32_t slot = 0;
     for (std::uint32_t c = 0; c < constraints; ++c) {
         const std::uint32_t users = m_constraintStart[c + 1] - m_constraintStart[c];
         const double capacity = m_capacity[c];
-        m_unitSlots[c] = UnitSlot{capacity, users};
         if (users == 1) {
             // Saturates exactly when its one variable reaches its capacity.
             double& bound = m_boundLevel[m_constraintVariables[m_constraintStart[c]]];
             bound = std::min(bound, capacity);
         } else if (users > 1) {
-            m_heap.emplace_back(capacity / users, c);
+            m_unitSlots[slot] = UnitSlot{capacity, users, c};
+            m_heap.emplace_back(capacity / users, slot);
             m_shared.set(c);
+            ++slot;
         }
     }
+    m_shared.countRanks();
     m_bounds.reserve(m_boundLevel.size());
     for (std::uint32_t v = 0; v < m_boundLevel.size(); ++v)
         if (std::isfinite(m_boundLevel[v]))
@@ -198,8 +209,9 @@ void HeapFlowSolver::setUpGeneral() {
     }
 }
 
-template <typename Level, typename Freeze, typename Penalty>
-void HeapFlowSolver::fill(const Level& level, const Freeze& freeze, const Penalty& penalty) {
+template <typename Level, typename ConstraintOf, typename Freeze, typename Penalty>
+void HeapFlowSolver::fill(const Level& level, const ConstraintOf& constraintOf,
+                          const Freeze& freeze, const Penalty& penalty) {
     std::make_heap(m_heap.begin(), m_heap.end(), kLater);
     // Bounds are listed by variable; when they are all alike (every NIC the same speed,
     // as in most fabrics) that is already their order, and checking is cheaper than sorting.
@@ -250,8 +262,9 @@ void HeapFlowSolver::fill(const Level& level, const Freeze& freeze, const Penalt
             continue;
         }
         // The constraint saturates at this level: everything still growing on it stops.
-        const std::uint32_t c = m_heap.front().second;
-        const double saturation = level(c);
+        const std::uint32_t entry = m_heap.front().second;
+        const double saturation = level(entry);
+        const std::uint32_t c = constraintOf(entry);
         std::pop_heap(m_heap.begin(), m_heap.end(), kLater);
         m_heap.pop_back();
         const std::uint32_t end = m_constraintStart[c + 1];

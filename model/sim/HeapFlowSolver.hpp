@@ -4,6 +4,7 @@
 
 #include "model/sim/FlowSolver.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -32,11 +33,13 @@ private:
     void index();
     void setUpUnitFlows();
     void setUpGeneral();
-    /// Freezes variables in order of their fair levels until none grows. `level(c)` is a
-    /// constraint's current fair level, `freeze(v, rate)` fixes a variable's rate and
-    /// hands back its share, `penalty(v)` its sharing penalty.
-    template <typename Level, typename Freeze, typename Penalty>
-    void fill(const Level& level, const Freeze& freeze, const Penalty& penalty);
+    /// Freezes variables in order of their fair levels until none grows. Heap entries
+    /// name a constraint's record: `level(entry)` is its current fair level and
+    /// `constraintOf(entry)` the constraint; `freeze(v, rate)` hands a frozen variable's
+    /// share back to its constraints; `penalty(v)` is its sharing penalty.
+    template <typename Level, typename ConstraintOf, typename Freeze, typename Penalty>
+    void fill(const Level& level, const ConstraintOf& constraintOf, const Freeze& freeze,
+              const Penalty& penalty);
 
     std::uint32_t elementAt(std::uint32_t i) const {
         return m_variableElements.empty() ? i : m_variableElements[i];
@@ -63,23 +66,42 @@ private:
     struct UnitSlot {
         double left = 0;
         std::uint32_t growing = 0;
+        std::uint32_t constraint = 0;
     };
-    /// One bit per constraint: a few kilobytes that stay in the first-level cache, read
-    /// before touching a slot that may be megabytes away.
-    class Bits {
+    /// One bit per constraint, with the count of bits set before each word: a few
+    /// kilobytes that stay in the first-level cache, and give a set bit's rank.
+    class RankedBits {
     public:
-        void reset(std::size_t size) { m_words.assign((size + 63) / 64, 0); }
+        void reset(std::size_t size) {
+            m_words.assign((size + 63) / 64, 0);
+            m_before.assign(m_words.size(), 0);
+        }
         void set(std::uint32_t i) { m_words[i >> 6] |= std::uint64_t{1} << (i & 63); }
         bool test(std::uint32_t i) const { return (m_words[i >> 6] >> (i & 63)) & 1; }
+        /// Call once every bit is set, before rank().
+        void countRanks() {
+            std::uint32_t count = 0;
+            for (std::size_t w = 0; w < m_words.size(); ++w) {
+                m_before[w] = count;
+                count += static_cast<std::uint32_t>(std::popcount(m_words[w]));
+            }
+        }
+        /// How many bits are set below i.
+        std::uint32_t rank(std::uint32_t i) const {
+            const std::uint64_t below = (std::uint64_t{1} << (i & 63)) - 1;
+            return m_before[i >> 6] +
+                   static_cast<std::uint32_t>(std::popcount(m_words[i >> 6] & below));
+        }
 
     private:
         std::vector<std::uint64_t> m_words;
+        std::vector<std::uint32_t> m_before;
     };
     // Sized once; `stamp` marks what a general solve has initialised, so unused
     // constraints cost nothing.
     model::LargeVector<Slot> m_slots;
     model::LargeVector<UnitSlot> m_unitSlots;
-    Bits m_shared; ///< plain flows: constraints with two elements or more (in the heap)
+    RankedBits m_shared; ///< plain flows: constraints with two elements or more, slot = rank
     model::LargeVector<std::pair<double, std::uint32_t>>
         m_heap; ///< (level when pushed, constraint)
     /// Per variable, the fair level at which it stops on its own: bound x penalty, with
