@@ -8,11 +8,12 @@
 
 namespace fabriclab::model {
 
-/// Memory for the simulator's big arrays (a million flows is a few hundred megabytes),
-/// asked of the kernel in 2 MiB pages where Linux offers them. Fresh memory is paid for
-/// page by page on first touch; with 4 KiB pages that was a fifth of the time to load and
-/// solve a 1,024-GPU all-to-all, and random access into the arrays also misses the TLB
-/// less. Small requests, and other systems, get ordinary memory.
+/// Memory for the simulator's big arrays (a million flows is a hundred megabytes). Fresh
+/// memory is paid for page by page on first touch, and for a one-shot solve that was a
+/// fifth of the time, so on Linux arrays from half a huge page up come in transparent
+/// 2 MiB pages (fewer faults, and fewer TLB misses on random access) and middling ones
+/// from mappings populated in one call. Small requests, and other systems, get
+/// ordinary memory.
 void* allocateLarge(std::size_t bytes);
 void deallocateLarge(void* memory, std::size_t bytes) noexcept;
 

@@ -82,7 +82,7 @@ void HeapFlowSolver::doSolve() {
                 const std::uint32_t c = m_elementConstraint[elementAt(i)];
                 if (!m_shared.test(c))
                     continue;
-                UnitSlot& slot = m_unitSlots[m_shared.rank(c)];
+                UnitSlot& slot = m_unitSlots[m_compactSlots ? m_shared.rank(c) : c];
                 slot.left = std::max(0.0, slot.left - rate);
                 --slot.growing;
             }
@@ -120,14 +120,16 @@ void HeapFlowSolver::setUpUnitFlows() {
     // Constraint by constraint, straight from the index: every variable is active, so a
     // constraint's growing count is the length of its list, and nothing is visited at
     // random.
-    // Only shared constraints (two elements or more) get a slot, numbered in constraint
-    // order so that a constraint's slot is its rank among them: in a permutation that
-    // is one constraint in eight, and the slots stay in the second-level cache.
+    // Only shared constraints (two elements or more) are ever read. When they are few (in
+    // a permutation, one constraint in eight) they get slots numbered by their rank
+    // among the shared ones, which keeps the slots in the second-level cache; when most
+    // are shared (an all-to-all) a slot per constraint spares computing ranks.
     const auto constraints = static_cast<std::uint32_t>(m_capacity.size());
     std::uint32_t shared = 0;
     for (std::uint32_t c = 0; c < constraints; ++c)
         shared += m_constraintStart[c + 1] - m_constraintStart[c] > 1 ? 1 : 0;
-    m_unitSlots.resize(shared);
+    m_compactSlots = shared < constraints / 2;
+    m_unitSlots.resize(m_compactSlots ? shared : constraints);
     m_heap.reserve(shared);
     m_shared.reset(constraints);
     m_frozen.assign(variableCount(), 0);
@@ -140,10 +142,10 @@ void HeapFlowSolver::setUpUnitFlows() {
             double& bound = m_boundLevel[m_constraintVariables[m_constraintStart[c]]];
             bound = std::min(bound, capacity);
         } else if (users > 1) {
-            m_unitSlots[slot] = UnitSlot{capacity, users, c};
-            m_heap.emplace_back(capacity / users, slot);
+            const std::uint32_t at = m_compactSlots ? slot++ : c;
+            m_unitSlots[at] = UnitSlot{capacity, users, c};
+            m_heap.emplace_back(capacity / users, at);
             m_shared.set(c);
-            ++slot;
         }
     }
     m_shared.countRanks();

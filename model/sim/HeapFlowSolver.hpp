@@ -101,7 +101,8 @@ private:
     // constraints cost nothing.
     model::LargeVector<Slot> m_slots;
     model::LargeVector<UnitSlot> m_unitSlots;
-    RankedBits m_shared; ///< plain flows: constraints with two elements or more, slot = rank
+    RankedBits m_shared;         ///< plain flows: constraints with two elements or more
+    bool m_compactSlots = false; ///< slot of constraint c: its rank in m_shared, else c
     model::LargeVector<std::pair<double, std::uint32_t>>
         m_heap; ///< (level when pushed, constraint)
     /// Per variable, the fair level at which it stops on its own: bound x penalty, with

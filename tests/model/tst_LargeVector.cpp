@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// The simulator's big arrays (model/core/LargeVector): below half a huge page they come
-// from ordinary memory, above it from 2 MiB-aligned blocks. Either way a vector must keep
-// what is written to it through growth, copies and shrinking, and hand memory back the
-// way it took it (the ASan build checks the pairing).
+// The simulator's big arrays (model/core/LargeVector): small ones come from the heap,
+// middling ones from populated mappings, from half a huge page up from 2 MiB-aligned
+// blocks. Whichever, a vector must keep what is written to it through growth, copies and
+// shrinking, and hand memory back the way it took it (the ASan build checks the pairing).
 #include <QTest>
 
 #ifndef Q_MOC_RUN
@@ -27,6 +27,7 @@ void tst_LargeVector::keepsItsContents_data() {
     QTest::addColumn<qsizetype>("count"); // of 8-byte elements
     QTest::newRow("empty") << qsizetype{0};
     QTest::newRow("one") << qsizetype{1};
+    QTest::newRow("a populated mapping (64 KiB)") << qsizetype{(64 << 10) / 8};
     QTest::newRow("just under half a huge page") << qsizetype{(1 << 20) / 8 - 1};
     QTest::newRow("half a huge page") << qsizetype{(1 << 20) / 8};
     QTest::newRow("not a multiple of 2 MiB (3 MiB + 8 bytes)") << qsizetype{3 * (1 << 20) / 8 + 1};
