@@ -120,10 +120,11 @@ void HeapFlowSolver::setUpUnitFlows() {
     // Constraint by constraint, straight from the index: every variable is active, so a
     // constraint's growing count is the length of its list, and nothing is visited at
     // random.
-    // Only shared constraints (two elements or more) are ever read. When they are few (in
-    // a permutation, one constraint in eight) they get slots numbered by their rank
-    // among the shared ones, which keeps the slots in the second-level cache; when most
-    // are shared (an all-to-all) a slot per constraint spares computing ranks.
+    //
+    // Only shared constraints (two elements or more) are ever read again. When they are
+    // few (in a permutation, one constraint in eight) they get slots numbered by their
+    // rank among the shared ones, which keeps the slots in the second-level cache; when
+    // most are shared (an all-to-all) a slot per constraint spares computing ranks.
     const auto constraints = static_cast<std::uint32_t>(m_capacity.size());
     std::uint32_t shared = 0;
     for (std::uint32_t c = 0; c < constraints; ++c)
