@@ -271,61 +271,48 @@ void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey,
     route.switchHops = distance[source.switchNode] + 1;
 
     if (source.switchNode != sink.switchNode) {
-        int hops = 0;
-        double meters = 0;
         const auto key =
             mix(m_seed ^ mix(from.server.value * 131ULL + static_cast<std::uint64_t>(from.nic)) ^
                 mix((to.server.value * 131ULL + static_cast<std::uint64_t>(to.nic)) << 1) ^
                 mix(flowKey << 2));
-        const auto& between = middle(source.switchNode, sink.switchNode, key, hops, meters);
-        route.elements.insert(route.elements.end(), between.begin(), between.end());
-        route.wireMeters += meters;
+        appendMiddle(source.switchNode, sink.switchNode, key, route);
     }
     route.elements.push_back({sink.down, 1.0});
 }
 
-const std::vector<PathElement>& FabricNetwork::middle(std::uint32_t from, std::uint32_t to,
-                                                      std::uint64_t key, int& hops,
-                                                      double& meters) const {
-    const std::vector<int>& distance = distancesTo(to);
-    hops = distance[from];
+void FabricNetwork::appendMiddle(std::uint32_t from, std::uint32_t to, std::uint64_t key,
+                                 Route& route) const {
     if (!adaptive()) {
         // Static ECMP: at every switch the hash picks one cable among the equal-cost ones.
         // Not cached: the choice depends on the flow.
-        thread_local Middle path;
-        path.elements.clear();
-        meters = 0;
         for (std::uint32_t u = from; u != to;) {
             const Choice& choice = choiceToward(u, to);
             const std::uint32_t pick = below(mix(key ^ u), choice.members);
             const Hop* hop = &m_choiceHops[choice.first];
             std::uint32_t member = pick;
-            if (choice.membersEach == 1) {
-                hop += pick;
-                member = 0;
-            } else if (choice.membersEach > 0) {
+            if (choice.membersEach > 0) {
                 hop += pick / choice.membersEach;
                 member = pick % choice.membersEach;
             } else {
                 for (; member >= static_cast<std::uint32_t>(hop->members); ++hop)
                     member -= static_cast<std::uint32_t>(hop->members);
             }
-            path.elements.push_back({hop->channel0 + member, 1.0});
-            meters += hop->meters;
+            route.elements.push_back({hop->channel0 + member, 1.0});
+            route.wireMeters += hop->meters;
             u = hop->to;
         }
-        return path.elements;
+        return;
     }
     const std::uint64_t pair = (static_cast<std::uint64_t>(from) << 32) | to;
     auto it = m_middles.find(pair);
     if (it == m_middles.end()) {
         Middle computed;
         computed.elements = spread(from, to, computed.meters);
-        computed.hops = hops;
         it = m_middles.emplace(pair, std::move(computed)).first;
     }
-    meters = it->second.meters;
-    return it->second.elements;
+    route.elements.insert(route.elements.end(), it->second.elements.begin(),
+                          it->second.elements.end());
+    route.wireMeters += it->second.meters;
 }
 
 const std::vector<FabricNetwork::GroupHop>& FabricNetwork::groupHops(std::uint32_t node,

@@ -115,11 +115,11 @@ private:
     const Cable& cable(Endpoint endpoint) const;
     const Choice& choiceToward(std::uint32_t node, std::uint32_t target) const;
     const std::vector<int>& distancesTo(std::uint32_t node) const;
-    /// Channels between two switches (cached per pair: flows share them).
-    const std::vector<PathElement>& middle(std::uint32_t from, std::uint32_t to, std::uint64_t key,
-                                           int& hops, double& meters) const;
+    /// Appends the channels between two switches, and their cable length, to a route.
+    /// Adaptive spreads are cached per switch pair (flows share them); ECMP picks depend
+    /// on the flow's key.
+    void appendMiddle(std::uint32_t from, std::uint32_t to, std::uint64_t key, Route& route) const;
     std::vector<PathElement> spread(std::uint32_t from, std::uint32_t to, double& meters) const;
-    int tierOf(std::uint32_t node) const { return m_tier[node]; }
     /// Whether the switches above `node` are interchangeable, so its uplink group can be
     /// one channel without over-counting any cable.
     bool symmetricAbove(std::uint32_t node) const;
@@ -141,7 +141,6 @@ private:
     std::vector<std::uint32_t> m_downGroup; ///< per node: channel of all links from above
     struct Middle {
         std::vector<PathElement> elements;
-        int hops = 0;
         double meters = 0;
     };
     mutable std::vector<std::vector<int>> m_distances; ///< per target node index, filled lazily
