@@ -41,11 +41,47 @@ std::string render(const CliArguments& args, const std::vector<RunReport>& repor
     return array.dump(2) + "\n";
 }
 
-} // namespace
+/// `run`, `compare` and `sweep` on the design named in the arguments.
+std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
+    const Design design = loadDesign(args.design, catalog);
+    RunOptions options;
+    options.amortizationMonths = args.months;
+    options.seed = args.seed.value_or(options.seed);
+    options.trainTokens = args.trainTokens.value_or(options.trainTokens);
 
-namespace {
+    if (args.command == "run") {
+        options.fabricId = args.fabric;
+        const RunReport report = runDesign(design, catalog, options);
+        return args.json ? reportToJson(report).dump(2) + "\n" : formatReport(report);
+    }
 
-std::string executeOnDesign(const CliArguments& args, const Catalog& catalog);
+    // The text table shows topology, bisection and cost only: skip the simulations.
+    options.simulate = args.json;
+    std::vector<RunReport> reports;
+    std::vector<nlohmann::ordered_json> rows;
+    const auto evaluate = [&](const Design& sized, const std::string& fabric, bool withServers) {
+        options.fabricId = fabric;
+        reports.push_back(runDesign(sized, catalog, options));
+        if (!args.json)
+            return;
+        auto row = reportToJson(reports.back());
+        row["fabric"] = fabric;
+        if (withServers)
+            row["servers"] = reports.back().servers;
+        rows.push_back(std::move(row));
+    };
+    if (args.command == "compare") {
+        for (const auto& fabric : args.fabrics)
+            evaluate(design, fabric, false);
+    } else {
+        for (const int servers : args.servers) {
+            const Design sized = withServers(design, servers);
+            for (const auto& fabric : fabricsOrDesign(args, design))
+                evaluate(sized, fabric, true);
+        }
+    }
+    return render(args, reports, rows);
+}
 
 } // namespace
 
@@ -74,46 +110,5 @@ std::string executeCommand(const CliArguments& args) {
         throw std::invalid_argument(args.design + ": " + e.what());
     }
 }
-
-namespace {
-
-std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
-    const Design design = loadDesign(args.design, catalog);
-    RunOptions options;
-    options.amortizationMonths = args.months;
-    options.seed = args.seed.value_or(options.seed);
-    options.trainTokens = args.trainTokens.value_or(options.trainTokens);
-
-    if (args.command == "run") {
-        options.fabricId = args.fabric;
-        const RunReport report = runDesign(design, catalog, options);
-        return args.json ? reportToJson(report).dump(2) + "\n" : formatReport(report);
-    }
-
-    std::vector<RunReport> reports;
-    std::vector<nlohmann::ordered_json> rows;
-    const auto evaluate = [&](const Design& sized, const std::string& fabric, bool withServers) {
-        options.fabricId = fabric;
-        reports.push_back(runDesign(sized, catalog, options));
-        auto row = reportToJson(reports.back());
-        row["fabric"] = fabric;
-        if (withServers)
-            row["servers"] = reports.back().servers;
-        rows.push_back(std::move(row));
-    };
-    if (args.command == "compare") {
-        for (const auto& fabric : args.fabrics)
-            evaluate(design, fabric, false);
-    } else {
-        for (const int servers : args.servers) {
-            const Design sized = withServers(design, servers);
-            for (const auto& fabric : fabricsOrDesign(args, design))
-                evaluate(sized, fabric, true);
-        }
-    }
-    return render(args, reports, rows);
-}
-
-} // namespace
 
 } // namespace fabriclab::app

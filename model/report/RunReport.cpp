@@ -74,6 +74,8 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     report.bisection = theoreticalBisection(topology);
     report.cost = estimateCost(topology, report.fabric, catalog.prices(),
                                CostOptions{options.amortizationMonths});
+    if (!options.simulate)
+        return report;
 
     const sim::FabricNetwork network(topology, report.fabric, options.seed);
     report.effective = sim::effectiveBisection(network, report.bisection, options.seed);

@@ -23,6 +23,9 @@ struct RunOptions {
     std::optional<double> amortizationMonths; ///< the price catalog's default when absent
     std::uint64_t seed = 1;                   ///< ECMP hashes and the bisection permutation
     double trainTokens = 1e12;                ///< token budget for time and cost to train
+    /// False: only topology, theoretical bisection and cost (what a comparison table
+    /// shows), without the effective bisection, collective and step simulations.
+    bool simulate = true;
 };
 
 /// What training a token budget takes on this design.
