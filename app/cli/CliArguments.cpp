@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 namespace fabriclab::app {
 namespace {
@@ -27,39 +28,42 @@ std::vector<std::string> splitList(const std::string& option, const std::string&
     return items;
 }
 
-int parseCount(const std::string& option, const std::string& text) {
-    int value = 0;
+/// The whole text read as a T, or nothing when it is not one (or has anything after it).
+template <typename T> std::optional<T> parseExact(const std::string& text) {
+    T value{};
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || value < 1)
-        throw UsageError(option + " expects positive whole numbers, got \"" + text + "\"");
+    if (error != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
     return value;
 }
 
-double parsePositive(const std::string& option, const std::string& text) {
-    double value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
-        value <= 0 || value > 600)
+int parseCount(const std::string& option, const std::string& text) {
+    const auto value = parseExact<int>(text);
+    if (!value || *value < 1)
+        throw UsageError(option + " expects positive whole numbers, got \"" + text + "\"");
+    return *value;
+}
+
+double parseMonths(const std::string& option, const std::string& text) {
+    const auto value = parseExact<double>(text);
+    if (!value || !std::isfinite(*value) || *value <= 0 || *value > 600)
         throw UsageError(option + " expects a number of months from 1 to 600, got \"" + text +
                          "\"");
-    return value;
+    return *value;
 }
 
 std::uint64_t parseSeed(const std::string& option, const std::string& text) {
-    std::uint64_t value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size())
+    const auto value = parseExact<std::uint64_t>(text);
+    if (!value)
         throw UsageError(option + " expects a whole number, got \"" + text + "\"");
-    return value;
+    return *value;
 }
 
 double parseTokens(const std::string& option, const std::string& text) {
-    double value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
-        value < 1 || value > 1e16)
+    const auto value = parseExact<double>(text);
+    if (!value || !std::isfinite(*value) || *value < 1 || *value > 1e16)
         throw UsageError(option + " expects a token count from 1 to 1e16, got \"" + text + "\"");
-    return value;
+    return *value;
 }
 
 } // namespace
@@ -140,7 +144,7 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         } else if (arg == "--prices") {
             parsed.pricesFile = value();
         } else if (arg == "--months") {
-            parsed.months = parsePositive(arg, value());
+            parsed.months = parseMonths(arg, value());
         } else if (arg == "--seed") {
             parsed.seed = parseSeed(arg, value());
         } else if (arg == "--train-tokens") {

@@ -28,6 +28,10 @@ struct Workload {
     std::optional<double> mfu; ///< the GPU catalog's default for the precision when absent
     double overlap = 0;        ///< share of communication hidden behind compute, 0-1
 
+    /// GPUs one model replica spans (tp x pp), and GPUs the whole split uses.
+    long long gpusPerReplica() const { return static_cast<long long>(tp) * pp; }
+    long long gpus() const { return gpusPerReplica() * dp; }
+
     friend bool operator==(const Workload&, const Workload&) = default;
 };
 

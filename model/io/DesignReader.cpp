@@ -330,7 +330,7 @@ private:
         if (w.has("mfu"))
             load.mfu = w["mfu"].number(0.001, 1);
         load.overlap = readNumber(w, "overlap", 0, 1, 0);
-        const long long product = static_cast<long long>(load.tp) * load.pp * load.dp;
+        const long long product = load.gpus();
         if (product != gpus && m_options.workloadMustFit)
             w.fail("tp x pp x dp = " + std::to_string(load.tp) + " x " + std::to_string(load.pp) +
                    " x " + std::to_string(load.dp) + " = " + std::to_string(product) +

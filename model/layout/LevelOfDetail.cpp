@@ -49,8 +49,7 @@ std::set<GroupKey> initiallyCollapsed(const Topology& topology) {
 VisibleGraph levelOfDetail(const Topology& topology, const std::set<GroupKey>& collapsed) {
     VisibleGraph graph;
 
-    // Pass 1: which nodes fold into which block. Ids only grow, so a vector indexed by id
-    // is both smaller and faster than a hash map for generated fabrics.
+    // Pass 1: which nodes fold into which block.
     std::map<GroupKey, std::size_t> blockIndex;
     for (const auto& [id, node] : topology.nodes()) {
         const auto key = groupOf(node);
@@ -65,6 +64,8 @@ VisibleGraph levelOfDetail(const Topology& topology, const std::set<GroupKey>& c
         graph.blocks.push_back(std::move(block));
     }
 
+    // Ids only grow, so a vector indexed by id is both smaller and faster than a hash map
+    // for generated fabrics.
     std::vector<Code> codeOf(topology.nextNodeId().value, 0);
     for (const auto& [id, node] : topology.nodes()) {
         const auto key = groupOf(node);
@@ -133,8 +134,6 @@ VisibleGraph levelOfDetail(const Topology& topology, const std::set<GroupKey>& c
     for (auto& [codes, edge] : bundles) {
         edge.a = endpointOf(codes.first, graph.blocks);
         edge.b = endpointOf(codes.second, graph.blocks);
-        if (!edge.serverLinks)
-            edge.rail = -1;
         graph.edges.push_back(std::move(edge));
     }
     return graph;

@@ -159,7 +159,7 @@ Design withServers(const Design& design, int servers) {
     scaled.collective = design.collective;
     if (design.workload) {
         Workload workload = *design.workload;
-        const long long perReplica = static_cast<long long>(workload.tp) * workload.pp;
+        const long long perReplica = workload.gpusPerReplica();
         const int gpus = scaled.topology.gpuCount();
         if (gpus % perReplica != 0)
             throw std::invalid_argument(

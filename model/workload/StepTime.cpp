@@ -67,10 +67,9 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
             throw std::invalid_argument(
                 "step time needs every server to have the same number of GPUs");
     const long long gpus = static_cast<long long>(servers.size()) * gpusPerServer;
-    if (static_cast<long long>(w.tp) * w.pp * w.dp != gpus)
-        throw std::invalid_argument(
-            "tp x pp x dp = " + std::to_string(static_cast<long long>(w.tp) * w.pp * w.dp) +
-            " does not match the " + std::to_string(gpus) + " GPUs");
+    if (w.gpus() != gpus)
+        throw std::invalid_argument("tp x pp x dp = " + std::to_string(w.gpus()) +
+                                    " does not match the " + std::to_string(gpus) + " GPUs");
     if (w.tp > gpusPerServer && w.tp % gpusPerServer != 0)
         throw std::invalid_argument("tp " + std::to_string(w.tp) + " must be a multiple of the " +
                                     std::to_string(gpusPerServer) +
