@@ -4,16 +4,16 @@
 
 #include "app/gui/ShortcutsDialog.hpp"
 #include "app/gui/Theme.hpp"
-#include "model/fabric/GeneratorError.hpp"
-#include "model/fabric/Generators.hpp"
 #include "model/layout/TieredLayout.hpp"
 #include "views/canvas/CanvasView.hpp"
 #include "views/dialogs/GenerateDialog.hpp"
 #include "views/document/TopologyDocument.hpp"
+#include "views/panels/DesignRegeneration.hpp"
 #include "views/panels/FabricPanel.hpp"
 #include "views/panels/InspectorPanel.hpp"
 #include "views/panels/PalettePanel.hpp"
 #include "views/panels/StatusFigures.hpp"
+#include "views/panels/ThemedIcon.hpp"
 #include "views/sim/DesignAnalyzer.hpp"
 #include "views/sim/ResultsPanel.hpp"
 
@@ -184,23 +184,19 @@ void MainWindow::buildViewMenu() {
 
 void MainWindow::buildFabricMenu() {
     QMenu* fabric = menuBar()->addMenu(tr("F&abric"));
-    QAction* generate =
-        fabric->addAction(QIcon(QStringLiteral(":/icons/generate.svg")), tr("&Generate…"));
+    QAction* generate = fabric->addAction(
+        views::ThemedIcon::fromResource(QStringLiteral("generate.svg")), tr("&Generate…"));
     generate->setShortcut(QKeySequence(tr("Ctrl+G")));
     connect(generate, &QAction::triggered, this, [this] {
         const auto params = views::GenerateDialog::ask(this, m_document);
         if (!params)
             return;
-        try {
-            model::Design design = m_document.design();
-            design.generator = *params;
-            design.topology = model::generate(*params);
-            design.workload.reset(); // its split no longer matches the new GPU count
-            m_document.replaceDesign(std::move(design), tr("Generate fabric"));
-            m_canvas->fitAll();
-        } catch (const std::invalid_argument& e) {
-            QMessageBox::warning(this, tr("Cannot generate"), QString::fromStdString(e.what()));
+        auto regenerated = views::DesignRegeneration::withParams(m_document.design(), *params);
+        if (!regenerated.accepted()) {
+            QMessageBox::warning(this, tr("Cannot generate"), regenerated.refusal);
+            return;
         }
+        m_document.replaceDesign(std::move(*regenerated.design), tr("Generate fabric"));
     });
     QAction* arrange = fabric->addAction(tr("&Arrange in tiers"));
     arrange->setShortcut(QKeySequence(tr("Ctrl+Shift+L")));
@@ -212,7 +208,8 @@ void MainWindow::buildFabricMenu() {
     auto* bar = addToolBar(tr("Fabric"));
     bar->setObjectName(QStringLiteral("FabricToolBar"));
     bar->addAction(generate);
-    QAction* fit = bar->addAction(QIcon(QStringLiteral(":/icons/fit.svg")), tr("Fit"));
+    QAction* fit =
+        bar->addAction(views::ThemedIcon::fromResource(QStringLiteral("fit.svg")), tr("Fit"));
     connect(fit, &QAction::triggered, m_canvas, &views::CanvasView::fitAll);
 }
 

@@ -35,4 +35,14 @@ struct Workload {
     friend bool operator==(const Workload&, const Workload&) = default;
 };
 
+/// The same split on `gpus` GPUs, with data parallelism rescaled; nothing when the GPUs
+/// are not a whole number of tp x pp replicas.
+inline std::optional<Workload> rescaled(Workload workload, long long gpus) {
+    const long long perReplica = workload.gpusPerReplica();
+    if (gpus <= 0 || gpus % perReplica != 0 || gpus / perReplica > 0x7fffffff)
+        return std::nullopt;
+    workload.dp = static_cast<int>(gpus / perReplica);
+    return workload;
+}
+
 } // namespace fabriclab::model

@@ -158,15 +158,13 @@ Design withServers(const Design& design, int servers) {
     scaled.topology = generate(*scaled.generator);
     scaled.collective = design.collective;
     if (design.workload) {
-        Workload workload = *design.workload;
-        const long long perReplica = workload.gpusPerReplica();
         const int gpus = scaled.topology.gpuCount();
-        if (gpus % perReplica != 0)
-            throw std::invalid_argument(
-                std::to_string(servers) + " servers give " + std::to_string(gpus) +
-                " GPUs, not a multiple of tp x pp = " + std::to_string(perReplica));
-        workload.dp = static_cast<int>(gpus / perReplica);
-        scaled.workload = workload;
+        scaled.workload = rescaled(*design.workload, gpus);
+        if (!scaled.workload)
+            throw std::invalid_argument(std::to_string(servers) + " servers give " +
+                                        std::to_string(gpus) +
+                                        " GPUs, not a multiple of tp x pp = " +
+                                        std::to_string(design.workload->gpusPerReplica()));
     }
     return scaled;
 }

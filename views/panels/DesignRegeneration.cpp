@@ -25,6 +25,9 @@ DesignRegeneration DesignRegeneration::withParams(const model::Design& current,
         model::Design next = current;
         next.topology = model::generate(params);
         next.generator = params;
+        // Data parallelism follows the GPU count; a split that no longer fits goes.
+        if (next.workload)
+            next.workload = model::rescaled(*next.workload, next.topology.gpuCount());
         result.design = std::move(next);
     } catch (const std::invalid_argument& e) {
         // GeneratorError and any other refusal of the request: the message names the

@@ -15,7 +15,8 @@ namespace fabriclab::views {
 /// A design rebuilt by model::generate with changed parameters, or the generator's
 /// reason for refusing. The fabric panel uses it both to preview (while a slider moves)
 /// and to commit (one TopologyDocument::replaceDesign), so the preview is exactly what
-/// a release applies. The design's name, workload and collective are kept.
+/// a release applies. The design's name and collective are kept, and its workload with
+/// data parallelism rescaled to the new GPU count (dropped when it no longer divides).
 struct DesignRegeneration {
     std::optional<model::Design> design; ///< empty when refused
     QString refusal;                     ///< the generator's sentence, when refused
