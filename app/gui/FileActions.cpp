@@ -5,7 +5,6 @@
 #include "app/gui/MainWindow.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/io/JsonCursor.hpp"
-#include "views/canvas/CanvasView.hpp"
 #include "views/document/TopologyDocument.hpp"
 
 #include <QCloseEvent>
@@ -111,7 +110,6 @@ bool FileActions::open(const QString& path) {
         return false;
     }
     rememberRecent(path);
-    m_window.canvas()->fitAll();
     return true;
 }
 
@@ -239,9 +237,7 @@ bool FileActions::offerRecovery() {
     bool recovered = false;
     if (answer == QMessageBox::Yes) {
         try {
-            m_document.adopt(model::loadDesign(path.toStdString(), m_document.catalog()), origin,
-                             true);
-            m_window.canvas()->fitAll();
+            m_document.recover(path, origin);
             recovered = true;
         } catch (const std::exception& e) {
             // Keep the only copy: set it aside where the user can find it.

@@ -51,6 +51,7 @@ private Q_SLOTS:
     void editsOutsideTheFileRangesAreRefused();
     void failedLoadKeepsTheDesign();
     void saveMarksCleanAndLoadRoundTrips();
+    void recoveryReadsAsLoadDoes();
 };
 
 void tst_TopologyDocument::everyEditUndoesToTheOriginal_data() {
@@ -257,6 +258,28 @@ void tst_TopologyDocument::saveMarksCleanAndLoadRoundTrips() {
     reopened.load(path);
     QCOMPARE(snapshot(reopened), saved);
     QCOMPARE(reopened.undoStack()->count(), 0);
+}
+
+void tst_TopologyDocument::recoveryReadsAsLoadDoes() {
+    // An autosave of a design whose workload split no longer matches its GPU count (the
+    // user regenerated with fewer servers) must recover, as it would open with load().
+    QTemporaryDir dir;
+    TopologyDocument document(Catalog::builtin());
+    document.load(
+        QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-rail.fabric.json"));
+    fabriclab::model::Design edited = document.design();
+    QVERIFY(edited.workload);
+    edited.workload->dp += 1;
+    document.adopt(edited, QString());
+    const QString autosave = dir.filePath(QStringLiteral("autosave.fabric.json"));
+    document.save(autosave);
+
+    TopologyDocument recovered(Catalog::builtin());
+    const QString origin = dir.filePath(QStringLiteral("mine.fabric.json"));
+    recovered.recover(autosave, origin);
+    QCOMPARE(snapshot(recovered), snapshot(document));
+    QVERIFY(recovered.isModified());
+    QCOMPARE(recovered.filePath(), origin);
 }
 
 QTEST_GUILESS_MAIN(tst_TopologyDocument)

@@ -47,12 +47,18 @@ void TopologyDocument::newDesign() {
     adopt(std::move(design), QString());
 }
 
+model::Design TopologyDocument::read(const QString& path) const {
+    // Lenient about the workload's split only: an edited design must always reopen.
+    return model::loadDesign(path.toStdString(), m_catalog, model::ReadOptions{false});
+}
+
 void TopologyDocument::load(const QString& path) {
     // Parse first, adopt second: a refused file never touches the current design.
-    // Lenient about the workload's split only: an edited design must always reopen.
-    model::Design design =
-        model::loadDesign(path.toStdString(), m_catalog, model::ReadOptions{false});
-    adopt(std::move(design), path);
+    adopt(read(path), path);
+}
+
+void TopologyDocument::recover(const QString& autosave, const QString& origin) {
+    adopt(read(autosave), origin, true);
 }
 
 void TopologyDocument::save(const QString& path) {

@@ -43,9 +43,12 @@ public:
     /// Reads a design file. On failure throws model::JsonError (file, JSON path, problem)
     /// and leaves the current design, its history and its path untouched.
     void load(const QString& path);
+    /// Reads an autosave by the same rules as load() and adopts it as unsaved changes to
+    /// `origin` (empty for an untitled design). Throws as load() does.
+    void recover(const QString& autosave, const QString& origin);
     /// Writes atomically and marks the history clean. Throws std::runtime_error.
     void save(const QString& path);
-    /// Adopts a design (samples, recovery) as if it had been loaded from `path`.
+    /// Adopts a design (samples) as if it had been loaded from `path`.
     /// `unsaved` marks it modified, as a recovered autosave is.
     void adopt(model::Design design, const QString& path, bool unsaved = false);
 
@@ -99,6 +102,8 @@ Q_SIGNALS:
     void filePathChanged(const QString& path);
 
 private:
+    /// The design file at `path`, by the document's reading rules. Throws model::JsonError.
+    model::Design read(const QString& path) const;
     void setPath(const QString& path);
     /// "<kind>-N" with the smallest N free in the design and not in `taken`.
     QString uniqueName(model::NodeKind kind, const std::set<std::string>& taken = {}) const;
