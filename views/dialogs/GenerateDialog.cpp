@@ -291,12 +291,12 @@ void GenerateDialog::showOutcome(const GeneratorPreview::Outcome& outcome) {
         };
         figure("gpus", s.gpus);
         figure("servers", s.servers);
-        figure("leaves", s.leaves);
-        figure("spines", s.spines);
-        figure("cores", s.cores);
-        figure("serverCables", static_cast<double>(s.serverCables));
-        figure("leafSpineCables", static_cast<double>(s.leafSpineCables));
-        figure("spineCoreCables", static_cast<double>(s.spineCoreCables));
+        figure("leaves", s.switches.leaf);
+        figure("spines", s.switches.spine);
+        figure("cores", s.switches.core);
+        figure("serverCables", static_cast<double>(s.cables.server));
+        figure("leafSpineCables", static_cast<double>(s.cables.leafSpine));
+        figure("spineCoreCables", static_cast<double>(s.cables.spineCore));
         m_refusal->hide();
         m_accepted = outcome.params;
     } else {

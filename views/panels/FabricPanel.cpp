@@ -31,12 +31,12 @@ QString comparison(const TopologySummary& now, const TopologySummary& next, doub
                     .arg(what, numberText(static_cast<double>(a)),
                          a == b ? after : QStringLiteral("<b>%1</b>").arg(after));
     };
-    row(FabricPanel::tr("Leaves"), now.leaves, next.leaves);
-    row(FabricPanel::tr("Spines"), now.spines, next.spines);
-    if (now.cores > 0 || next.cores > 0)
-        row(FabricPanel::tr("Cores"), now.cores, next.cores);
-    row(FabricPanel::tr("Switch cables"), now.leafSpineCables + now.spineCoreCables,
-        next.leafSpineCables + next.spineCoreCables);
+    row(FabricPanel::tr("Leaves"), now.switches.leaf, next.switches.leaf);
+    row(FabricPanel::tr("Spines"), now.switches.spine, next.switches.spine);
+    if (now.switches.core > 0 || next.switches.core > 0)
+        row(FabricPanel::tr("Cores"), now.switches.core, next.switches.core);
+    row(FabricPanel::tr("Switch cables"), now.cables.switchToSwitch(),
+        next.cables.switchToSwitch());
     return QStringLiteral("<table cellspacing=0 cellpadding=1><tr><td></td><td align=right "
                           "style='padding-left:14px'>%1</td>"
                           "<td align=right style='padding-left:14px'>%2</td></tr>%3</table>")

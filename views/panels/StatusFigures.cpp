@@ -54,15 +54,18 @@ StatusFigures::StatusFigures(QWidget* parent)
 }
 
 void StatusFigures::show(const DesignFigures& f) {
-    m_gpus->setText(tr("%1 GPUs").arg(numberText(f.gpus)));
-    m_gpus->setToolTip(tr("%1 GPUs in %2 servers").arg(numberText(f.gpus), numberText(f.servers)));
+    const TopologySummary& counts = f.counts;
+    m_gpus->setText(tr("%1 GPUs").arg(numberText(counts.gpus)));
+    m_gpus->setToolTip(
+        tr("%1 GPUs in %2 servers").arg(numberText(counts.gpus), numberText(counts.servers)));
 
-    QString switches = tr("%1 leaf · %2 spine").arg(numberText(f.leaves), numberText(f.spines));
-    if (f.cores > 0)
-        switches += tr(" · %1 core").arg(numberText(f.cores));
+    const model::TierCounts& tiers = counts.switches;
+    QString switches =
+        tr("%1 leaf · %2 spine").arg(numberText(tiers.leaf), numberText(tiers.spine));
+    if (tiers.core > 0)
+        switches += tr(" · %1 core").arg(numberText(tiers.core));
     m_switches->setText(switches);
-    m_switches->setToolTip(
-        tr("Switches by tier: %1 in all").arg(numberText(f.leaves + f.spines + f.cores)));
+    m_switches->setToolTip(tr("Switches by tier: %1 in all").arg(numberText(tiers.total())));
 
     m_ratio->setText(tr("%1 oversub.").arg(ratioText(f.oversubscription)));
     m_ratio->setToolTip(tr("Leaf oversubscription (worst leaf): downlink to uplink bandwidth"));

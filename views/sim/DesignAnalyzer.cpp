@@ -18,12 +18,7 @@ constexpr int kDebounceMs = 120;
 DesignFigures analyze(const model::Topology& topology, const model::Fabric& fabric,
                       const model::PriceCatalog& prices) {
     DesignFigures f;
-    f.gpus = topology.gpuCount();
-    f.servers = topology.serverCount();
-    const auto tiers = topology.switchCounts();
-    f.leaves = tiers.leaf;
-    f.spines = tiers.spine;
-    f.cores = tiers.core;
+    f.counts = TopologySummary::of(topology);
     f.oversubscription = model::leafOversubscription(topology);
     const auto problems = topology.problems();
     f.problems = static_cast<int>(problems.size());

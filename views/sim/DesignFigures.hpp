@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "views/panels/TopologySummary.hpp"
+
 #include <QMetaType>
 #include <QString>
 
@@ -9,11 +11,7 @@ namespace fabriclab::views {
 
 /// The live figures the status bar shows for the design being edited.
 struct DesignFigures {
-    int gpus = 0;
-    int servers = 0;
-    int leaves = 0;
-    int spines = 0;
-    int cores = 0;
+    TopologySummary counts;
     double oversubscription = 1; ///< worst leaf, down : up
     double bisectionGbps = 0;    ///< theoretical min cut
     double bisectionRatio = 0;   ///< of half the injection bandwidth

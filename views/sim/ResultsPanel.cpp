@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: MIT
 #include "views/sim/ResultsPanel.hpp"
 
+#include "views/models/NumberFormat.hpp"
+
 #include <QLabel>
-#include <QLocale>
 #include <QVBoxLayout>
 
 namespace fabriclab::views {
@@ -19,20 +20,23 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent), m_text(new QLabel
 }
 
 void ResultsPanel::show(const DesignFigures& f) {
-    const QLocale locale;
+    const TopologySummary& counts = f.counts;
     QString text =
         tr("<b>%1 GPUs</b> on %2 servers; %3 leaf, %4 spine and %5 core switches.<br>"
-           "Bisection %6 Gb/s, %7% of half the injection bandwidth (worst leaf %8:1).<br>"
-           "Fabric capex $%9, adding $%10 to every GPU-hour over the amortization period.")
-            .arg(locale.toString(f.gpus), locale.toString(f.servers), locale.toString(f.leaves),
-                 locale.toString(f.spines), locale.toString(f.cores),
-                 locale.toString(f.bisectionGbps, 'f', 0),
-                 locale.toString(100 * f.bisectionRatio, 'f', 0),
-                 locale.toString(f.oversubscription, 'g', 3), locale.toString(f.capexUsd, 'f', 0))
-            .arg(locale.toString(f.perGpuHourUsd, 'f', 3));
-    if (f.problems > 0)
-        text += tr("<br><font color='#d04040'>%n problem(s): %1</font>", nullptr, f.problems)
-                    .arg(f.firstProblem.toHtmlEscaped());
+           "Bisection %6, %7% of half the injection bandwidth (worst leaf %8).<br>"
+           "Fabric capex %9, adding $%10 to every GPU-hour over the amortization period.")
+            .arg(numberText(counts.gpus), numberText(counts.servers),
+                 numberText(counts.switches.leaf), numberText(counts.switches.spine),
+                 numberText(counts.switches.core), bandwidthText(f.bisectionGbps),
+                 numberText(100 * f.bisectionRatio, 0), ratioText(f.oversubscription),
+                 usdText(f.capexUsd))
+            .arg(numberText(f.perGpuHourUsd, 3));
+    if (f.problems > 0) {
+        const QString problems =
+            f.problems == 1 ? tr("1 problem") : tr("%1 problems").arg(numberText(f.problems));
+        text += tr("<br><font color='#d04040'>%1: %2</font>")
+                    .arg(problems, f.firstProblem.toHtmlEscaped());
+    }
     m_text->setText(text);
 }
 
