@@ -51,7 +51,6 @@ SideResult measureSide(int runs, const std::function<Sample()>& body) {
         }
         result.peakMb = std::max(result.peakMb, outcome.peakRssMb);
         samples.push_back(decode(outcome.values));
-        result.secondsPerRun.push_back(samples.back().seconds);
     }
     // The median run, not the fastest: both sides start cold in a fresh process, and the
     // median is what a user would see.

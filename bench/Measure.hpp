@@ -29,7 +29,6 @@ struct SideResult {
     std::string error; ///< why it failed
     Sample median;     ///< the run with the median time
     double peakMb = 0; ///< largest peak resident set over the runs
-    std::vector<double> secondsPerRun;
 };
 
 /// Runs `body` `runs` times, each in a fresh child process (see runInChild), and keeps
