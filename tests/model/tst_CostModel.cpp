@@ -11,6 +11,7 @@
 #include "model/cost/CostModel.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/topology/Topology.hpp"
+#include "support/BuiltinCatalog.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +19,8 @@
 #endif
 
 using namespace fabriclab::model;
+
+using fabriclab::testing::builtinFabric;
 
 namespace {
 
@@ -64,13 +67,6 @@ Topology twoTierCluster() {
     return leafSpineCluster(16);
 }
 
-const Fabric& fabric(const char* id) {
-    const Fabric* f = Catalog::builtin().findFabric(id);
-    if (!f)
-        throw std::invalid_argument(std::string("no fabric ") + id);
-    return *f;
-}
-
 } // namespace
 
 class tst_CostModel : public QObject {
@@ -113,7 +109,7 @@ void tst_CostModel::articleCluster() {
     const Catalog& catalog = Catalog::builtin();
     const Topology topology = article000Cluster();
     const CostReport report =
-        estimateCost(topology, fabric(fabricId.toStdString().c_str()), catalog.prices());
+        estimateCost(topology, builtinFabric(fabricId.toStdString()), catalog.prices());
 
     // One switch, 64 NICs, 64 server cables, no switch-to-switch fibre or optics.
     QCOMPARE(report.bom.size(), std::size_t(3));
@@ -137,7 +133,8 @@ void tst_CostModel::twoTierBom() {
     const Topology topology = twoTierCluster();
     QCOMPARE(topology.switchCounts().leaf, 8);
     QCOMPARE(topology.switchCounts().spine, 2);
-    const CostReport report = estimateCost(topology, fabric("ib-ndr"), Catalog::builtin().prices());
+    const CostReport report =
+        estimateCost(topology, builtinFabric("ib-ndr"), Catalog::builtin().prices());
 
     struct Expected {
         CostCategory category;
@@ -184,8 +181,9 @@ void tst_CostModel::amortizationOverride() {
     // Same capex over twice the months: $/GPU-hour halves (ib-ndr: 0.2913 -> 0.1457).
     const Topology topology = article000Cluster();
     const PriceCatalog& prices = Catalog::builtin().prices();
-    const CostReport base = estimateCost(topology, fabric("ib-ndr"), prices);
-    const CostReport longer = estimateCost(topology, fabric("ib-ndr"), prices, CostOptions{72.0});
+    const CostReport base = estimateCost(topology, builtinFabric("ib-ndr"), prices);
+    const CostReport longer =
+        estimateCost(topology, builtinFabric("ib-ndr"), prices, CostOptions{72.0});
 
     QCOMPARE(base.amortizationMonths, 36.0);
     QCOMPARE(longer.amortizationMonths, 72.0);
@@ -198,12 +196,12 @@ void tst_CostModel::refusals() {
     const Topology topology = article000Cluster();
     const PriceCatalog& prices = Catalog::builtin().prices();
     // A part the price list does not have.
-    Fabric unpriced = fabric("ib-ndr");
+    Fabric unpriced = builtinFabric("ib-ndr");
     unpriced.hardware.switchId = "no-such-switch";
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimateCost(topology, unpriced, prices));
     // Amortization over no time at all.
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             estimateCost(topology, fabric("ib-ndr"), prices, CostOptions{0.0}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimateCost(topology, builtinFabric("ib-ndr"),
+                                                                 prices, CostOptions{0.0}));
 }
 
 QTEST_APPLESS_MAIN(tst_CostModel)

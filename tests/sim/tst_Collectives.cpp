@@ -14,6 +14,7 @@
 #include "model/fabric/Generators.hpp"
 #include "model/sim/Collectives.hpp"
 #include "model/sim/FabricNetwork.hpp"
+#include "support/BuiltinCatalog.hpp"
 #include "support/GeneratorRequests.hpp"
 
 #include <cmath>
@@ -27,22 +28,14 @@ using model::CollectiveAlgorithm;
 using model::CollectiveOp;
 using model::CollectiveSpec;
 
+using fabriclab::testing::builtinFabric;
+
 namespace {
 
 constexpr long long kGiB = 1LL << 30;
 
-const model::Fabric& fabric(const char* id) {
-    const model::Fabric* found = model::Catalog::builtin().findFabric(id);
-    if (!found)
-        throw std::logic_error(std::string("no fabric ") + id + " in the built-in catalog");
-    return *found;
-}
-
 const model::GpuSpec& h100() {
-    const model::GpuSpec* found = model::Catalog::builtin().findGpu("h100-sxm");
-    if (!found)
-        throw std::logic_error("no h100-sxm in the built-in catalog");
-    return *found;
+    return fabriclab::testing::builtinGpu("h100-sxm");
 }
 
 /// A rail-optimized leaf-spine of `servers` H100 servers, 1:1, radix 64 (a single leaf
@@ -70,7 +63,7 @@ Run run(const char* fabricId, const model::GeneratorParams& params, CollectiveOp
     r.topology = testing::generateOrFail(model::generateLeafSpine, params);
     if (QTest::currentTestFailed())
         return r;
-    const FabricNetwork network(r.topology, fabric(fabricId));
+    const FabricNetwork network(r.topology, builtinFabric(fabricId));
     const CollectiveGroup group{network.servers(), params.gpusPerServer, h100()};
     r.result = runCollective(network, group, CollectiveSpec{op, bytes, algorithm});
     r.nicGoodputGBps = network.nicGoodputGbps({network.servers().front(), 0}) / 8;
@@ -208,7 +201,7 @@ void tst_Collectives::article000Volume() {
                       810'000'000'000LL, CollectiveAlgorithm::Ring);
     if (QTest::currentTestFailed())
         return;
-    const double lineRateSeconds = r.result.seconds * fabric("ib-ndr").lineEfficiency;
+    const double lineRateSeconds = r.result.seconds * builtinFabric("ib-ndr").lineEfficiency;
     qInfo("%g Gb/s: %.4f s simulated, %.4f s at line rate (article %.2f s)", nicGbps,
           r.result.seconds, lineRateSeconds, seconds);
     VERIFY_WITHIN("seconds at line rate", lineRateSeconds, seconds * 0.97, seconds * 1.03);
@@ -319,7 +312,7 @@ void tst_Collectives::smallMessageLatency() {
     QFETCH(int, servers);
     QFETCH(int, gpus);
 
-    const model::Fabric& f = fabric(fabricId.constData());
+    const model::Fabric& f = builtinFabric(fabricId.constData());
     // Every case fits one leaf: one switch and two 2 m copper cables per network step.
     const double networkStep =
         (2 * f.nicLatencyNs + f.switchLatencyNs + 4.5 * 2 * 2) * 1e-9 + f.stepLatencyUs * 1e-6;
@@ -407,7 +400,7 @@ void tst_Collectives::refusals() {
         testing::generateOrFail(model::generateLeafSpine, cluster(servers, gpus, gpus));
     if (QTest::currentTestFailed())
         return;
-    const FabricNetwork network(topology, fabric(fabricId.constData()));
+    const FabricNetwork network(topology, builtinFabric(fabricId.constData()));
     const CollectiveGroup group{network.servers(), gpus, h100()};
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runCollective(network, group, spec));
 }

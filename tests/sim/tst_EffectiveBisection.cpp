@@ -16,6 +16,7 @@
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSolver.hpp"
 #include "model/topology/Topology.hpp"
+#include "support/BuiltinCatalog.hpp"
 #include "support/GeneratorRequests.hpp"
 #include "support/TopologyCounts.hpp"
 
@@ -34,18 +35,13 @@ using namespace fabriclab::sim;
 using model::NodeId;
 using model::NodeKind;
 
+using fabriclab::testing::builtinFabric;
+
 namespace {
 
 /// Servers on each side of the hand-built ECMP fabric, and spines between them.
 constexpr int kN = 64;
 constexpr int kSeeds = 20;
-
-const model::Fabric& fabric(const char* id) {
-    const model::Fabric* found = model::Catalog::builtin().findFabric(id);
-    if (!found)
-        throw std::logic_error(std::string("no fabric ") + id + " in the built-in catalog");
-    return *found;
-}
 
 /// Leaf A holds kN servers x one 400G NIC, leaf B another kN. kN spines, each with one
 /// 400G cable from A and one cable of kN x 400G speed to B: the only scarce resource on
@@ -151,7 +147,7 @@ void tst_EffectiveBisection::generatedLeafSpine() {
         return;
     const model::BisectionResult theoretical = model::theoreticalBisection(topology);
     QCOMPARE(theoretical.ratio, 1.0);
-    const model::Fabric& f = fabric(fabricId.constData());
+    const model::Fabric& f = builtinFabric(fabricId.constData());
     const FabricNetwork network(topology, f);
     const EffectiveBisection effective = effectiveBisection(network, theoretical);
     const double ratio = effective.ratio / f.lineEfficiency;
@@ -177,7 +173,7 @@ void tst_EffectiveBisection::ecmpCollisionsOneDirection() {
     // network gives (flow key 0, as effectiveBisection uses).
     const EcmpFixture f = ecmpFixture();
     QVERIFY2(f.topology.problems().empty(), qPrintable(testing::joined(f.topology.problems())));
-    const model::Fabric& ecmp = fabric("roce-v2");
+    const model::Fabric& ecmp = builtinFabric("roce-v2");
     const double expected = 1 - std::pow(1 - 1.0 / kN, kN);
     double sum = 0;
     for (int seed = 1; seed <= kSeeds; ++seed) {
@@ -229,7 +225,7 @@ void tst_EffectiveBisection::ecmpCollisionsBothDirections() {
     // the worse direction. Tolerance +- 0.03 over 20 seeds, as above (the spread of a
     // minimum is smaller than that of one draw).
     const EcmpFixture f = ecmpFixture();
-    const model::Fabric& ecmp = fabric("roce-v2");
+    const model::Fabric& ecmp = builtinFabric("roce-v2");
     const model::BisectionResult theoretical = model::theoreticalBisection(f.topology);
     // The worst halving puts leaf A's servers on one side: min cut = 64 x 400G.
     QCOMPARE(theoretical.minCut.value, kN * 400.0);

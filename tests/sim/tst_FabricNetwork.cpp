@@ -6,6 +6,7 @@
 #include "model/catalog/Catalog.hpp"
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSolver.hpp"
+#include "support/BuiltinCatalog.hpp"
 
 #include <QtTest>
 
@@ -81,7 +82,7 @@ void tst_FabricNetwork::unevenUplinksShareTheirCables() {
     for (auto [x, y] :
          {std::pair{A, S1}, {A, S2}, {B, S1}, {C, S1}, {C, S2}, {a1, A}, {a2, A}, {b1, B}, {c1, C}})
         t.addLink(model::Link{x, y});
-    const model::Fabric fabric = *model::Catalog::builtin().findFabric("ib-ndr");
+    const model::Fabric fabric = fabriclab::testing::builtinFabric("ib-ndr");
     QVERIFY(fabric.routing == model::Routing::Adaptive);
     const sim::FabricNetwork network(t, fabric);
 
@@ -121,7 +122,7 @@ void tst_FabricNetwork::staticEcmpHashesOverCables() {
     for (auto [x, y, count] :
          {std::tuple{A, S1, 1}, {A, S2, 3}, {B, S1, 1}, {B, S2, 3}, {a1, A, 1}, {b1, B, 1}})
         t.addLink(model::Link{x, y, model::Gbps(400), count});
-    const model::Fabric fabric = *model::Catalog::builtin().findFabric("roce-v2");
+    const model::Fabric fabric = fabriclab::testing::builtinFabric("roce-v2");
     QVERIFY(fabric.routing == model::Routing::Ecmp);
     const sim::FabricNetwork network(t, fabric);
 

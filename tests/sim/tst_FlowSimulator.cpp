@@ -14,6 +14,7 @@
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSimulator.hpp"
 #include "model/topology/Topology.hpp"
+#include "support/BuiltinCatalog.hpp"
 #include "support/GeneratorRequests.hpp"
 
 #include <algorithm>
@@ -29,6 +30,8 @@ using namespace fabriclab;
 using namespace fabriclab::sim;
 using model::NodeId;
 using model::NodeKind;
+
+using fabriclab::testing::builtinFabric;
 
 namespace {
 
@@ -92,13 +95,6 @@ Fixture fixture() {
     cable(leaf1, spine, model::LinkMedium::Optics, kSpineCable);
     cable(leaf2, spine, model::LinkMedium::Optics, kSpineCable);
     return f;
-}
-
-const model::Fabric& fabric(const char* id) {
-    const model::Fabric* found = model::Catalog::builtin().findFabric(id);
-    if (!found)
-        throw std::logic_error(std::string("no fabric ") + id + " in the built-in catalog");
-    return *found;
 }
 
 /// Start-up latency from the catalog fields: a NIC on each side, each switch crossed,
@@ -182,7 +178,7 @@ void tst_FlowSimulator::singleTransfer() {
     QFETCH(double, extraLatency);
 
     const Fixture f = fixture();
-    const model::Fabric& fab = fabric(fabricId.constData());
+    const model::Fabric& fab = builtinFabric(fabricId.constData());
     const FabricNetwork network(f.topology, fab);
     const Route route = network.route({f.srv[1], 0}, {f.srv[to], 0}, 0);
     QCOMPARE(route.switchHops, switchHops);
@@ -219,7 +215,7 @@ void tst_FlowSimulator::mpiLatency() {
     QFETCH(double, microseconds);
 
     const Fixture f = fixture();
-    const FabricNetwork network(f.topology, fabric(fabricId.constData()));
+    const FabricNetwork network(f.topology, builtinFabric(fabricId.constData()));
     const double measured =
         FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[2], 8)}).seconds * 1e6;
     qInfo("%s: 8 B in %.3f us (article 000: ~%.1f us)", fabricId.constData(), measured,
@@ -254,7 +250,7 @@ void tst_FlowSimulator::sharedNic() {
     QFETCH(double, factor);
 
     const Fixture f = fixture();
-    const model::Fabric& fab = fabric(fabricId.constData());
+    const model::Fabric& fab = builtinFabric(fabricId.constData());
     const FabricNetwork network(f.topology, fab);
     constexpr double kBytes = 1e9;
     // Every pair below sits on leaf-1: one switch, 6 m.
@@ -287,7 +283,7 @@ void tst_FlowSimulator::dependencyChain() {
     QFETCH(int, length);
 
     const Fixture f = fixture();
-    const model::Fabric& fab = fabric("ib-ndr");
+    const model::Fabric& fab = builtinFabric("ib-ndr");
     const FabricNetwork network(f.topology, fab);
     constexpr double kBytes = 5e8;
     // Hops alternate srv-1 -> srv-2 -> srv-3 -> srv-1 ..., all on leaf-1 (1 switch, 6 m).
@@ -313,7 +309,7 @@ void tst_FlowSimulator::earlyFinisherFreesBandwidth() {
     // not lat + 6/r as it would without the speed-up (and the latency X pays after its
     // last byte does not hold back Y's bandwidth).
     const Fixture f = fixture();
-    const model::Fabric& fab = fabric("ib-ndr");
+    const model::Fabric& fab = builtinFabric("ib-ndr");
     const FabricNetwork network(f.topology, fab);
     constexpr double kX = 1e9;
     constexpr double kY = 3e9;
@@ -330,7 +326,7 @@ void tst_FlowSimulator::earlyFinisherFreesBandwidth() {
 
 void tst_FlowSimulator::stopTokenCancels() {
     const Fixture f = fixture();
-    const FabricNetwork network(f.topology, fabric("ib-ndr"));
+    const FabricNetwork network(f.topology, builtinFabric("ib-ndr"));
     std::stop_source stop;
     stop.request_stop();
     QVERIFY_THROWS_EXCEPTION(
@@ -367,7 +363,7 @@ void tst_FlowSimulator::refusals() {
     QFETCH(std::vector<Transfer>, transfers);
 
     const Fixture f = fixture();
-    const FabricNetwork network(f.topology, fabric("ib-ndr"));
+    const FabricNetwork network(f.topology, builtinFabric("ib-ndr"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, FlowSimulator{}.run(network, transfers));
 }
 
@@ -381,7 +377,7 @@ void tst_FlowSimulator::sideBySideThreads() {
         testing::generatorRequest("leaf-spine", 16, 8, true, 64, 64, 64, 2.0, 1.0));
     if (QTest::currentTestFailed())
         return;
-    const model::Fabric& fab = fabric("roce-v2");
+    const model::Fabric& fab = builtinFabric("roce-v2");
     std::vector<Transfer> transfers;
     {
         const FabricNetwork probe(topology, fab);

@@ -13,6 +13,7 @@
 #include "model/fabric/Generators.hpp"
 #include "model/sim/FabricNetwork.hpp"
 #include "model/workload/StepTime.hpp"
+#include "support/BuiltinCatalog.hpp"
 #include "support/GeneratorRequests.hpp"
 
 #include <cmath>
@@ -23,6 +24,8 @@
 
 using namespace fabriclab;
 using namespace fabriclab::sim;
+
+using fabriclab::testing::builtinFabric;
 
 namespace {
 
@@ -42,13 +45,6 @@ bool fuzzyEqual(double actual, double expected) {
 
 const model::Catalog& catalog() {
     return model::Catalog::builtin();
-}
-
-const model::Fabric& fabric(const char* id) {
-    const model::Fabric* found = catalog().findFabric(id);
-    if (!found)
-        throw std::logic_error(std::string("no fabric ") + id + " in the built-in catalog");
-    return *found;
 }
 
 /// A job on the built-in catalog's model and GPU. mfu < 0: the GPU's default.
@@ -102,7 +98,7 @@ model::Topology cluster(int servers) {
 }
 
 StepTime step(const model::Topology& topology, const char* fabricId, const Job& job) {
-    const FabricNetwork network(topology, fabric(fabricId));
+    const FabricNetwork network(topology, builtinFabric(fabricId));
     return estimateStep(network, workload(job));
 }
 
@@ -188,7 +184,7 @@ void tst_StepTime::splitMustMatchGpus() {
     const model::Topology topology = cluster(8);
     if (QTest::currentTestFailed())
         return;
-    const FabricNetwork network(topology, fabric("ib-ndr"));
+    const FabricNetwork network(topology, builtinFabric("ib-ndr"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimateStep(network, workload(job)));
 }
 
