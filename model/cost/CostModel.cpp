@@ -16,11 +16,11 @@ const PricedPart& part(const std::map<std::string, PricedPart>& parts, const std
     return it->second;
 }
 
-void addLine(CostReport& report, CostCategory category, const std::string& item,
+void addLine(CostReport& report, CostCategory category, CostTier tier, const std::string& item,
              const PricedPart& p, long long quantity) {
     if (quantity > 0)
         report.bom.push_back(
-            BomLine{category, item + ": " + p.name, p.id, quantity, p.price, p.power});
+            BomLine{category, tier, item + ": " + p.name, p.id, quantity, p.price, p.power});
 }
 
 } // namespace
@@ -33,6 +33,26 @@ std::string_view toString(CostCategory category) {
         return "nics";
     case CostCategory::Cables:
         return "cables";
+    }
+    return "?";
+}
+
+std::string_view toString(CostTier tier) {
+    switch (tier) {
+    case CostTier::Servers:
+        return "servers";
+    case CostTier::Leaf:
+        return "leaf";
+    case CostTier::Spine:
+        return "spine";
+    case CostTier::Core:
+        return "core";
+    case CostTier::LeafSpine:
+        return "leaf-spine";
+    case CostTier::SpineCore:
+        return "spine-core";
+    case CostTier::Other:
+        return "other";
     }
     return "?";
 }
@@ -52,18 +72,25 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
             nics += node.server.nics;
     const CableCounts cables = topology.cableCounts();
     const long long serverCables = cables.server;
-    const long long switchCables = cables.switchToSwitch();
     const TierCounts tiers = topology.switchCounts();
 
     CostReport report;
-    addLine(report, CostCategory::Switches, "leaf switch", switchPart, tiers.leaf);
-    addLine(report, CostCategory::Switches, "spine switch", switchPart, tiers.spine);
-    addLine(report, CostCategory::Switches, "core switch", switchPart, tiers.core);
-    addLine(report, CostCategory::Nics, "server NIC", nicPart, nics);
-    addLine(report, CostCategory::Cables, "server-to-leaf cable", serverCable, serverCables);
-    addLine(report, CostCategory::Cables, "switch-to-switch fibre", fibre, switchCables);
-    addLine(report, CostCategory::Cables, "transceiver (two per fibre)", transceiver,
-            2 * switchCables);
+    using enum CostCategory;
+    addLine(report, Switches, CostTier::Leaf, "leaf switch", switchPart, tiers.leaf);
+    addLine(report, Switches, CostTier::Spine, "spine switch", switchPart, tiers.spine);
+    addLine(report, Switches, CostTier::Core, "core switch", switchPart, tiers.core);
+    addLine(report, Nics, CostTier::Servers, "server NIC", nicPart, nics);
+    addLine(report, Cables, CostTier::Servers, "server-to-leaf cable", serverCable, serverCables);
+    // Fibres by the tiers they join, so the bill shows where the optics money goes.
+    const std::pair<CostTier, long long> fibres[] = {{CostTier::LeafSpine, cables.leafSpine},
+                                                     {CostTier::SpineCore, cables.spineCore},
+                                                     {CostTier::Other, cables.other}};
+    for (const auto& [tier, count] : fibres) {
+        const std::string where = " (" + std::string(toString(tier)) + ")";
+        addLine(report, Cables, tier, "switch-to-switch fibre" + where, fibre, count);
+        addLine(report, Cables, tier, "transceiver (two per fibre)" + where, transceiver,
+                2 * count);
+    }
 
     for (const BomLine& line : report.bom) {
         (line.category == CostCategory::Switches ? report.switches

@@ -15,9 +15,16 @@ namespace fabriclab::model {
 
 enum class CostCategory { Switches, Nics, Cables };
 
+/// Where in the fabric money goes: NICs and server cables at the servers, switches at
+/// their tier, fibres and their transceivers between the tiers they join (Other for
+/// pairs drawn by hand, such as leaf to core).
+enum class CostTier { Servers, Leaf, Spine, Core, LeafSpine, SpineCore, Other };
+inline constexpr int kCostTierCount = 7;
+
 /// One priced line of the bill of materials.
 struct BomLine {
     CostCategory category = CostCategory::Switches;
+    CostTier tier = CostTier::Servers;
     std::string item;   ///< what it is, e.g. "leaf switch: NVIDIA Quantum-2 QM9700"
     std::string partId; ///< price catalog id
     long long quantity = 0;
@@ -51,5 +58,6 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                         const CostOptions& options = {});
 
 std::string_view toString(CostCategory category);
+std::string_view toString(CostTier tier);
 
 } // namespace fabriclab::model

@@ -25,7 +25,25 @@ struct Context {
     double scaleUpBps = 0;   ///< achievable scale-up bytes/s per GPU per direction
     double scaleUpAlpha = 0; ///< seconds per step inside a server
     double stepAlpha = 0;    ///< NCCL's protocol seconds per network step
+    SimulationOptions simulation;
+    PhaseCache* cache = nullptr;
 };
+
+/// Simulates `transfers()` (all carrying `bytes`), or scales the cached phase of `kind`.
+template <typename Transfers>
+SimulationResult simulatePhase(const Context& c, std::string_view kind, double bytes,
+                               const Transfers& transfers) {
+    const auto simulate = [&](double b) {
+        return FlowSimulator{}.run(c.network, transfers(b), c.stop, c.simulation);
+    };
+    if (!c.cache || c.simulation.recordLinks)
+        return simulate(bytes);
+    return c.cache->phase(kind, bytes, simulate);
+}
+
+/// Per-channel samples cost channels x samples floats; keep them to a few tens of MB
+/// on the largest fabrics, where a playback needs the shape more than every event.
+constexpr std::size_t kRecordedFloats = 4'000'000;
 
 /// About 1.5 GB of routes and solver state; the 1,024-GPU all-to-all (1 M flows) fits.
 constexpr double kMaxAllToAllFlows = 4'200'000;
@@ -35,19 +53,23 @@ int nicOfGpu(const Context& c, int gpu) {
 }
 
 /// One transfer per rail from every `from` server to its `to` server, all at once.
-SimulationResult simulatePairs(const Context& c, const std::vector<std::pair<int, int>>& pairs,
-                               double bytesPerRail) {
-    std::vector<Transfer> transfers;
-    transfers.reserve(pairs.size() * static_cast<std::size_t>(c.rails));
-    for (int rail = 0; rail < c.rails; ++rail)
-        for (const auto& [from, to] : pairs)
-            transfers.push_back(Transfer{{c.group.servers[static_cast<std::size_t>(from)], rail},
-                                         {c.group.servers[static_cast<std::size_t>(to)], rail},
-                                         bytesPerRail,
-                                         {},
-                                         static_cast<std::uint64_t>(rail),
-                                         c.stepAlpha});
-    return FlowSimulator{}.run(c.network, transfers, c.stop);
+/// `kind` names the pattern for the phase cache.
+SimulationResult simulatePairs(const Context& c, std::string_view kind,
+                               const std::vector<std::pair<int, int>>& pairs, double bytesPerRail) {
+    return simulatePhase(c, kind, bytesPerRail, [&](double bytes) {
+        std::vector<Transfer> transfers;
+        transfers.reserve(pairs.size() * static_cast<std::size_t>(c.rails));
+        for (int rail = 0; rail < c.rails; ++rail)
+            for (const auto& [from, to] : pairs)
+                transfers.push_back(
+                    Transfer{{c.group.servers[static_cast<std::size_t>(from)], rail},
+                             {c.group.servers[static_cast<std::size_t>(to)], rail},
+                             bytes,
+                             {},
+                             static_cast<std::uint64_t>(rail),
+                             c.stepAlpha});
+        return transfers;
+    });
 }
 
 std::vector<std::pair<int, int>> ringPairs(int servers) {
@@ -88,9 +110,10 @@ CollectiveResult flatRing(const Context& c, double bytes, int stepsPerRank) {
     double stepData =
         c.gpus > 1 ? chunk * (c.servers > 1 ? (c.gpus - 1.0) / c.gpus : 1.0) / c.scaleUpBps : 0.0;
     if (c.servers > 1) {
-        result.phase = simulatePairs(c, ringPairs(c.servers), chunk / c.rails);
+        result.phase = simulatePairs(c, "ring", ringPairs(c.servers), chunk / c.rails);
         stepData = std::max(stepData, result.phase.dataSeconds);
     }
+    result.phaseRepeats = stepsPerRank;
     const int crossings = stepsPerRank / (n - 1) * (c.servers - 1);
     result.seconds = stepsPerRank * stepData + crossings * networkStepLatency(c) +
                      (stepsPerRank - crossings) * c.scaleUpAlpha;
@@ -106,8 +129,9 @@ CollectiveResult hierarchical(const Context& c, double bytes) {
     const double intra = (c.gpus - 1) * scaleUpStep(c, bytes / c.gpus);
     double inter = 0;
     if (c.servers > 1) {
-        result.phase = simulatePairs(c, ringPairs(c.servers), bytes / c.rails / c.servers);
+        result.phase = simulatePairs(c, "ring", ringPairs(c.servers), bytes / c.rails / c.servers);
         inter = 2.0 * (c.servers - 1) * result.phase.seconds;
+        result.phaseRepeats = 2 * (c.servers - 1);
     }
     result.seconds = std::max(2 * intra, inter) + (c.gpus > 1 ? 2 * c.scaleUpAlpha : 0.0);
     return result;
@@ -127,7 +151,7 @@ CollectiveResult doubleTree(const Context& c, double bytes) {
         pairs.emplace_back(n - 1 - i, n - 1 - parent); // tree B mirrors A
         pairs.emplace_back(n - 1 - parent, n - 1 - i);
     }
-    result.phase = simulatePairs(c, pairs, bytes / 2 / c.rails);
+    result.phase = simulatePairs(c, "tree", pairs, bytes / 2 / c.rails);
     // Pipelining hides all but the fill and drain of a tree of this depth: one hop's
     // latency per level on the way up and on the way down.
     const int depth = static_cast<int>(std::ceil(std::log2(n + 1.0)));
@@ -180,38 +204,45 @@ CollectiveResult allToAll(const Context& c, double bytes, bool pxn) {
             std::to_string(static_cast<long long>(flows)) + " flows; FabricLab simulates up to " +
             std::to_string(static_cast<long long>(kMaxAllToAllFlows)) +
             " at once (time it over fewer GPUs, e.g. one expert-parallel group)");
-    std::vector<Transfer> transfers;
-    for (int s = 0; s < c.servers; ++s)
-        for (int t = 0; t < c.servers; ++t) {
-            if (s == t)
-                continue;
-            const auto from = c.group.servers[static_cast<std::size_t>(s)];
-            const auto to = c.group.servers[static_cast<std::size_t>(t)];
-            if (pxn) {
-                for (int rail = 0; rail < c.rails; ++rail)
-                    transfers.push_back(
-                        Transfer{{from, rail},
-                                 {to, rail},
-                                 piece * c.gpus * (static_cast<double>(c.gpus) / c.rails),
-                                 {},
-                                 static_cast<std::uint64_t>(rail),
-                                 c.stepAlpha});
-                continue;
+    // Every transfer of a kind carries the same bytes: a whole server's share per rail
+    // (PXN), or one GPU pair's piece (direct).
+    const double perTransfer =
+        pxn ? piece * c.gpus * (static_cast<double>(c.gpus) / c.rails) : piece;
+    const auto build = [&](double bytesEach) {
+        std::vector<Transfer> transfers;
+        for (int s = 0; s < c.servers; ++s)
+            for (int t = 0; t < c.servers; ++t) {
+                if (s == t)
+                    continue;
+                const auto from = c.group.servers[static_cast<std::size_t>(s)];
+                const auto to = c.group.servers[static_cast<std::size_t>(t)];
+                if (pxn) {
+                    for (int rail = 0; rail < c.rails; ++rail)
+                        transfers.push_back(Transfer{{from, rail},
+                                                     {to, rail},
+                                                     bytesEach,
+                                                     {},
+                                                     static_cast<std::uint64_t>(rail),
+                                                     c.stepAlpha});
+                    continue;
+                }
+                for (int a = 0; a < c.gpus; ++a)
+                    for (int b = 0; b < c.gpus; ++b)
+                        transfers.push_back(Transfer{{from, nicOfGpu(c, a)},
+                                                     {to, nicOfGpu(c, b)},
+                                                     bytesEach,
+                                                     {},
+                                                     static_cast<std::uint64_t>(a * c.gpus + b),
+                                                     c.stepAlpha});
             }
-            for (int a = 0; a < c.gpus; ++a)
-                for (int b = 0; b < c.gpus; ++b)
-                    transfers.push_back(Transfer{{from, nicOfGpu(c, a)},
-                                                 {to, nicOfGpu(c, b)},
-                                                 piece,
-                                                 {},
-                                                 static_cast<std::uint64_t>(a * c.gpus + b),
-                                                 c.stepAlpha});
-        }
+        return transfers;
+    };
+    if (c.servers > 1)
+        result.phase =
+            simulatePhase(c, pxn ? "all-to-all pxn" : "all-to-all direct", perTransfer, build);
     double intra = (c.gpus - 1) * piece / c.scaleUpBps;
     if (pxn)
         intra += bytes * (c.servers - 1) / c.servers * (c.gpus - 1) / c.gpus / c.scaleUpBps;
-    if (!transfers.empty())
-        result.phase = FlowSimulator{}.run(c.network, transfers, c.stop);
     result.seconds = std::max(result.phase.seconds, intra + (c.gpus > 1 ? c.scaleUpAlpha : 0.0));
     return result;
 }
@@ -228,7 +259,7 @@ CollectiveResult broadcast(const Context& c, double bytes) {
     std::vector<std::pair<int, int>> chain;
     for (int i = 0; i + 1 < c.servers; ++i)
         chain.emplace_back(i, i + 1);
-    result.phase = simulatePairs(c, chain, bytes / c.rails);
+    result.phase = simulatePairs(c, "chain", chain, bytes / c.rails);
     const double hop = c.network.latencySeconds(
                            c.network.route({c.group.servers[0], 0}, {c.group.servers[1], 0}, 0)) +
                        c.stepAlpha;
@@ -237,6 +268,17 @@ CollectiveResult broadcast(const Context& c, double bytes) {
 }
 
 } // namespace
+
+SimulationResult PhaseCache::phase(std::string_view kind, double bytes,
+                                   const std::function<SimulationResult(double)>& simulate) {
+    const auto found = m_phases.find(kind);
+    if (found != m_phases.end())
+        return scaleSizes(found->second.result, bytes / found->second.bytes);
+    SimulationResult result = simulate(bytes);
+    if (result.independent && bytes > 0)
+        m_phases.emplace(std::string(kind), Entry{bytes, result});
+    return result;
+}
 
 SimulationResult simulateRings(const FabricNetwork& network,
                                const std::vector<std::vector<model::NodeId>>& rings, int rails,
@@ -340,7 +382,8 @@ double busBandwidthFactor(CollectiveOp op, int ranks) {
 }
 
 CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGroup& group,
-                               const model::CollectiveSpec& spec, std::stop_token stop) {
+                               const model::CollectiveSpec& spec, std::stop_token stop,
+                               bool recordLinks, PhaseCache* cache) {
     if (group.servers.empty() || group.gpusPerServer < 1)
         throw std::invalid_argument("a collective needs at least one server with at least one GPU");
     if (group.ranks() < 2)
@@ -348,7 +391,7 @@ CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGro
                                     std::to_string(group.ranks()));
     if (!(spec.bytes > 0))
         throw std::invalid_argument("a collective needs a positive size in bytes");
-    Context c{network, group, stop};
+    Context c{network, group, stop, 0, 0, 0, 0, 0, 0, {}, cache};
     c.servers = static_cast<int>(group.servers.size());
     c.gpus = group.gpusPerServer;
     c.rails = c.gpus;
@@ -362,6 +405,12 @@ CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGro
     c.scaleUpBps = group.gpu.scaleUpGBps * group.gpu.scaleUpEfficiency * 1e9;
     c.scaleUpAlpha = group.gpu.scaleUpStepLatencyUs * 1e-6;
     c.stepAlpha = network.fabric().stepLatencyUs * 1e-6;
+    if (recordLinks) {
+        c.simulation.recordLinks = true;
+        c.simulation.maxSamples = std::clamp<std::size_t>(
+            kRecordedFloats / std::max<std::size_t>(1, network.channelCount()), 8,
+            c.simulation.maxSamples);
+    }
 
     CollectiveResult result = dispatch(c, spec);
     result.op = spec.op;

@@ -7,7 +7,11 @@
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSimulator.hpp"
 
+#include <functional>
+#include <map>
 #include <stop_token>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace fabriclab::sim {
@@ -33,6 +37,28 @@ struct CollectiveResult {
     double algBwGBps = 0;
     double busBwGBps = 0;
     SimulationResult phase; ///< the simulated fabric phase, for playback
+    /// How many times the collective runs that phase (a ring's 2(n-1) steps); the phase
+    /// is simulated once and its time reused.
+    int phaseRepeats = 1;
+};
+
+/// Fabric phases already simulated for one network and group, by kind (ring step, tree,
+/// all-to-all, ...). Every transfer of a phase carries the same bytes and starts at once,
+/// so the phase scales exactly with its size (scaleSizes): a sweep over message sizes
+/// simulates each kind once. Use one cache per network and group, from one thread.
+class PhaseCache {
+public:
+    /// The phase `kind` with `bytes` per transfer: simulated by `simulate(bytes)` the first
+    /// time, scaled from then on. Phases with recorded links are never cached.
+    SimulationResult phase(std::string_view kind, double bytes,
+                           const std::function<SimulationResult(double)>& simulate);
+
+private:
+    struct Entry {
+        double bytes = 0;
+        SimulationResult result;
+    };
+    std::map<std::string, Entry, std::less<>> m_phases;
 };
 
 /// Runs a collective as NCCL would. Repeated identical steps (a ring's 2(n-1) steps) are
@@ -42,8 +68,11 @@ struct CollectiveResult {
 /// servers), as NCCL's tuner does.
 /// Throws std::invalid_argument for an algorithm that does not fit (SHARP without
 /// in-network reduction, PXN for a reduction) or a group of fewer than one GPU.
+/// `recordLinks` keeps per-channel utilization in the phase's timeline, for playback.
+/// `cache`, when given, reuses phases across calls on the same network and group.
 CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGroup& group,
-                               const model::CollectiveSpec& spec, std::stop_token stop = {});
+                               const model::CollectiveSpec& spec, std::stop_token stop = {},
+                               bool recordLinks = false, PhaseCache* cache = nullptr);
 
 /// One step of rings across servers: on every rail, each server sends `bytesPerRail`
 /// to the next server of its ring, all rings at once. The building block of ring-based

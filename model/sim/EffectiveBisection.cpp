@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/EffectiveBisection.hpp"
 
+#include "model/core/Cancellation.hpp"
 #include "model/sim/FlowSolver.hpp"
 
 #include <algorithm>
@@ -10,8 +11,8 @@
 namespace fabriclab::sim {
 
 EffectiveBisection effectiveBisection(const FabricNetwork& network,
-                                      const model::BisectionResult& theoretical,
-                                      std::uint64_t seed) {
+                                      const model::BisectionResult& theoretical, std::uint64_t seed,
+                                      std::stop_token stop) {
     EffectiveBisection result;
     const auto& first = theoretical.firstHalf;
     auto second = theoretical.secondHalf;
@@ -22,17 +23,26 @@ EffectiveBisection effectiveBisection(const FabricNetwork& network,
     std::shuffle(second.begin(), second.end(), random);
 
     const auto solver = makeSolver("heap");
+    solver->setStopToken(stop);
     for (std::uint32_t c = 0; c < network.channelCount(); ++c)
         solver->addConstraint(network.capacityGbps(c));
     std::vector<VariableId> forward;
     std::vector<VariableId> backward;
+    std::vector<PathElement> elements; // every flow's, in flow order, for the tier loads
+    std::vector<std::size_t> elementStart{0};
+    Route route;
     const auto addFlow = [&](Endpoint from, Endpoint to, std::vector<VariableId>& into) {
         const VariableId v = solver->addVariable();
-        for (const PathElement& e : network.route(from, to, 0).elements)
+        network.routeInto(from, to, 0, route);
+        for (const PathElement& e : route.elements)
             solver->expand(v, ConstraintId{e.channel}, e.fraction);
+        elements.insert(elements.end(), route.elements.begin(), route.elements.end());
+        elementStart.push_back(elements.size());
         into.push_back(v);
     };
     for (std::size_t i = 0; i < pairs; ++i) {
+        if ((i & 1023) == 0)
+            model::throwIfStopped(stop);
         const int nics = std::min(network.nicCount(first[i]), network.nicCount(second[i]));
         for (int nic = 0; nic < nics; ++nic) {
             addFlow({first[i], nic}, {second[i], nic}, forward);
@@ -48,6 +58,23 @@ EffectiveBisection effectiveBisection(const FabricNetwork& network,
         back += solver->rate(v);
     result.gbps = std::min(there, back);
     result.ratio = result.gbps / theoretical.minCut.value;
+
+    const auto& topology = network.topology();
+    std::vector<std::uint8_t> tierOf(network.channelCount());
+    for (std::uint32_t c = 0; c < tierOf.size(); ++c)
+        tierOf[c] =
+            static_cast<std::uint8_t>(topology.tierOf(topology.link(network.linksOf(c).front())));
+    const auto tierOfChannel = [&](std::uint32_t c) { return tierOf[c]; };
+    for (std::uint32_t c = 0; c < network.linkChannelCount(); ++c)
+        result.tiers[tierOfChannel(c)].capacityGbps += network.capacityGbps(c);
+    // Variables were added forward and backward alternately per NIC pair; their ids are
+    // their order of creation, which is the order of elementStart.
+    for (std::uint32_t v = 0; v + 1 < elementStart.size(); ++v) {
+        const double rate = solver->rate(VariableId{v});
+        for (std::size_t e = elementStart[v]; e < elementStart[v + 1]; ++e)
+            result.tiers[tierOfChannel(elements[e].channel)].carriedGbps +=
+                rate * elements[e].fraction;
+    }
     return result;
 }
 

@@ -94,6 +94,7 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
         m_switchHops[ib].push_back(Hop{ia, backward, link.count, perDirection, link.lengthMeters});
     }
 
+    m_linkChannels = m_capacity.size();
     if (adaptive()) {
         constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
         m_upGroup.assign(m_index.size(), kNone);
@@ -109,6 +110,13 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
                     fromAbove += m_capacity[hop.channel0]; // links are symmetric in capacity
                 }
             if (up > 0) {
+                // Both group channels stand for the same cables: u's uplinks.
+                std::vector<model::LinkId> cables;
+                for (const Hop& hop : m_switchHops[u])
+                    if (m_tier[hop.to] > m_tier[u])
+                        cables.push_back(m_channelLink[hop.channel0]);
+                m_groupLinks.push_back(cables);
+                m_groupLinks.push_back(std::move(cables));
                 m_capacity.push_back(up);
                 m_channelLink.push_back(m_channelLink[m_switchHops[u].front().channel0]);
                 m_channelIsServer.push_back(0);
@@ -120,6 +128,12 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
             }
         }
     }
+}
+
+std::span<const model::LinkId> FabricNetwork::linksOf(std::uint32_t channel) const {
+    if (channel < m_linkChannels)
+        return {&m_channelLink[channel], 1};
+    return m_groupLinks[channel - m_linkChannels];
 }
 
 bool FabricNetwork::symmetricAbove(std::uint32_t u) const {

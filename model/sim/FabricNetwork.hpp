@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -48,8 +49,13 @@ struct Route {
 /// resource, and a route is a handful of channels instead of hundreds.
 ///
 /// Routing follows equal-cost shortest paths between the endpoints' switches (servers
-/// never forward), which is up/down routing on leaf/spine and fat-tree fabrics. Not
-/// thread-safe: distance tables are filled lazily; use one network per thread.
+/// never forward), which is up/down routing on leaf/spine and fat-tree fabrics.
+///
+/// Thread affinity: one network per run. Routing fills distance and choice tables lazily,
+/// so a network is used by one thread at a time; runDesign() builds its own from the
+/// topology it is given, which is how the app's worker threads and the CLI's parallel
+/// comparisons stay apart without locks. The topology it points to must outlive it and
+/// stay unchanged.
 class FabricNetwork {
 public:
     FabricNetwork(const model::Topology& topology, const model::Fabric& fabric,
@@ -61,8 +67,14 @@ public:
 
     std::size_t channelCount() const { return m_capacity.size(); }
     double capacityGbps(std::uint32_t channel) const { return m_capacity[channel]; }
-    /// The link a channel belongs to.
+    /// The link a channel belongs to (for a group channel, one of its links).
     model::LinkId linkOf(std::uint32_t channel) const { return m_channelLink[channel]; }
+    /// Every link whose cables a channel stands for: one for a cable or bundle, all of a
+    /// switch's uplinks for an adaptive group channel (which load them evenly).
+    std::span<const model::LinkId> linksOf(std::uint32_t channel) const;
+    /// Channels below this number are cables or bundles, one direction each; those from
+    /// it up are adaptive group channels over cables already counted.
+    std::size_t linkChannelCount() const { return m_linkChannels; }
     bool isServerChannel(std::uint32_t channel) const { return m_channelIsServer[channel] != 0; }
 
     /// Servers in topology order, and how many NICs (cables) each has.
@@ -130,6 +142,8 @@ private:
     std::vector<double> m_capacity;
     std::vector<model::LinkId> m_channelLink;
     std::vector<char> m_channelIsServer;
+    std::size_t m_linkChannels = 0;                       ///< channels before the groups
+    std::vector<std::vector<model::LinkId>> m_groupLinks; ///< per group channel
     std::map<model::NodeId, std::uint32_t> m_index;
     std::vector<std::vector<Hop>> m_switchHops; ///< per node index, switch neighbours only
     std::vector<model::NodeId> m_servers;

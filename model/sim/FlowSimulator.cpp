@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/FlowSimulator.hpp"
 
+#include "model/core/Cancellation.hpp"
 #include "model/sim/FlowSolver.hpp"
 
 #include <algorithm>
@@ -15,6 +16,8 @@ namespace fabriclab::sim {
 namespace {
 
 constexpr double kBytesPerGbit = 1e9 / 8;
+/// Flows routed between two looks at the stop token (a power of two, less one).
+constexpr std::uint32_t kStopPollMask = 4095;
 
 /// Receivers that several sources send to at once suffer the fabric's incast loss
 /// (congestion control reacting to many-to-one traffic); a lone sender does not.
@@ -55,6 +58,7 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
         return result;
 
     const auto solver = makeSolver("heap");
+    solver->setStopToken(stop);
     solver->addConstraints(channelCapacities(network, transfers));
 
     std::vector<double> latency(count, 0);
@@ -68,6 +72,9 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
     if (options.recordLinks)
         paths.resize(count);
     for (std::uint32_t i = 0; i < count; ++i) {
+        // Routing a million flows takes a while: look at the stop token on the way.
+        if ((i & kStopPollMask) == 0)
+            model::throwIfStopped(stop);
         const Transfer& t = transfers[i];
         if (!(t.bytes >= 0) || !std::isfinite(t.bytes) || !(t.extraLatency >= 0))
             throw std::invalid_argument("transfer " + std::to_string(i) +
@@ -89,6 +96,7 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
                                             " waits on a transfer that does not exist");
             dependants[before].push_back(i);
             ++waitingOn[i];
+            result.independent = false;
         }
     }
 
@@ -117,8 +125,7 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
     };
 
     while (finished < count) {
-        if (stop.stop_requested())
-            throw std::runtime_error("cancelled");
+        model::throwIfStopped(stop);
         const auto due = [&](const auto& queue) {
             return !queue.empty() && queue.top().start <= now * (1 + 1e-12) + 1e-15;
         };
@@ -232,9 +239,26 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
     }
     result.seconds = *std::max_element(result.finishTimes.begin(), result.finishTimes.end());
     result.timeline.push_back(Sample{now, 0, {}});
+    result.latencies = std::move(latency);
     if (progress)
         progress(Progress{1000, now});
     return result;
+}
+
+SimulationResult scaleSizes(const SimulationResult& result, double factor) {
+    if (!result.independent)
+        throw std::invalid_argument("only independent transfers scale with their sizes");
+    SimulationResult scaled = result;
+    scaled.seconds = 0;
+    for (std::size_t i = 0; i < scaled.finishTimes.size(); ++i) {
+        const double latency = result.latencies[i];
+        scaled.finishTimes[i] = (result.finishTimes[i] - latency) * factor + latency;
+        scaled.seconds = std::max(scaled.seconds, scaled.finishTimes[i]);
+    }
+    scaled.dataSeconds = result.dataSeconds * factor;
+    for (Sample& sample : scaled.timeline)
+        sample.time *= factor;
+    return scaled;
 }
 
 } // namespace fabriclab::sim

@@ -50,17 +50,25 @@ struct SimulationResult {
     double seconds = 0;              ///< when the last transfer finished
     double dataSeconds = 0;          ///< when the last byte moved (without start-up latency)
     std::vector<double> finishTimes; ///< per transfer
+    std::vector<double> latencies;   ///< per transfer: its start-up seconds
     std::vector<Sample> timeline;
     std::size_t events = 0;      ///< solver runs, for benchmarks
     bool drainEstimated = false; ///< maxEvents was reached; the tail is a bound
+    bool independent = true;     ///< no transfer waited on another: all released at 0
 };
+
+/// The result the same transfers would give with every size multiplied by `factor`.
+/// Exact for independent transfers: max-min rates do not depend on sizes, so every rate
+/// change happens `factor` times later, while each transfer's start-up latency stays.
+/// Throws std::invalid_argument for a result with dependencies.
+SimulationResult scaleSizes(const SimulationResult& result, double factor);
 
 /// Event-driven flow-level simulation: transfers start once the ones they depend on have
 /// finished plus their start-up latency; active transfers share the fabric max-min fairly
 /// (FlowSolver); at each completion the finished flows retire, dependants are released
 /// and the rates are solved again. An instance holds no global state: run as many side by
-/// side as you like. The stop token is polled once per event; a stopped run throws
-/// std::runtime_error("cancelled").
+/// side as you like. The stop token is polled while routing, inside each solve and once
+/// per event; a stopped run throws model::Cancelled.
 class FlowSimulator {
 public:
     SimulationResult run(const FabricNetwork& network, const std::vector<Transfer>& transfers,

@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <stop_token>
 #include <string_view>
 #include <vector>
 
@@ -71,6 +72,9 @@ public:
     /// Computes every active variable's rate. Non-virtual: the shared bookkeeping lives
     /// here, the algorithm in doSolve().
     void solve();
+    /// Later solves poll `stop` every few thousand saturations and throw
+    /// model::Cancelled once it is requested, so a million-flow solve can be abandoned.
+    void setStopToken(std::stop_token stop) { m_stop = std::move(stop); }
 
     /// Rate of one of the variable's flows (0 for an inactive variable).
     double rate(VariableId variable) const { return m_rate[variable.value]; }
@@ -131,6 +135,7 @@ protected:
     /// Changes whenever variables, constraints or elements are added, so solvers can keep
     /// derived indexes across solves that only toggle flows or change capacities.
     std::uint64_t m_structureVersion = 0;
+    std::stop_token m_stop;
 
 private:
     virtual void doSolve() = 0;

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/HeapFlowSolver.hpp"
 
+#include "model/core/Cancellation.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -17,6 +19,8 @@ constexpr double kInfinite = std::numeric_limits<double>::infinity();
 constexpr std::uint32_t kPrefetchRange = 16;
 constexpr std::uint32_t kPrefetchElements = 8;
 using HeapEntry = std::pair<double, std::uint32_t>;
+/// Saturation steps between two looks at the stop token.
+constexpr std::uint32_t kStopPollInterval = 4096;
 constexpr auto kLater = std::greater<HeapEntry>{};
 } // namespace
 
@@ -251,7 +255,13 @@ void HeapFlowSolver::fill(const Level& level, const ConstraintOf& constraintOf,
         return false;
     };
 
+    // A cancelled run stops within a few thousand saturations, a fraction of a millisecond.
+    std::uint32_t untilPoll = kStopPollInterval;
     while (true) {
+        if (--untilPoll == 0) {
+            untilPoll = kStopPollInterval;
+            model::throwIfStopped(m_stop);
+        }
         while (nextBound < m_bounds.size() && m_frozen[m_bounds[nextBound]])
             ++nextBound;
         const bool haveConstraint = lowest();

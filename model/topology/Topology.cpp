@@ -145,22 +145,38 @@ TierCounts Topology::switchCounts() const {
     return counts;
 }
 
+LinkTier Topology::tierOf(const Link& link) const {
+    const NodeKind a = node(link.a).kind;
+    const NodeKind b = node(link.b).kind;
+    const auto joins = [&](NodeKind x, NodeKind y) {
+        return (a == x && b == y) || (a == y && b == x);
+    };
+    if (a == NodeKind::Server || b == NodeKind::Server)
+        return LinkTier::Server;
+    if (joins(NodeKind::Leaf, NodeKind::Spine))
+        return LinkTier::LeafSpine;
+    if (joins(NodeKind::Spine, NodeKind::Core))
+        return LinkTier::SpineCore;
+    return LinkTier::Other;
+}
+
 CableCounts Topology::cableCounts() const {
     CableCounts counts;
     for (const auto& [id, link] : m_links) {
-        const NodeKind a = node(link.a).kind;
-        const NodeKind b = node(link.b).kind;
-        const auto joins = [&](NodeKind x, NodeKind y) {
-            return (a == x && b == y) || (a == y && b == x);
-        };
-        if (a == NodeKind::Server || b == NodeKind::Server)
+        switch (tierOf(link)) {
+        case LinkTier::Server:
             counts.server += link.count;
-        else if (joins(NodeKind::Leaf, NodeKind::Spine))
+            break;
+        case LinkTier::LeafSpine:
             counts.leafSpine += link.count;
-        else if (joins(NodeKind::Spine, NodeKind::Core))
+            break;
+        case LinkTier::SpineCore:
             counts.spineCore += link.count;
-        else
+            break;
+        case LinkTier::Other:
             counts.other += link.count;
+            break;
+        }
     }
     return counts;
 }

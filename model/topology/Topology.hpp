@@ -22,6 +22,11 @@ struct TierCounts {
     int total() const { return leaf + spine + core; }
 };
 
+/// Which tiers a link joins: a server to its switch, leaf to spine, spine to core, or
+/// any other pair of switches drawn by hand (leaf to core, ...).
+enum class LinkTier { Server, LeafSpine, SpineCore, Other };
+inline constexpr int kLinkTierCount = 4;
+
 /// Physical cables (a link's `count`) by the tiers they join.
 struct CableCounts {
     long long server = 0; ///< a server at one end
@@ -71,6 +76,8 @@ public:
     int serverCount() const;
     int gpuCount() const;
     TierCounts switchCounts() const;
+    /// The tiers a link joins.
+    LinkTier tierOf(const Link& link) const;
     CableCounts cableCounts() const;
     /// Sum of the link capacity servers attach with: what they can inject into the fabric.
     Gbps injectionBandwidth() const;

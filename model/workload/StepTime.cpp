@@ -55,6 +55,20 @@ double dataParallelSeconds(const FabricNetwork& network, const model::Workload& 
 
 } // namespace
 
+std::string_view toString(Parallelism parallelism) {
+    switch (parallelism) {
+    case Parallelism::Data:
+        return "data";
+    case Parallelism::Tensor:
+        return "tensor";
+    case Parallelism::Pipeline:
+        return "pipeline";
+    case Parallelism::Expert:
+        return "expert";
+    }
+    return "?";
+}
+
 StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
                       std::stop_token stop) {
     const auto& topology = network.topology();
@@ -139,6 +153,14 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     // communication here and is exposed on top; tpSeconds still reports the scale-up time.
     const double tpOnFabric = w.tp > gpusPerServer ? t.tpSeconds : 0.0;
     t.commSeconds = t.dpSeconds + tpOnFabric + t.ppSeconds + t.epSeconds;
+    const auto set = [&](Parallelism p, double seconds, double exposed, bool onFabric) {
+        t.parts[static_cast<std::size_t>(p)] = CommPart{seconds, exposed, onFabric};
+    };
+    set(Parallelism::Data, t.dpSeconds, t.dpSeconds * (1 - w.overlap), t.dpSeconds > 0);
+    set(Parallelism::Tensor, t.tpSeconds, tpOnFabric, tpOnFabric > 0);
+    set(Parallelism::Pipeline, t.ppSeconds, t.ppSeconds, t.ppSeconds > 0);
+    set(Parallelism::Expert, t.epSeconds, t.epSeconds * (1 - w.overlap), t.epSeconds > 0);
+    // The parts' sum, in the order the reports have always added it.
     t.exposedCommSeconds = (t.dpSeconds + t.epSeconds) * (1 - w.overlap) + tpOnFabric + t.ppSeconds;
     t.stepSeconds = t.computeSeconds + t.exposedCommSeconds;
     t.commToCompute = t.commSeconds / t.computeSeconds;

@@ -5,9 +5,22 @@
 #include "model/design/Workload.hpp"
 #include "model/sim/FabricNetwork.hpp"
 
+#include <array>
 #include <stop_token>
+#include <string_view>
 
 namespace fabriclab::sim {
+
+enum class Parallelism { Data, Tensor, Pipeline, Expert };
+inline constexpr int kParallelismCount = 4;
+
+/// One kind of parallel traffic in a step: how long it runs and how much of that the
+/// step waits on.
+struct CommPart {
+    double seconds = 0;        ///< time the traffic takes
+    double exposedSeconds = 0; ///< of which the step waits on (not hidden behind compute)
+    bool onFabric = false;     ///< crosses the fabric (false: scale-up only, inside MFU)
+};
 
 /// One optimizer step of a training job on a fabric, and what it adds up to.
 struct StepTime {
@@ -23,7 +36,13 @@ struct StepTime {
     double commToCompute = 0;      ///< commSeconds / computeSeconds: the fabric decision metric
     double tokensPerSecond = 0;
     double mfu = 0; ///< the MFU used
+    /// The same traffic by parallelism, indexed by Parallelism: exposed parts add up to
+    /// exposedCommSeconds, fabric parts to commSeconds.
+    std::array<CommPart, kParallelismCount> parts{};
+    const CommPart& part(Parallelism p) const { return parts[static_cast<std::size_t>(p)]; }
 };
+
+std::string_view toString(Parallelism parallelism);
 
 /// Places ranks as Megatron does (tensor parallel fastest, then data, then pipeline), so
 /// data-parallel rings run on rails across servers, and times each kind of traffic on

@@ -10,6 +10,7 @@
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
 #ifndef Q_MOC_RUN
 #include "model/catalog/Catalog.hpp"
+#include "model/core/Cancellation.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSimulator.hpp"
@@ -330,7 +331,7 @@ void tst_FlowSimulator::stopTokenCancels() {
     std::stop_source stop;
     stop.request_stop();
     QVERIFY_THROWS_EXCEPTION(
-        std::runtime_error,
+        model::Cancelled,
         FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[2], 1e9)}, stop.get_token()));
     // The same run without a stop request completes: the refusal came from the token.
     QVERIFY(FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[2], 1e9)}).seconds > 0);

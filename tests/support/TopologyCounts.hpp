@@ -16,26 +16,12 @@
 
 namespace fabriclab::testing {
 
-/// Where a link sits. Anything touching a server is a server link, whatever the other end
-/// is; "Other" is a link no generator should build (leaf-leaf, leaf-core, ...).
-enum class LinkTier { Server, LeafSpine, SpineCore, Other };
-
-/// True when {a, b} is the unordered pair {x, y}: links have no direction.
-inline bool isPair(model::NodeKind a, model::NodeKind b, model::NodeKind x, model::NodeKind y) {
-    return (a == x && b == y) || (a == y && b == x);
-}
+/// Where a link sits: the engine's own classification (Topology::tierOf). Anything
+/// touching a server is a server link; "Other" is a link no generator should build.
+using model::LinkTier;
 
 inline LinkTier linkTier(const model::Topology& t, const model::Link& link) {
-    using model::NodeKind;
-    const NodeKind a = t.node(link.a).kind;
-    const NodeKind b = t.node(link.b).kind;
-    if (a == NodeKind::Server || b == NodeKind::Server)
-        return LinkTier::Server;
-    if (isPair(a, b, NodeKind::Leaf, NodeKind::Spine))
-        return LinkTier::LeafSpine;
-    if (isPair(a, b, NodeKind::Spine, NodeKind::Core))
-        return LinkTier::SpineCore;
-    return LinkTier::Other;
+    return t.tierOf(link);
 }
 
 /// Tally of a generated fabric, tier by tier. "Links" count Link entries, "cables" sum
