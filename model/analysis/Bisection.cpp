@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/Bisection.hpp"
 
+#include "model/analysis/Connectivity.hpp"
+
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/push_relabel_max_flow.hpp>
 
@@ -63,13 +65,11 @@ struct Indexed {
     std::vector<std::tuple<int, int, std::uint32_t>> unitKey; ///< per server: pod, group, leaf
 };
 
-Indexed indexNodes(const Topology& topology) {
+Indexed indexNodes(const Topology& topology, std::vector<NodeId> servers) {
     Indexed indexed;
-    for (const auto& [id, node] : topology.nodes()) {
+    for (const auto& [id, node] : topology.nodes())
         indexed.index.emplace(id, indexed.index.size());
-        if (node.kind == NodeKind::Server)
-            indexed.servers.push_back(id);
-    }
+    indexed.servers = std::move(servers);
     std::map<NodeId, long long> injection;
     std::map<NodeId, NodeId> firstSwitch;
     for (const auto& [id, link] : topology.links()) {
@@ -150,24 +150,31 @@ long long crossFlow(const Topology& topology, const Indexed& indexed, const Halv
                     bool fromFirst) {
     const std::size_t source = indexed.index.size();
     const std::size_t sink = source + 1;
-    std::vector<int> side(indexed.index.size(), 0); // 0 switch, 1 sending server, 2 receiving
+    enum Side { Switch, Sending, Receiving, LeftOut };
+    std::vector<Side> side(indexed.index.size(), Switch);
+    for (const auto& [id, node] : topology.nodes())
+        if (node.kind == NodeKind::Server)
+            side[indexed.index.at(id)] = LeftOut;
     for (std::size_t i = 0; i < indexed.servers.size(); ++i)
-        side[indexed.index.at(indexed.servers[i])] = halving.inFirstHalf[i] == fromFirst ? 1 : 2;
+        side[indexed.index.at(indexed.servers[i])] =
+            halving.inFirstHalf[i] == fromFirst ? Sending : Receiving;
 
     FlowNetwork network(indexed.index.size() + 2);
     for (const auto& [id, link] : topology.links()) {
         const std::size_t a = indexed.index.at(link.a);
         const std::size_t b = indexed.index.at(link.b);
+        if (side[a] == LeftOut || side[b] == LeftOut)
+            continue;
         const long long capacity = toMbps(topology.usableCapacity(link));
         // Servers only send (first half) or only receive (second half): no transit.
-        if (side[a] != 2 && side[b] != 1)
+        if (side[a] != Receiving && side[b] != Sending)
             network.addArc(a, b, capacity);
-        if (side[b] != 2 && side[a] != 1)
+        if (side[b] != Receiving && side[a] != Sending)
             network.addArc(b, a, capacity);
     }
     for (std::size_t i = 0; i < indexed.servers.size(); ++i) {
         const std::size_t v = indexed.index.at(indexed.servers[i]);
-        if (side[v] == 1)
+        if (side[v] == Sending)
             network.addArc(source, v, indexed.injection[i]);
         else
             network.addArc(v, sink, indexed.injection[i]);
@@ -179,7 +186,15 @@ long long crossFlow(const Topology& topology, const Indexed& indexed, const Halv
 
 BisectionResult theoreticalBisection(const Topology& topology) {
     BisectionResult worst;
-    const Indexed indexed = indexNodes(topology);
+    ServerReach reach = serverReach(topology);
+    for (const NodeId id : reach.unlinked)
+        worst.warnings.push_back("server " + topology.node(id).name +
+                                 " is not connected to any switch; left out of the bisection");
+    for (const NodeId id : reach.cutOff)
+        worst.warnings.push_back("server " + topology.node(id).name + " cannot reach the " +
+                                 std::to_string(reach.connected.size()) +
+                                 " servers of the main fabric; left out of the bisection");
+    const Indexed indexed = indexNodes(topology, std::move(reach.connected));
     if (indexed.servers.size() < 2)
         return worst;
 

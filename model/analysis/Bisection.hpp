@@ -12,6 +12,8 @@ namespace fabriclab::model {
 
 /// Theoretical bisection of a fabric: the max-flow / min-cut between two halves of the
 /// servers, for the worst of the natural halvings (rack or rail-group order, pods).
+/// Covers the servers connected to the fabric (model::serverReach); the others are named
+/// in `warnings`.
 struct BisectionResult {
     Gbps minCut{0};                ///< worst direction of the worst split
     Gbps forward{0};               ///< that split, first half to second half
@@ -21,10 +23,14 @@ struct BisectionResult {
     std::string split;             ///< which halving was the worst, for reports
     std::vector<NodeId> firstHalf; ///< servers of that halving, for simulated traffic
     std::vector<NodeId> secondHalf;
+    /// One sentence per server left out ("server srv-7 is not connected to any switch;
+    /// left out of the bisection"); empty when every server takes part.
+    std::vector<std::string> warnings;
 };
 
 /// Servers do not forward transit traffic (no server sits on another pair's path), and
-/// every link direction is its own capacity. Fewer than two servers: all zero.
+/// every link direction is its own capacity. Fewer than two connected servers: all zero
+/// (with the warnings).
 BisectionResult theoreticalBisection(const Topology& topology);
 
 } // namespace fabriclab::model

@@ -6,6 +6,7 @@
 #include <boost/graph/connected_components.hpp>
 
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace fabriclab::model {
@@ -38,23 +39,38 @@ int connectedParts(const Topology& topology) {
     return components(topology).count;
 }
 
-std::optional<std::string> disconnectedServers(const Topology& topology) {
+ServerReach serverReach(const Topology& topology) {
     const Components parts = components(topology);
-    const Node* first = nullptr;
-    int firstPart = -1;
+    std::map<NodeId, bool> cabled;
+    for (const auto& [id, link] : topology.links()) {
+        cabled[link.a] = true;
+        cabled[link.b] = true;
+    }
+    std::map<int, int> serversIn;
+    std::vector<int> partsInOrder; ///< as their first server appears
+    for (const auto& [id, node] : topology.nodes()) {
+        if (node.kind != NodeKind::Server || !cabled.count(id))
+            continue;
+        const int part = parts.componentOf.at(id);
+        if (serversIn[part]++ == 0)
+            partsInOrder.push_back(part);
+    }
+    std::optional<int> main;
+    for (const int part : partsInOrder) // strictly more: a tie keeps the earlier part
+        if (!main || serversIn[part] > serversIn[*main])
+            main = part;
+    ServerReach reach;
     for (const auto& [id, node] : topology.nodes()) {
         if (node.kind != NodeKind::Server)
             continue;
-        const int part = parts.componentOf.at(id);
-        if (!first) {
-            first = &node;
-            firstPart = part;
-        } else if (part != firstPart) {
-            return "server " + node.name + " cannot reach server " + first->name +
-                   ": the fabric falls into " + std::to_string(parts.count) + " separate parts";
-        }
+        if (!cabled.count(id))
+            reach.unlinked.push_back(id);
+        else if (parts.componentOf.at(id) == *main)
+            reach.connected.push_back(id);
+        else
+            reach.cutOff.push_back(id);
     }
-    return std::nullopt;
+    return reach;
 }
 
 } // namespace fabriclab::model

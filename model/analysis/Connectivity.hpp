@@ -4,15 +4,25 @@
 
 #include "model/topology/Topology.hpp"
 
-#include <optional>
-#include <string>
+#include <vector>
 
 namespace fabriclab::model {
 
 /// Number of connected parts the fabric falls into (0 for an empty topology).
 int connectedParts(const Topology& topology);
 
-/// When some servers cannot reach others, a sentence naming two of them; otherwise empty.
-std::optional<std::string> disconnectedServers(const Topology& topology);
+/// Which servers fabric-wide figures can cover. A stray server (placed and not cabled
+/// yet, or cabled into a separate island) takes no part in traffic across the fabric;
+/// rather than make the whole design's figures zero, they cover the connected part that
+/// holds the most servers and name the others.
+struct ServerReach {
+    std::vector<NodeId> connected; ///< that part's servers, in topology order
+    std::vector<NodeId> unlinked;  ///< servers without any cable
+    std::vector<NodeId> cutOff;    ///< servers cabled into a part with fewer servers
+};
+
+/// Ties between equally large parts go to the part of the first server in topology
+/// order, so the choice is stable across runs.
+ServerReach serverReach(const Topology& topology);
 
 } // namespace fabriclab::model

@@ -20,15 +20,32 @@ double rounded(double value, int decimals) {
 }
 
 void requireRunnable(const Topology& topology) {
-    const auto problems = topology.problems();
+    // A server placed and not cabled yet is left out of the figures with a warning
+    // (theoreticalBisection), not a reason to refuse the whole design: its only problem
+    // is the missing cable, so the other problems are those of the design without it.
+    const ServerReach reach = serverReach(topology);
+    Topology cabled;
+    if (!reach.unlinked.empty()) {
+        cabled = topology;
+        for (const NodeId id : reach.unlinked)
+            cabled.removeNode(id);
+    }
+    const auto problems = (reach.unlinked.empty() ? topology : cabled).problems();
     if (!problems.empty())
         throw std::invalid_argument(
             "cannot evaluate this design: " + problems.front() +
             (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more)" : ""));
     if (topology.serverCount() == 0)
         throw std::invalid_argument("cannot evaluate this design: it has no servers");
-    if (const auto split = disconnectedServers(topology))
-        throw std::invalid_argument("cannot evaluate this design: " + *split);
+    if (reach.connected.empty())
+        throw std::invalid_argument(
+            "cannot evaluate this design: no server is connected to a switch");
+    // Cabled servers that cannot reach each other are a fabric that falls apart: a fault.
+    if (!reach.cutOff.empty())
+        throw std::invalid_argument(
+            "cannot evaluate this design: server " + topology.node(reach.cutOff.front()).name +
+            " cannot reach server " + topology.node(reach.connected.front()).name +
+            ": they are cabled into separate parts of the fabric");
 }
 
 nlohmann::ordered_json stepJson(const RunReport& r) {
@@ -72,6 +89,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     report.servers = topology.serverCount();
     report.switches = topology.switchCounts();
     report.bisection = theoreticalBisection(topology);
+    report.warnings = report.bisection.warnings;
     report.cost = estimateCost(topology, report.fabric, catalog.prices(),
                                CostOptions{options.amortizationMonths});
     if (!options.simulate)
@@ -114,7 +132,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
 
 nlohmann::ordered_json reportToJson(const RunReport& r) {
     const auto& c = r.cost;
-    return {
+    nlohmann::ordered_json json = {
         {"gpus", r.gpus},
         {"servers", r.servers},
         {"switches",
@@ -144,6 +162,10 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
           {"amortizationMonths", rounded(c.amortizationMonths, 2)},
           {"powerWatts", rounded(c.power.value, 1)}}},
     };
+    // Only when there is something to say, so reports of sound designs keep their shape.
+    if (!r.warnings.empty())
+        json["warnings"] = r.warnings;
+    return json;
 }
 
 Design withServers(const Design& design, int servers) {

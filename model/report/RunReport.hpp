@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace fabriclab::model {
 
@@ -49,11 +50,15 @@ struct RunReport {
     std::optional<sim::StepTime> step; ///< when the design has a workload
     std::optional<TrainingEstimate> training;
     CostReport cost;
+    /// What the figures leave out and why (servers not connected to the fabric), one
+    /// sentence each; empty for a sound design.
+    std::vector<std::string> warnings;
 };
 
 /// Evaluates a design. Throws std::invalid_argument with a sentence naming the fault when
-/// the design cannot be evaluated (unknown fabric, unconnected or disconnected servers,
-/// switches over their radix).
+/// the design cannot be evaluated (unknown fabric, no server connected to a switch,
+/// switches over their radix). Servers outside the fabric's main part are left out of
+/// the bisection and named in `warnings`.
 RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptions& options = {});
 
 /// The `run --json` object of DESIGN.md. `step` is null for a design without a workload.

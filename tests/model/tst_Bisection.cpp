@@ -78,6 +78,8 @@ private Q_SLOTS:
     void handBuiltQuarter();
     void fewerThanTwoServers_data();
     void fewerThanTwoServers();
+    void strayServerLeftOut_data();
+    void strayServerLeftOut();
 };
 
 void tst_Bisection::generated_data() {
@@ -177,6 +179,58 @@ void tst_Bisection::fewerThanTwoServers() {
     QCOMPARE(result.ratio, 0.0);
     QCOMPARE(result.minCut.value, 0.0);
     QCOMPARE(result.halfInjection.value, 0.0);
+}
+
+void tst_Bisection::strayServerLeftOut_data() {
+    QTest::addColumn<GeneratorParams>("params");
+    QTest::addColumn<bool>("onOwnLeaf"); ///< cabled to a leaf of its own, else not at all
+    QTest::addColumn<QString>("warning");
+
+    const auto rows = [](const char* name, const GeneratorParams& params) {
+        QTest::addRow("%s, uncabled", name)
+            << params << false
+            << "server srv-stray is not connected to any switch; left out of the bisection";
+        QTest::addRow("%s, on an island leaf", name)
+            << params << true
+            << QStringLiteral("server srv-stray cannot reach the %1 servers of the main fabric; "
+                              "left out of the bisection")
+                   .arg(params.servers);
+    };
+    rows("leaf-spine 128 srv x 8 NIC, radix 64, 2:1",
+         request("leaf-spine", 128, 8, true, 64, 64, 2.0, 1.0));
+    rows("article 004 shape: 32 srv x 2 NIC ToR, radix 40, 4:1",
+         request("leaf-spine", 32, 2, false, 40, 64, 4.0, 1.0));
+    rows("fat-tree 256 srv x 8 NIC, radix 32, 1:1/1:1",
+         request("fat-tree", 256, 8, true, 32, 32, 1.0, 1.0));
+}
+
+void tst_Bisection::strayServerLeftOut() {
+    QFETCH(GeneratorParams, params);
+    QFETCH(bool, onOwnLeaf);
+    QFETCH(QString, warning);
+
+    // A server placed and not (or not usefully) cabled used to drag the whole design's
+    // bisection to 0; the fabric's figures must be those of the fabric without it.
+    const Topology fabric =
+        generateOrFail(params.kind == "fat-tree" ? generateFatTree : generateLeafSpine, params);
+    if (QTest::currentTestFailed())
+        return;
+    Topology withStray = fabric;
+    const NodeId stray = addServer(withStray, "srv-stray", 8);
+    if (onOwnLeaf)
+        cable(withStray, stray, addSwitch(withStray, "leaf-stray", NodeKind::Leaf), 8);
+
+    const BisectionResult expected = theoreticalBisection(fabric);
+    const BisectionResult result = theoreticalBisection(withStray);
+    QVERIFY(expected.warnings.empty());
+    QVERIFY(expected.minCut.value > 0);
+    COMPARE_REL(result.minCut.value, expected.minCut.value);
+    COMPARE_REL(result.halfInjection.value, expected.halfInjection.value);
+    COMPARE_REL(result.ratio, expected.ratio);
+    QCOMPARE(result.split, expected.split);
+    QCOMPARE(result.firstHalf, expected.firstHalf);
+    QCOMPARE(result.secondHalf, expected.secondHalf);
+    QCOMPARE(result.warnings, std::vector<std::string>{warning.toStdString()});
 }
 
 QTEST_APPLESS_MAIN(tst_Bisection)

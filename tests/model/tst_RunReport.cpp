@@ -1,0 +1,144 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// What runDesign evaluates and what it refuses. A server placed and not cabled yet is
+// left out of the figures with a warning naming it; a design that cannot be evaluated
+// (no servers, none cabled, a switch over its radix, a fabric in pieces) is refused with
+// a sentence naming the fault.
+#include <QTest>
+
+// moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
+#ifndef Q_MOC_RUN
+#include "model/catalog/Catalog.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/report/RunReport.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+#endif
+
+using namespace fabriclab::model;
+
+namespace {
+
+/// 4 servers x 2 NICs on 2 leaves, one spine (2:1): small and hand-drawn.
+Design teachingDesign() {
+    return loadDesign(FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json",
+                      Catalog::builtin());
+}
+
+NodeId addNode(Topology& t, const std::string& name, NodeKind kind) {
+    Node n;
+    n.name = name;
+    n.kind = kind;
+    n.server.nics = 2;
+    n.sw = SwitchProps{64, Gbps(400)};
+    return t.addNode(n);
+}
+
+RunOptions withoutSimulation() {
+    RunOptions options;
+    options.simulate = false;
+    return options;
+}
+
+} // namespace
+
+class tst_RunReport : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void uncabledServerIsWarnedAbout();
+    void soundDesignHasNoWarnings();
+    void refused_data();
+    void refused();
+};
+
+void tst_RunReport::uncabledServerIsWarnedAbout() {
+    const Design sound = teachingDesign();
+    Design design = sound;
+    addNode(design.topology, "srv-stray", NodeKind::Server);
+
+    RunReport report;
+    try {
+        report = runDesign(design, Catalog::builtin(), withoutSimulation());
+    } catch (const std::exception& e) {
+        QFAIL(e.what());
+    }
+    const RunReport expected = runDesign(sound, Catalog::builtin(), withoutSimulation());
+    // Teaching sample: each leaf 2 x 2 x 400G down, 2 x 400G up -> cut 800 Gb/s of 1,600.
+    QCOMPARE(expected.bisection.minCut.value, 800.0);
+    QCOMPARE(report.bisection.minCut.value, expected.bisection.minCut.value);
+    QCOMPARE(report.bisection.ratio, expected.bisection.ratio);
+    QCOMPARE(report.servers, 5); // the design still has it; the bisection leaves it out
+    const std::vector<std::string> warning{
+        "server srv-stray is not connected to any switch; left out of the bisection"};
+    QCOMPARE(report.warnings, warning);
+    // QCOMPARE cannot take JSON values (its overloads probe them as numbers).
+    const auto json = reportToJson(report);
+    QVERIFY(json.contains("warnings"));
+    QVERIFY(json.at("warnings") == nlohmann::ordered_json(warning));
+}
+
+void tst_RunReport::soundDesignHasNoWarnings() {
+    const RunReport report = runDesign(teachingDesign(), Catalog::builtin(), withoutSimulation());
+    QVERIFY(report.warnings.empty());
+    // Golden files of sound designs keep their shape.
+    QVERIFY(!reportToJson(report).contains("warnings"));
+}
+
+void tst_RunReport::refused_data() {
+    QTest::addColumn<int>("fault");
+    QTest::addColumn<QString>("words");
+    QTest::addRow("no servers") << 0 << "it has no servers";
+    QTest::addRow("no server cabled") << 1 << "no server is connected to a switch";
+    QTest::addRow("a leaf over its radix, beside an uncabled server")
+        << 2 << "leaf leaf-1: uses 6 ports, radix is 4";
+    QTest::addRow("a server on a leaf of its own")
+        << 3 << "server srv-island cannot reach server srv-1";
+}
+
+void tst_RunReport::refused() {
+    QFETCH(int, fault);
+    QFETCH(QString, words);
+    Design design = teachingDesign();
+    Topology& t = design.topology;
+    switch (fault) {
+    case 0:
+        for (const auto& name : {"srv-1", "srv-2", "srv-3", "srv-4"})
+            t.removeNode(*t.findNode(name));
+        break;
+    case 1:
+        for (const auto& name : {"srv-1", "srv-2", "srv-3", "srv-4"})
+            t.removeNode(*t.findNode(name));
+        addNode(t, "srv-stray", NodeKind::Server);
+        break;
+    case 2: {
+        // leaf-1 has 2 x 2 server cables and 2 uplinks: 6 ports on a radix of 4.
+        const NodeId leaf = *t.findNode("leaf-1");
+        Node smaller = t.node(leaf);
+        smaller.sw.radix = 4;
+        t.replaceNode(leaf, smaller);
+        addNode(t, "srv-stray", NodeKind::Server);
+        break;
+    }
+    case 3: {
+        const NodeId server = addNode(t, "srv-island", NodeKind::Server);
+        t.addLink(Link{server, addNode(t, "leaf-island", NodeKind::Leaf), Gbps(400), 2,
+                       LinkMedium::Dac, 2});
+        break;
+    }
+    }
+    try {
+        runDesign(design, Catalog::builtin(), withoutSimulation());
+        QFAIL("the design was evaluated");
+    } catch (const std::invalid_argument& e) {
+        const QString what = QString::fromStdString(e.what());
+        QVERIFY2(what.startsWith(QStringLiteral("cannot evaluate this design: ")),
+                 qPrintable(what));
+        QVERIFY2(what.contains(words), qPrintable(what));
+    }
+}
+
+QTEST_APPLESS_MAIN(tst_RunReport)
+#include "tst_RunReport.moc"
