@@ -7,7 +7,7 @@
 
 namespace fabriclab::model {
 
-double leafOversubscription(const Topology& topology) {
+std::optional<double> leafOversubscription(const Topology& topology) {
     std::map<NodeId, double> down;
     std::map<NodeId, double> up;
     for (const auto& [id, link] : topology.links()) {
@@ -21,10 +21,10 @@ double leafOversubscription(const Topology& topology) {
                 up[end] += topology.usableCapacity(link).value;
         }
     }
-    double worst = 1.0;
+    std::optional<double> worst;
     for (const auto& [leaf, downlink] : down)
         if (up.count(leaf) && up.at(leaf) > 0)
-            worst = std::max(worst, downlink / up.at(leaf));
+            worst = std::max(worst.value_or(1.0), downlink / up.at(leaf));
     return worst;
 }
 

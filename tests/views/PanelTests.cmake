@@ -7,3 +7,7 @@ fabriclab_add_test(tst_GenerateDialog tst_GenerateDialog.cpp LIBS fabriclab::vie
 # QTEST_MAIN suites with widgets: offscreen even when run outside the test preset.
 set_tests_properties(tst_PropertyTableModel tst_FabricPanel tst_GenerateDialog
   PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+fabriclab_add_test(tst_StatusFigures tst_StatusFigures.cpp LIBS fabriclab::views)
+fabriclab_add_test(tst_DesignAnalyzer tst_DesignAnalyzer.cpp LIBS fabriclab::views)
+set_tests_properties(tst_StatusFigures tst_DesignAnalyzer
+  PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")

@@ -19,7 +19,9 @@ DesignFigures analyze(const model::Topology& topology, const model::Fabric& fabr
                       const model::PriceCatalog& prices) {
     DesignFigures f;
     f.counts = TopologySummary::of(topology);
-    f.oversubscription = model::leafOversubscription(topology);
+    const auto oversubscription = model::leafOversubscription(topology);
+    f.oversubscriptionMeasured = oversubscription.has_value();
+    f.oversubscription = oversubscription.value_or(1.0);
     const auto problems = topology.problems();
     f.problems = static_cast<int>(problems.size());
     if (!problems.empty())
@@ -27,6 +29,7 @@ DesignFigures analyze(const model::Topology& topology, const model::Fabric& fabr
     const auto bisection = model::theoreticalBisection(topology);
     f.bisectionGbps = bisection.minCut.value;
     f.bisectionRatio = bisection.ratio;
+    f.bisectionSplit = QString::fromStdString(bisection.split);
     try {
         const auto cost = model::estimateCost(topology, fabric, prices);
         f.capexUsd = cost.capex.value;
@@ -59,7 +62,9 @@ DesignAnalyzer::DesignAnalyzer(TopologyDocument& document, QObject* parent)
             start();
         }
     });
-    refresh();
+    // Debounced like an edit, not at once: a window opened on a file loads it right after
+    // this, and the empty design's zeros would show until the file's figures replace them.
+    m_debounce.start();
 }
 
 DesignAnalyzer::~DesignAnalyzer() {
