@@ -24,6 +24,7 @@ namespace {
 
 const char* const kGenerated = FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-rail.fabric.json";
 const char* const kHandDrawn = FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json";
+const char* const kGenerated2to1 = FABRICLAB_SOURCE_DIR "/samples/roce-v2-moe-2to1.fabric.json";
 
 std::string snapshot(const TopologyDocument& document) {
     return fabriclab::model::serializeDesign(document.design());
@@ -47,6 +48,9 @@ private Q_SLOTS:
     void fabricPickRegeneratesAsOneStep();
     void refusedFabricChangesNothing();
     void handDrawnDesignOnlySwapsTheFabric();
+    void sliderShowsEachOpenedDesign_data();
+    void sliderShowsEachOpenedDesign();
+    void handDrawnRatioFollowsItsCabling();
 };
 
 void tst_FabricPanel::iconsAreRegistered() {
@@ -198,6 +202,84 @@ void tst_FabricPanel::handDrawnDesignOnlySwapsTheFabric() {
     QVERIFY(!document.design().generator);
     document.undoStack()->undo();
     QCOMPARE(snapshot(document), before);
+}
+
+void tst_FabricPanel::sliderShowsEachOpenedDesign_data() {
+    QTest::addColumn<QString>("first");
+    QTest::addColumn<QString>("second"); ///< empty: File > New
+    QTest::addColumn<double>("ratio");   ///< where the slider must stand
+    QTest::addColumn<bool>("enabled");
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<QString>("why"); ///< words the tooltip must hold
+
+    // The teaching sample is drawn by hand: each leaf 4 x 400G down, 2 x 400G up -> 2:1.
+    // Before, the slider kept the 1:1 of the design opened before it.
+    QTest::newRow("generated 1:1, then hand-drawn 2:1")
+        << kGenerated << kHandDrawn << 2.0 << false << "2:1"
+        << "2:1 is the worst leaf";
+    QTest::newRow("hand-drawn 2:1, then generated 1:1")
+        << kHandDrawn << kGenerated << 1.0 << true << "1:1"
+        << "Release to rebuild";
+    QTest::newRow("generated 1:1, then generated 2:1")
+        << kGenerated << kGenerated2to1 << 2.0 << true << "2:1"
+        << "Release to rebuild";
+    // An empty design has no leaf to measure: the slider rests at its start, the label
+    // says there is nothing, instead of the 2:1 left from the file before.
+    QTest::newRow("generated 2:1, then a new empty design")
+        << kGenerated2to1 << QString() << 1.0 << false << "—"
+        << "No leaf with uplinks";
+}
+
+void tst_FabricPanel::sliderShowsEachOpenedDesign() {
+    QFETCH(QString, first);
+    QFETCH(QString, second);
+    QFETCH(double, ratio);
+    QFETCH(bool, enabled);
+    QFETCH(QString, label);
+    QFETCH(QString, why);
+    TopologyDocument document(Catalog::builtin());
+    document.load(first);
+    FabricPanel panel(document);
+    auto* slider = panel.findChild<QSlider*>(QStringLiteral("oversubscriptionSlider"));
+    auto* ratioLabel = panel.findChild<QLabel*>(QStringLiteral("ratioLabel"));
+    QVERIFY(slider && ratioLabel);
+    if (second.isEmpty())
+        document.newDesign();
+    else
+        document.load(second);
+
+    QCOMPARE(slider->value(), position(ratio));
+    QCOMPARE(slider->isEnabled(), enabled);
+    QCOMPARE(ratioLabel->text(), label);
+    QVERIFY2(slider->toolTip().contains(why), qPrintable(slider->toolTip()));
+    QCOMPARE(ratioLabel->toolTip(), slider->toolTip());
+    // Showing the design is not an edit of it.
+    QCOMPARE(document.undoStack()->count(), 0);
+}
+
+void tst_FabricPanel::handDrawnRatioFollowsItsCabling() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kHandDrawn));
+    FabricPanel panel(document);
+    auto* slider = panel.findChild<QSlider*>(QStringLiteral("oversubscriptionSlider"));
+    auto* ratioLabel = panel.findChild<QLabel*>(QStringLiteral("ratioLabel"));
+    QCOMPARE(ratioLabel->text(), QStringLiteral("2:1"));
+
+    // Two more 400G uplinks per leaf: 1,600 down : 1,600 up -> 1:1.
+    const auto& topology = document.topology();
+    const auto spine = *topology.findNode("spine-1");
+    for (const char* leaf : {"leaf-1", "leaf-2"})
+        for (int cable = 0; cable < 2; ++cable)
+            QVERIFY(document.connect(*topology.findNode(leaf), spine));
+    QCOMPARE(ratioLabel->text(), QStringLiteral("1:1"));
+    QCOMPARE(slider->value(), position(1.0));
+    QVERIFY(!slider->isEnabled());
+
+    // Undo puts the cabling back, and the ratio with it.
+    while (document.undoStack()->canUndo())
+        document.undoStack()->undo();
+    QCOMPARE(ratioLabel->text(), QStringLiteral("2:1"));
+    QCOMPARE(slider->value(), position(2.0));
 }
 
 QTEST_MAIN(tst_FabricPanel)

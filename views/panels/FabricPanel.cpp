@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/panels/FabricPanel.hpp"
 
+#include "model/analysis/Oversubscription.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
 #include "views/panels/DesignRegeneration.hpp"
@@ -13,6 +14,7 @@
 #include <QSlider>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace fabriclab::views {
@@ -117,7 +119,12 @@ FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
     connect(m_slider, &QSlider::sliderReleased, this, &FabricPanel::commitRatio);
     connect(&m_candidates, &GeneratorPreview::ready, this, &FabricPanel::showPreview);
     connect(&m_document, &TopologyDocument::designReset, this, &FabricPanel::syncFromDocument);
-    connect(&m_document, &TopologyDocument::changed, this, [this] { m_now.reset(); });
+    connect(&m_document, &TopologyDocument::changed, this, [this] {
+        m_now.reset();
+        // A drawn design's ratio follows its cabling, so every edit can move it.
+        if (!m_document.design().generator)
+            showMeasuredRatio();
+    });
     syncFromDocument();
 }
 
@@ -152,28 +159,39 @@ void FabricPanel::syncFromDocument() {
             fromCatalog ? m_fabric->findData(QString::fromStdString(design.fabric.spec.id)) : 0);
         m_fabric->setToolTip(QString::fromStdString(design.fabric.spec.name));
     }
-    {
+    const bool generated = design.generator.has_value();
+    m_slider->setEnabled(generated);
+    m_ratio->setEnabled(generated);
+    if (generated) {
         const QSignalBlocker blockSlider(m_slider);
-        const bool generated = design.generator.has_value();
-        m_slider->setEnabled(generated);
-        m_ratio->setEnabled(generated);
-        if (generated) {
-            m_slider->setToolTip(
-                tr("Leaf downlink : uplink bandwidth. Release to rebuild the fabric."));
-            if (!m_slider->isSliderDown())
-                m_slider->setValue(positionOf(design.generator->oversubscription));
-            m_ratio->setText(ratioText(design.generator->oversubscription));
-        } else {
-            m_slider->setToolTip(
-                tr("This design was drawn by hand: there is no generator to rebuild it at "
-                   "another oversubscription. Use Generate… to replace it with a generated one."));
-            m_ratio->setText(QStringLiteral("—"));
-        }
+        m_slider->setToolTip(
+            tr("Leaf downlink : uplink bandwidth. Release to rebuild the fabric."));
+        if (!m_slider->isSliderDown())
+            m_slider->setValue(positionOf(design.generator->oversubscription));
+        m_ratio->setText(ratioText(design.generator->oversubscription));
         m_ratio->setToolTip(m_slider->toolTip());
+    } else {
+        showMeasuredRatio();
     }
     showIdle();
     m_refusal->hide();
     describeFabric();
+}
+
+void FabricPanel::showMeasuredRatio() {
+    // What the design has, not what the slider last showed for another design.
+    const auto measured = model::leafOversubscription(m_document.topology());
+    const QSignalBlocker blockSlider(m_slider);
+    m_slider->setValue(positionOf(std::clamp(measured.value_or(kMinRatio), kMinRatio, kMaxRatio)));
+    m_ratio->setText(measured ? ratioText(*measured) : QStringLiteral("—"));
+    const QString why =
+        tr("This design was drawn by hand: there is no generator to rebuild it at another "
+           "oversubscription. Use Generate… to replace it with a generated one.");
+    m_slider->setToolTip(
+        measured ? tr("%1 is the worst leaf's downlink : uplink bandwidth, as cabled. %2")
+                       .arg(ratioText(*measured), why)
+                 : tr("No leaf with uplinks to measure. %1").arg(why));
+    m_ratio->setToolTip(m_slider->toolTip());
 }
 
 void FabricPanel::showIdle() {

@@ -24,7 +24,8 @@ class TopologyDocument;
 /// GUI thread, so dragging stays smooth on huge fabrics) and commits on release
 /// (keyboard and wheel steps commit after a short pause). A refusal from the generator
 /// shows in red and changes nothing. A hand-drawn design can change fabric but has no
-/// generator to rebuild at another ratio, so the slider is disabled there.
+/// generator to rebuild at another ratio, so the slider is disabled there and shows the
+/// ratio the design's cabling gives (model::leafOversubscription), its tooltip saying why.
 ///
 /// The panel follows designReset; it holds no design state of its own.
 class FabricPanel : public QWidget {
@@ -40,6 +41,8 @@ public:
 
 private:
     void syncFromDocument();
+    /// A design without generator: the slider and label show its measured ratio.
+    void showMeasuredRatio();
     void fabricPicked(int index);
     void sliderMoved(int position);
     void showPreview(const GeneratorPreview::Outcome& outcome);
