@@ -66,6 +66,7 @@ private Q_SLOTS:
     void multiSelectionIsAReadOnlySummary();
     void removedIdsLeaveTheSelection();
     void followsUndo();
+    void serverShowsItsNicsPlainly();
 
 private:
     std::unique_ptr<TopologyDocument> m_document;
@@ -256,6 +257,27 @@ void tst_PropertyTableModel::followsUndo() {
              QStringLiteral("64"));
     QCOMPARE(valueOf(*m_model, QStringLiteral("Ports free")).data().toString(),
              QStringLiteral("0"));
+}
+
+void tst_PropertyTableModel::serverShowsItsNicsPlainly() {
+    // A placed server's NICs come from the generator or the catalog: the inspector must
+    // make them plain, with what they add up to, and follow an edit of either.
+    const NodeId server = node(*m_document, "srv-1");
+    m_model->setSelection({server}, {});
+    const QModelIndex bandwidth = valueOf(*m_model, QStringLiteral("Fabric bandwidth"));
+    QVERIFY(bandwidth.isValid());
+    // 8 NICs x 400G.
+    QCOMPARE(bandwidth.data().toString(), QStringLiteral("8 × 400 Gb/s = 3,200 Gb/s"));
+    QVERIFY(!(bandwidth.flags() & Qt::ItemIsEditable));
+    const QModelIndex nics = valueOf(*m_model, QStringLiteral("NICs"));
+    QVERIFY2(nics.data(Qt::ToolTipRole).toString().contains(QStringLiteral("8 of 8 cabled")),
+             qPrintable(nics.data(Qt::ToolTipRole).toString()));
+    QCOMPARE(nics.siblingAtColumn(PropertyTableModel::PropertyColumn).data(Qt::ToolTipRole),
+             nics.data(Qt::ToolTipRole));
+
+    QVERIFY(m_model->setData(valueOf(*m_model, QStringLiteral("NIC speed (Gb/s)")), 800));
+    QCOMPARE(valueOf(*m_model, QStringLiteral("Fabric bandwidth")).data().toString(),
+             QStringLiteral("8 × 800 Gb/s = 6,400 Gb/s"));
 }
 
 QTEST_MAIN(tst_PropertyTableModel)

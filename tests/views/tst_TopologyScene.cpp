@@ -93,6 +93,8 @@ private Q_SLOTS:
     void dragIsOneUndoStep();
     void linkDragConnectsOrSaysWhyNot();
     void deleteAndDuplicateSelection();
+    void placingANodeSaysWhatItGot_data();
+    void placingANodeSaysWhatItGot();
 };
 
 void tst_TopologyScene::addedNodeGetsAnItemUndoRemovesIt() {
@@ -325,6 +327,78 @@ void tst_TopologyScene::deleteAndDuplicateSelection() {
     QCOMPARE(countsOf(scene), (Counts{26, 0, 144 - 8, 1}));
     document.undoStack()->undo();
     QCOMPARE(countsOf(scene), (Counts{27, 0, 144, 1}));
+}
+
+void tst_TopologyScene::placingANodeSaysWhatItGot_data() {
+    QTest::addColumn<QString>("setup"); ///< "empty", "generated" or "gb200"
+    QTest::addColumn<bool>("server");   ///< else a leaf
+    QTest::addColumn<int>("gpus");
+    QTest::addColumn<int>("nics");
+    QTest::addColumn<double>("nicGbps");
+    QTest::addColumn<QString>("message");
+
+    // No generator, no workload: the catalog's H100 (8 GPUs, one NIC each) at the default
+    // fabric's (IB NDR) 400G.
+    QTest::newRow("server in an empty design")
+        << "empty" << true << 8 << 8 << 400.0
+        << "srv-1 placed: 8 GPUs, 8 × 400 Gb/s NICs — edit in the Inspector";
+    // A generator of 4 x 200G NICs per server: the new server is one more of its kind.
+    QTest::newRow("server in a generated design")
+        << "generated" << true << 8 << 4 << 200.0
+        << "srv-17 placed: 8 GPUs, 4 × 200 Gb/s NICs — edit in the Inspector";
+    // A GB200 workload on IB XDR: one NVL72 rack is one server, 72 GPUs with a NIC each.
+    QTest::newRow("server for a GB200 workload on XDR")
+        << "gb200" << true << 72 << 72 << 800.0
+        << "srv-1 placed: 72 GPUs, 72 × 800 Gb/s NICs — edit in the Inspector";
+    QTest::newRow("leaf in an empty design") << "empty" << false << 0 << 0 << 0.0
+                                             << "leaf-1 placed: 64 ports × 400 Gb/s — edit in "
+                                                "the Inspector";
+}
+
+void tst_TopologyScene::placingANodeSaysWhatItGot() {
+    QFETCH(QString, setup);
+    QFETCH(bool, server);
+    QFETCH(int, gpus);
+    QFETCH(int, nics);
+    QFETCH(double, nicGbps);
+    QFETCH(QString, message);
+    TopologyDocument document(Catalog::builtin());
+    if (setup == QStringLiteral("generated")) {
+        fabriclab::model::Design design = document.design();
+        fabriclab::model::GeneratorParams params;
+        params.servers = 16;
+        params.nicsPerServer = 4;
+        params.nicSpeed = fabriclab::model::Gbps(200);
+        design.generator = params;
+        design.topology = fabriclab::model::generate(params);
+        document.adopt(design, QString());
+    } else if (setup == QStringLiteral("gb200")) {
+        fabriclab::model::Design design = document.design();
+        design.fabric = {*Catalog::builtin().findFabric("ib-xdr"), false};
+        fabriclab::model::Workload workload;
+        workload.model = {*Catalog::builtin().findModel("llama3-70b"), false};
+        workload.gpu = {*Catalog::builtin().findGpu("gb200"), false};
+        design.workload = workload;
+        document.adopt(design, QString());
+    }
+    CanvasView view(document);
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setTool(server ? CanvasTool::Server : CanvasTool::Leaf);
+    QSignalSpy messages(&view, &CanvasView::message);
+    const auto before = document.topology().nodes().size();
+
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, QPoint(400, 300));
+    QCOMPARE(document.topology().nodes().size(), before + 1);
+    QCOMPARE(messages.count(), 1);
+    QCOMPARE(messages.last().at(0).toString(), message);
+    const auto& placed = document.topology().node(view.selectedNodes().value(0));
+    if (server) {
+        QCOMPARE(placed.server.gpus, gpus);
+        QCOMPARE(placed.server.nics, nics);
+        QCOMPARE(placed.server.nicSpeed.value, nicGbps);
+    }
 }
 
 QTEST_MAIN(tst_TopologyScene)

@@ -39,6 +39,7 @@ void CanvasGestures::place(model::NodeKind kind, QPointF scenePos,
                            Qt::KeyboardModifiers modifiers) {
     const model::NodeId id = m_document.addNode(kind, snapped(scenePos, modifiers));
     m_scene.selectNodes({id});
+    m_message(CanvasText::placed(m_document.topology(), id));
 }
 
 // --- Move ---

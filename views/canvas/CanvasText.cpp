@@ -172,4 +172,20 @@ QString CanvasText::toolHint(CanvasTool tool) {
     return {};
 }
 
+QString CanvasText::placed(const model::Topology& topology, model::NodeId id) {
+    const model::Node& node = topology.node(id);
+    const QString name = QString::fromStdString(node.name);
+    // Sizes come from the generator or the catalog, not from the user: say which, so a
+    // server with the wrong NIC count does not go unnoticed.
+    if (node.kind == model::NodeKind::Server)
+        return tr("%1 placed: %2, %3 × %4 NICs — edit in the Inspector")
+            .arg(name, plural(node.server.gpus, "%1 GPU", "%1 GPUs"))
+            .arg(node.server.nics)
+            .arg(rate(node.server.nicSpeed));
+    return tr("%1 placed: %2 ports × %3 — edit in the Inspector")
+        .arg(name)
+        .arg(node.sw.radix)
+        .arg(rate(node.sw.portSpeed));
+}
+
 } // namespace fabriclab::views

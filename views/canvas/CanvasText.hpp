@@ -31,6 +31,9 @@ public:
     static QString edgeToolTip(const model::Topology& topology, const model::Edge& edge);
     /// What a tool does, for the status bar when it is picked.
     static QString toolHint(CanvasTool tool);
+    /// What a node placed by hand got, for the status bar: "srv-3 placed: 8 GPUs,
+    /// 8 × 400 Gb/s NICs — edit in the Inspector"; a switch's ports and speed.
+    static QString placed(const model::Topology& topology, model::NodeId id);
 };
 
 } // namespace fabriclab::views

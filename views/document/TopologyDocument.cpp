@@ -20,6 +20,8 @@ namespace fabriclab::views {
 namespace {
 
 const char* const kDefaultFabric = "ib-ndr";
+/// The GPU a design without workload is evaluated with (as runDesign does).
+const char* const kDefaultGpu = "h100-sxm";
 
 QString nameOf(const model::Topology& topology, model::NodeId id) {
     return QString::fromStdString(topology.node(id).name);
@@ -112,10 +114,23 @@ model::NodeId TopologyDocument::addNode(model::NodeKind kind, QPointF position) 
     node.y = position.y();
     const auto& fabric = m_design.fabric.spec;
     const auto& generator = m_design.generator;
-    if (kind == model::NodeKind::Server) {
-        node.server.gpus = generator ? generator->gpusPerServer : 8;
-        node.server.nics = generator ? generator->nicsPerServer : 8;
-        node.server.nicSpeed = generator ? generator->nicSpeed : fabric.portSpeed;
+    if (kind == model::NodeKind::Server && generator) {
+        // Like the servers the generator made, so the new one fits beside them.
+        node.server.gpus = generator->gpusPerServer;
+        node.server.nics = generator->nicsPerServer;
+        node.server.nicSpeed = generator->nicSpeed;
+    } else if (kind == model::NodeKind::Server) {
+        // One scale-up domain of the design's GPU (the catalog's default without a
+        // workload), one NIC per GPU (a rail each) at the fabric's port speed.
+        const model::GpuSpec* gpu =
+            m_design.workload ? &m_design.workload->gpu.spec : m_catalog.findGpu(kDefaultGpu);
+        if (gpu) {
+            node.server.gpus = std::clamp(gpu->scaleUpDomain, 1, model::limits::kMaxPerServer);
+            if (gpu->scaleUpGBps > 0)
+                node.server.scaleUpGBps = gpu->scaleUpGBps;
+        }
+        node.server.nics = node.server.gpus;
+        node.server.nicSpeed = fabric.portSpeed;
     } else {
         node.sw.radix = !generator                       ? fabric.switchRadix
                         : kind == model::NodeKind::Leaf  ? generator->leafRadix

@@ -54,7 +54,9 @@ public:
 
     // --- Edits as a user makes them: each one undo step. ---
     /// A node of `kind` at `position`, named after its kind ("leaf-3"), sized like the
-    /// design's generator or the fabric's catalog entry.
+    /// design's generator. Without one, a server is one scale-up domain of the workload's
+    /// GPU (the catalog's H100 without a workload) with one NIC per GPU at the fabric's
+    /// port speed, and a switch has the fabric's radix and port speed.
     model::NodeId addNode(model::NodeKind kind, QPointF position);
     /// Moves several nodes in one step (a drag). Positions in scene units.
     void moveNodes(const QHash<model::NodeId, QPointF>& positions);

@@ -62,15 +62,39 @@ std::vector<PropertyRow> PropertyRows::forNode(const TopologyDocument& document,
                     {}});
     rows.push_back({PropertyKey::Kind, tr("Kind"), kindText(node.kind), {}, {}});
     if (node.kind == model::NodeKind::Server) {
+        // A placed server's sizes come from the generator or the catalog; a new user must
+        // see at a glance what it got, so NICs and their speed say what they mean.
+        rows.push_back({PropertyKey::Gpus,
+                        tr("GPUs"),
+                        numberText(node.server.gpus),
+                        node.server.gpus,
+                        {},
+                        tr("GPUs in this server's scale-up domain (NVLink or similar)")});
         rows.push_back(
-            {PropertyKey::Gpus, tr("GPUs"), numberText(node.server.gpus), node.server.gpus, {}});
-        rows.push_back(
-            {PropertyKey::Nics, tr("NICs"), numberText(node.server.nics), node.server.nics, {}});
+            {PropertyKey::Nics,
+             tr("NICs"),
+             numberText(node.server.nics),
+             node.server.nics,
+             {},
+             tr("Fabric NICs (rails) in this server: each takes one cable to a "
+                "switch. %1 of %2 cabled.")
+                 .arg(numberText(topology.portsUsed(id)), numberText(node.server.nics))});
         rows.push_back({PropertyKey::NicSpeed,
                         tr("NIC speed (Gb/s)"),
                         numberText(node.server.nicSpeed.value),
                         node.server.nicSpeed.value,
-                        {}});
+                        {},
+                        tr("Line rate of each NIC, in Gb/s")});
+        rows.push_back(
+            {PropertyKey::Injection,
+             tr("Fabric bandwidth"),
+             tr("%1 × %2 = %3")
+                 .arg(numberText(node.server.nics), bandwidthText(node.server.nicSpeed.value),
+                      bandwidthText(node.server.nics * node.server.nicSpeed.value)),
+             {},
+             {},
+             tr("NICs × NIC speed: what this server can send into the fabric, per "
+                "direction. Edit NICs and NIC speed above.")});
         rows.push_back({PropertyKey::ScaleUp,
                         tr("Scale-up (GB/s per GPU)"),
                         numberText(node.server.scaleUpGBps),

@@ -27,6 +27,7 @@ enum class PropertyKey {
     Gpus,
     Nics,
     NicSpeed,
+    Injection,
     ScaleUp,
     PortsUsed,
     PortsFree,
@@ -48,6 +49,7 @@ struct PropertyRow {
     QString text;        ///< what the value column shows
     QVariant edit;       ///< invalid for a read-only row
     QStringList choices; ///< the values a combo box offers; empty otherwise
+    QString toolTip{};   ///< what the value means; empty for the table's default
 };
 
 /// The rows PropertyTableModel shows, read from the document: a node's or a link's

@@ -134,14 +134,19 @@ QVariant PropertyTableModel::data(const QModelIndex& index, int role) const {
         !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const PropertyRow& row = m_rows[static_cast<std::size_t>(index.row())];
-    if (index.column() == PropertyColumn)
+    if (index.column() == PropertyColumn) {
+        if (role == Qt::ToolTipRole && !row.toolTip.isEmpty())
+            return row.toolTip;
         return role == Qt::DisplayRole ? QVariant(row.label) : QVariant();
+    }
     switch (role) {
     case Qt::DisplayRole:
         return row.text;
     case Qt::EditRole:
         return row.edit.isValid() ? row.edit : QVariant(row.text);
     case Qt::ToolTipRole:
+        if (!row.toolTip.isEmpty())
+            return row.toolTip;
         return row.edit.isValid() ? QVariant()
                                   : QVariant(tr("Follows from the design; not editable here."));
     case ChoicesRole:
