@@ -54,6 +54,7 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
     const std::size_t count = transfers.size();
     SimulationResult result;
     result.finishTimes.assign(count, 0);
+    result.dataFinishTimes.assign(count, 0);
     if (count == 0)
         return result;
 
@@ -138,6 +139,7 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
             const std::uint32_t i = released.top().transfer;
             released.pop();
             if (local[i] || remaining[i] <= 0) {
+                result.dataFinishTimes[i] = now;
                 landing.push({now + latency[i], i});
                 continue;
             }
@@ -179,6 +181,7 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
             result.dataSeconds = std::max(result.dataSeconds, now);
             for (const std::uint32_t i : active) {
                 remaining[i] = 0;
+                result.dataFinishTimes[i] = now;
                 landing.push({now + latency[i], i});
             }
             active.clear();
@@ -228,6 +231,7 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
                 result.dataSeconds = std::max(result.dataSeconds, now);
                 solver->setActive(VariableId{i}, false);
                 activeElements -= elementCountOf[i];
+                result.dataFinishTimes[i] = now;
                 landing.push({now + latency[i], i});
             } else {
                 stillActive.push_back(i);
@@ -251,13 +255,16 @@ SimulationResult scaleSizes(const SimulationResult& result, double factor) {
     SimulationResult scaled = result;
     scaled.seconds = 0;
     for (std::size_t i = 0; i < scaled.finishTimes.size(); ++i) {
-        const double latency = result.latencies[i];
-        scaled.finishTimes[i] = (result.finishTimes[i] - latency) * factor + latency;
+        scaled.dataFinishTimes[i] = result.dataFinishTimes[i] * factor;
+        scaled.finishTimes[i] = scaled.dataFinishTimes[i] + result.latencies[i];
         scaled.seconds = std::max(scaled.seconds, scaled.finishTimes[i]);
     }
     scaled.dataSeconds = result.dataSeconds * factor;
     for (Sample& sample : scaled.timeline)
         sample.time *= factor;
+    // The last sample marks the end, after the latencies, which do not scale.
+    if (!scaled.timeline.empty())
+        scaled.timeline.back().time = scaled.seconds;
     return scaled;
 }
 

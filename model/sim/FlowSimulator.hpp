@@ -51,6 +51,10 @@ struct SimulationResult {
     double dataSeconds = 0;          ///< when the last byte moved (without start-up latency)
     std::vector<double> finishTimes; ///< per transfer
     std::vector<double> latencies;   ///< per transfer: its start-up seconds
+    /// Per transfer: when its last byte moved (its finish time less its latency), kept
+    /// apart because latency can be 1e7 times the data time of a tiny transfer, and
+    /// subtracting it again would lose the data time's low digits (scaleSizes).
+    std::vector<double> dataFinishTimes;
     std::vector<Sample> timeline;
     std::size_t events = 0;      ///< solver runs, for benchmarks
     bool drainEstimated = false; ///< maxEvents was reached; the tail is a bound
