@@ -62,13 +62,23 @@ Playback buildPlayback(const FabricNetwork& network, const CollectiveResult& col
         tiles = static_cast<int>(std::clamp<std::size_t>(kMaxCells / (perTile * links), 1,
                                                          static_cast<std::size_t>(tiles)));
     playback.stepsPerTile = (playback.steps + tiles - 1) / tiles;
+    // As many tiles as it takes at that many steps each: 30 steps in at most 24 tiles
+    // are 15 tiles of 2, not 24 tiles that would stand for 48.
+    tiles = (playback.steps + playback.stepsPerTile - 1) / playback.stepsPerTile;
     const double stretch = static_cast<double>(playback.steps) / tiles;
     const double tileSeconds = collective.seconds / tiles;
+    // Tile t spans [tileStart(t), tileStart(t + 1)]; the last ends exactly at the end, so
+    // no frame lands a rounding error past the next tile's start or the closing frame.
+    const auto tileStart = [&](int t) { return t == tiles ? collective.seconds : t * tileSeconds; };
+    if (samples.empty()) { // no simulated phase (SHARP, one server): idle from the start
+        playback.times.push_back(0);
+        playback.throughputGbps.push_back(0);
+        playback.utilization.insert(playback.utilization.end(), links, 0.0f);
+    }
     for (int t = 0; t < tiles; ++t) {
-        const double start = t * tileSeconds;
         for (std::size_t s = 0; s < samples.size(); ++s) {
-            const double offset = std::min(samples[s].time * stretch, tileSeconds);
-            playback.times.push_back(start + offset);
+            playback.times.push_back(
+                std::min(tileStart(t) + samples[s].time * stretch, tileStart(t + 1)));
             playback.throughputGbps.push_back(samples[s].throughputGbps);
             playback.utilization.insert(playback.utilization.end(), rows[s].begin(), rows[s].end());
         }
