@@ -78,6 +78,7 @@ private Q_SLOTS:
     void twoTierBom();
     void amortizationOverride();
     void refusals();
+    void fatTreeBomByTier();
 };
 
 void tst_CostModel::articleCluster_data() {
@@ -202,6 +203,74 @@ void tst_CostModel::refusals() {
     // Amortization over no time at all.
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimateCost(topology, builtinFabric("ib-ndr"),
                                                                  prices, CostOptions{0.0}));
+}
+
+void tst_CostModel::fatTreeBomByTier() {
+    // A three-tier fat-tree, 32 servers x 8 x 400G NICs, radix 16, 1:1 at every tier,
+    // ib-ndr parts. Hand count: leaves 8 down + 8 up, 256 NICs / 8 = 32 leaves; 256 leaf
+    // uplinks / 8 spine downlinks = 32 spines; 256 spine uplinks / 16 = 16 cores.
+    // Fibres: 256 leaf-spine and 256 spine-core, each with two transceivers.
+    //   servers:    256 x $6,250 + 256 x $390                  = $1,699,840
+    //   leaf:       32 x $65,000                               = $2,080,000
+    //   spine:      32 x $65,000                               = $2,080,000
+    //   core:       16 x $65,000                               = $1,040,000
+    //   leaf-spine: 256 x $100 + 512 x $700 = 25,600 + 358,400 =   $384,000
+    //   spine-core: the same                                   =   $384,000
+    //   capex                                                  = $7,667,840
+    GeneratorParams p;
+    p.kind = "fat-tree";
+    p.servers = 32;
+    p.leafRadix = 16;
+    p.spineRadix = 16;
+    p.coreRadix = 16;
+    const Topology topology = generateFatTree(p);
+    const CableCounts cables = topology.cableCounts();
+    QCOMPARE(cables.leafSpine, 256LL);
+    QCOMPARE(cables.spineCore, 256LL);
+    QCOMPARE(cables.other, 0LL);
+    const CostReport report =
+        estimateCost(topology, builtinFabric("ib-ndr"), Catalog::builtin().prices());
+
+    // Fibres and transceivers by the tiers they join, counted as the topology counts them.
+    const auto quantity = [&](CostTier tier, const char* partId) {
+        long long total = 0;
+        for (const BomLine& line : report.bom)
+            if (line.tier == tier && line.partId == partId)
+                total += line.quantity;
+        return total;
+    };
+    QCOMPARE(quantity(CostTier::LeafSpine, "fiber-400g"), cables.leafSpine);
+    QCOMPARE(quantity(CostTier::LeafSpine, "osfp-400g"), 2 * cables.leafSpine);
+    QCOMPARE(quantity(CostTier::SpineCore, "fiber-400g"), cables.spineCore);
+    QCOMPARE(quantity(CostTier::SpineCore, "osfp-400g"), 2 * cables.spineCore);
+    QCOMPARE(quantity(CostTier::Leaf, "qm9700"), 32LL);
+    QCOMPARE(quantity(CostTier::Spine, "qm9700"), 32LL);
+    QCOMPARE(quantity(CostTier::Core, "qm9700"), 16LL);
+    for (const BomLine& line : report.bom) {
+        QVERIFY2(line.tier != CostTier::Other, line.item.c_str()); // nothing drawn by hand
+        // A fibre line says where it runs, so two lines of one part read apart.
+        if (line.tier == CostTier::LeafSpine || line.tier == CostTier::SpineCore)
+            QVERIFY2(QString::fromStdString(line.item).contains(
+                         QStringLiteral("(%1)").arg(toString(line.tier).data())),
+                     line.item.c_str());
+    }
+
+    // Money by tier, and the tiers add up to capex.
+    const double expected[kCostTierCount] = {1699840, 2080000, 2080000, 1040000, 384000, 384000, 0};
+    double byTier[kCostTierCount] = {};
+    for (const BomLine& line : report.bom)
+        byTier[static_cast<int>(line.tier)] += line.total().value;
+    double sum = 0;
+    for (int t = 0; t < kCostTierCount; ++t) {
+        QVERIFY2(within(byTier[t], expected[t], kExact),
+                 qPrintable(QStringLiteral("%1: $%2, expected $%3")
+                                .arg(toString(static_cast<CostTier>(t)).data())
+                                .arg(byTier[t], 0, 'f', 0)
+                                .arg(expected[t], 0, 'f', 0)));
+        sum += byTier[t];
+    }
+    COMPARE_REL(sum, report.capex.value, kExact);
+    COMPARE_REL(report.capex.value, 7667840.0, kExact);
 }
 
 QTEST_APPLESS_MAIN(tst_CostModel)

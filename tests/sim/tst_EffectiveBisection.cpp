@@ -32,6 +32,7 @@
 
 using namespace fabriclab;
 using namespace fabriclab::sim;
+using model::LinkTier;
 using model::NodeId;
 using model::NodeKind;
 
@@ -115,6 +116,8 @@ private Q_SLOTS:
     void generatedLeafSpine();
     void ecmpCollisionsOneDirection();
     void ecmpCollisionsBothDirections();
+    void tierLoads_data();
+    void tierLoads();
 };
 
 void tst_EffectiveBisection::generatedLeafSpine_data() {
@@ -258,6 +261,138 @@ void tst_EffectiveBisection::ecmpCollisionsBothDirections() {
           kSeeds, expected);
     QVERIFY2(std::abs(mean - expected) <= 0.03,
              qPrintable(QStringLiteral("mean %1, expected %2 +- 0.03").arg(mean).arg(expected)));
+}
+
+void tst_EffectiveBisection::tierLoads_data() {
+    QTest::addColumn<QByteArray>("kind");
+    QTest::addColumn<int>("servers");
+    QTest::addColumn<int>("radix");
+    QTest::addColumn<QByteArray>("fabricId");
+    QTest::addColumn<long long>("serverCables");
+    QTest::addColumn<long long>("leafSpineCables");
+    QTest::addColumn<long long>("spineCoreCables");
+
+    // Cables counted by hand, every one 400G, 8 NICs per server, 1:1 at every tier:
+    // - leaf-spine, 64 servers, radix 64: 64 x 8 = 512 server cables on 16 rail leaves
+    //   (two units of 32 servers x 8 rails), each leaf 32 down and 32 up: 16 x 32 = 512.
+    // - fat-tree, 32 servers, radix 16: 32 x 8 = 256 server cables; leaves 8 down, 8 up:
+    //   256 leaf-spine cables; spines 8 down, 8 up: 256 spine-core cables.
+    const struct {
+        const char* kind;
+        int servers;
+        int radix;
+        long long server;
+        long long leafSpine;
+        long long spineCore;
+    } fabrics[] = {{"leaf-spine", 64, 64, 512, 512, 0}, {"fat-tree", 32, 16, 256, 256, 256}};
+    for (const auto& f : fabrics)
+        for (const char* fabric : {"ib-ndr", "roce-v2", "ethernet-tcp"})
+            QTest::addRow("%s %d servers, %s", f.kind, f.servers, fabric)
+                << QByteArray(f.kind) << f.servers << f.radix << QByteArray(fabric) << f.server
+                << f.leafSpine << f.spineCore;
+}
+
+void tst_EffectiveBisection::tierLoads() {
+    QFETCH(QByteArray, kind);
+    QFETCH(int, servers);
+    QFETCH(int, radix);
+    QFETCH(QByteArray, fabricId);
+    QFETCH(long long, serverCables);
+    QFETCH(long long, leafSpineCables);
+    QFETCH(long long, spineCoreCables);
+
+    const auto generate = kind == "fat-tree" ? model::generateFatTree : model::generateLeafSpine;
+    const model::Topology topology = testing::generateOrFail(
+        generate, testing::generatorRequest(kind.toStdString(), servers, 8, true, radix, radix,
+                                            radix, 1.0, 1.0));
+    if (QTest::currentTestFailed())
+        return;
+    const model::CableCounts cables = topology.cableCounts();
+    QCOMPARE(cables.server, serverCables);
+    QCOMPARE(cables.leafSpine, leafSpineCables);
+    QCOMPARE(cables.spineCore, spineCoreCables);
+    const model::BisectionResult theoretical = model::theoreticalBisection(topology);
+    const model::Fabric& f = builtinFabric(fabricId.constData());
+    const FabricNetwork network(topology, f);
+    const EffectiveBisection effective = effectiveBisection(network, theoretical);
+    const auto tier = [&](LinkTier t) { return effective.tiers[static_cast<std::size_t>(t)]; };
+
+    // Sums of a few hundred rates in another order than the engine's: 1e-9 relative.
+    const auto near = [](double a, double b) {
+        return std::abs(a - b) <= 1e-9 * std::max({std::abs(a), std::abs(b), 1.0});
+    };
+    const auto describe = [](const char* what, double actual, double expected) {
+        return QStringLiteral("%1 = %2 Gb/s, expected %3")
+            .arg(QLatin1String(what))
+            .arg(actual, 0, 'f', 3)
+            .arg(expected, 0, 'f', 3);
+    };
+
+    // Capacity: every cable of a tier at 400 Gb/s x goodput share, both directions.
+    // Goodput share g = lineEfficiency x (1 - protocolOverhead) from the catalog (ib-ndr
+    // 0.96, roce-v2 0.7, ethernet-tcp 0.6 x 0.5). E.g. leaf-spine on ib-ndr:
+    // 512 x 400 x 0.96 x 2 = 393,216 Gb/s at the servers, the same between leaves and spines.
+    const double g = f.lineEfficiency * (1 - f.protocolOverhead);
+    const double perCable = 400 * g * 2;
+    const double expectedCapacity[] = {static_cast<double>(serverCables) * perCable,
+                                       static_cast<double>(leafSpineCables) * perCable,
+                                       static_cast<double>(spineCoreCables) * perCable, 0.0};
+    const char* names[] = {"server", "leaf-spine", "spine-core", "other"};
+    for (std::size_t t = 0; t < effective.tiers.size(); ++t) {
+        const TierLoad& load = effective.tiers[t];
+        QVERIFY2(near(load.capacityGbps, expectedCapacity[t]),
+                 qPrintable(describe(names[t], load.capacityGbps, expectedCapacity[t])));
+        // Nothing carries more than its cables can: max-min rates respect every channel.
+        QVERIFY2(load.carriedGbps <= load.capacityGbps * (1 + 1e-9),
+                 qPrintable(describe(names[t], load.carriedGbps, load.capacityGbps)));
+    }
+
+    // Carried at the servers: each flow loads its source's NIC cable (up) and its
+    // destination's (down), all of its rate on each: 2 x (forward + backward goodput).
+    // effective.gbps is the worse direction, so forward + backward >= 2 x gbps, equal
+    // when both directions get the same (adaptive routing, where every flow here runs
+    // at its NIC's goodput: 2 x 2 x gbps = the server tier's whole capacity).
+    const double atServers = tier(LinkTier::Server).carriedGbps;
+    QVERIFY2(atServers >= 4 * effective.gbps * (1 - 1e-9),
+             qPrintable(describe("server carried", atServers, 4 * effective.gbps)));
+    if (network.adaptive()) {
+        QVERIFY2(near(atServers, 4 * effective.gbps),
+                 qPrintable(describe("server carried", atServers, 4 * effective.gbps)));
+        QVERIFY2(near(atServers, expectedCapacity[0]),
+                 qPrintable(describe("server carried", atServers, expectedCapacity[0])));
+    }
+
+    // The worst halving here puts whole rail groups (leaf-spine) or pods (fat-tree) on
+    // each side, so every flow leaves its leaf, and in the fat-tree its pod: it crosses
+    // each upper tier twice (up on its side, down on the other) with shares summing to 1
+    // at each crossing. So every tier carries what the server tier does.
+    std::set<NodeId> firstLeaves;
+    std::set<int> firstPods;
+    const auto leavesOf = [&](NodeId server) {
+        std::set<NodeId> leaves;
+        for (const auto& [id, link] : topology.links())
+            if (link.a == server || link.b == server)
+                leaves.insert(link.a == server ? link.b : link.a);
+        return leaves;
+    };
+    for (const NodeId s : theoretical.firstHalf) {
+        firstLeaves.merge(leavesOf(s));
+        firstPods.insert(topology.node(s).placement.pod);
+    }
+    for (const NodeId s : theoretical.secondHalf) {
+        for (const NodeId leaf : leavesOf(s))
+            QVERIFY2(!firstLeaves.contains(leaf), "a leaf serves both halves");
+        if (spineCoreCables > 0)
+            QVERIFY2(!firstPods.contains(topology.node(s).placement.pod), "a pod spans halves");
+    }
+    QVERIFY2(near(tier(LinkTier::LeafSpine).carriedGbps, atServers),
+             qPrintable(
+                 describe("leaf-spine carried", tier(LinkTier::LeafSpine).carriedGbps, atServers)));
+    const double expectedCore = spineCoreCables > 0 ? atServers : 0.0;
+    QVERIFY2(near(tier(LinkTier::SpineCore).carriedGbps, expectedCore),
+             qPrintable(describe("spine-core carried", tier(LinkTier::SpineCore).carriedGbps,
+                                 expectedCore)));
+    QCOMPARE(tier(LinkTier::Other).carriedGbps, 0.0);
 }
 
 QTEST_APPLESS_MAIN(tst_EffectiveBisection)

@@ -120,6 +120,8 @@ private Q_SLOTS:
     void derivedQuantities();
     void infinibandNotSlowerThanRoce_data();
     void infinibandNotSlowerThanRoce();
+    void partsAddUp_data();
+    void partsAddUp();
 };
 
 void tst_StepTime::computeSeconds_data() {
@@ -293,6 +295,93 @@ void tst_StepTime::infinibandNotSlowerThanRoce() {
     QVERIFY(ib.stepSeconds <= roce.stepSeconds);
     QVERIFY(ib.commSeconds <= roce.commSeconds);
     QVERIFY(ib.tokensPerSecond >= roce.tokensPerSecond);
+}
+
+void tst_StepTime::partsAddUp_data() {
+    QTest::addColumn<QByteArray>("fabricId");
+    QTest::addColumn<int>("servers");
+    QTest::addColumn<Job>("job");
+    QTest::addColumn<QByteArray>("present"); // parts that must be > 0: d, t, p, e
+
+    // One row per kind of traffic, each making its part non-zero (the "present" column),
+    // with overlap between 0 and 1 so hidden and exposed time differ.
+    Job dpOnly = Job::of("llama3-8b", 1, 1, 64);
+    dpOnly.overlap = 0.5;
+    Job tpInside = Job::of("llama3-70b", 8, 1, 8);
+    tpInside.overlap = 0.4;
+    Job tpSpanning = Job::of("llama3-70b", 16, 1, 4); // tp 16 over two 8-GPU servers
+    tpSpanning.overlap = 0.3;
+    Job pipeline = Job::of("llama3-405b", 8, 2, 8);
+    pipeline.overlap = 0.5;
+    Job experts = Job::of("mixtral-8x7b", 1, 1, 64);
+    experts.ep = 8;
+    experts.overlap = 0.3;
+    Job everything = Job::of("mixtral-8x7b", 16, 2, 4);
+    everything.ep = 2;
+    everything.overlap = 0.7;
+    QTest::addRow("dp 64 only, roce-v2") << QByteArray("roce-v2") << 8 << dpOnly << QByteArray("d");
+    QTest::addRow("tp 8 inside servers, ib-ndr")
+        << QByteArray("ib-ndr") << 8 << tpInside << QByteArray("dt");
+    QTest::addRow("tp 16 spanning servers, ib-ndr")
+        << QByteArray("ib-ndr") << 8 << tpSpanning << QByteArray("dt");
+    QTest::addRow("pp 2, spectrum-x")
+        << QByteArray("spectrum-x") << 16 << pipeline << QByteArray("dtp");
+    QTest::addRow("ep 8 MoE, roce-v2") << QByteArray("roce-v2") << 8 << experts << QByteArray("de");
+    QTest::addRow("tp 16, pp 2, ep 2 MoE, ib-ndr")
+        << QByteArray("ib-ndr") << 16 << everything << QByteArray("dtpe");
+}
+
+void tst_StepTime::partsAddUp() {
+    QFETCH(QByteArray, fabricId);
+    QFETCH(int, servers);
+    QFETCH(Job, job);
+    QFETCH(QByteArray, present);
+
+    const model::Topology topology = cluster(servers);
+    if (QTest::currentTestFailed())
+        return;
+    const StepTime t = step(topology, fabricId.constData(), job);
+
+    // Each part is the figure it breaks down, unchanged.
+    QCOMPARE(t.part(Parallelism::Data).seconds, t.dpSeconds);
+    QCOMPARE(t.part(Parallelism::Tensor).seconds, t.tpSeconds);
+    QCOMPARE(t.part(Parallelism::Pipeline).seconds, t.ppSeconds);
+    QCOMPARE(t.part(Parallelism::Expert).seconds, t.epSeconds);
+    const char letters[] = {'d', 't', 'p', 'e'};
+    for (int i = 0; i < kParallelismCount; ++i) {
+        const CommPart& part = t.parts[static_cast<std::size_t>(i)];
+        const auto name = toString(static_cast<Parallelism>(i));
+        QVERIFY2((part.seconds > 0) == present.contains(letters[i]),
+                 qPrintable(QStringLiteral("%1 part: %2 s").arg(name.data()).arg(part.seconds)));
+        QVERIFY2(part.exposedSeconds >= 0 && part.exposedSeconds <= part.seconds,
+                 qPrintable(QStringLiteral("%1 part exposes %2 of %3 s")
+                                .arg(name.data())
+                                .arg(part.exposedSeconds)
+                                .arg(part.seconds)));
+    }
+    // Tensor parallelism inside a server runs on NVLink, inside MFU: not on the fabric
+    // and not exposed. Spanning servers it is both, whole (nothing overlaps it).
+    const bool tpOnFabric = job.tp > 8;
+    QCOMPARE(t.part(Parallelism::Tensor).onFabric, tpOnFabric);
+    QCOMPARE(t.part(Parallelism::Tensor).exposedSeconds, tpOnFabric ? t.tpSeconds : 0.0);
+    // Overlap hides a share of data- and expert-parallel time; pipeline sends are exposed.
+    COMPARE_REL(t.part(Parallelism::Data).exposedSeconds, t.dpSeconds * (1 - job.overlap));
+    COMPARE_REL(t.part(Parallelism::Expert).exposedSeconds, t.epSeconds * (1 - job.overlap));
+    QCOMPARE(t.part(Parallelism::Pipeline).exposedSeconds, t.ppSeconds);
+
+    // The breakdown adds up to the totals: exposed parts to exposedCommSeconds, the
+    // fabric parts' time to commSeconds (to kRelTol: the same terms, summed in another
+    // order).
+    double exposed = 0;
+    double onFabric = 0;
+    for (const CommPart& part : t.parts) {
+        exposed += part.exposedSeconds;
+        if (part.onFabric)
+            onFabric += part.seconds;
+    }
+    COMPARE_REL(exposed, t.exposedCommSeconds);
+    COMPARE_REL(onFabric, t.commSeconds);
+    QVERIFY(t.commSeconds > 0);
 }
 
 QTEST_APPLESS_MAIN(tst_StepTime)
