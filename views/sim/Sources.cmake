@@ -1,5 +1,7 @@
 # SPDX-FileCopyrightText: FabricLab authors
 # SPDX-License-Identifier: MIT
 target_sources(fabriclab_views PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/CompareController.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ComparePanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/DesignAnalyzer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ResultsPanel.cpp)

@@ -1,0 +1,350 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// Compare fabrics: the panel shows, for every fabric, exactly what runDesign computes for
+// that fabric on the same design, and the verdict model::fabricVerdict reaches on those
+// figures. A fabric the design cannot run on is a row with the engine's reason, not a
+// failed comparison. An edit while the fabrics run stops them and nothing is shown as
+// current; a comparison shown goes stale on an edit. The chart draws one bar pair per
+// fabric and exports as PNG, SVG and CSV.
+#include "model/advice/FabricVerdict.hpp"
+#include "model/catalog/Catalog.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/report/RunReport.hpp"
+#include "views/charts/CompareChart.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/models/CompareTableModel.hpp"
+#include "views/models/NumberFormat.hpp"
+#include "views/sim/CompareController.hpp"
+#include "views/sim/ComparePanel.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSvgRenderer>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+using fabriclab::model::Catalog;
+using fabriclab::model::FabricOutcome;
+using fabriclab::model::RunReport;
+using fabriclab::views::CompareController;
+using fabriclab::views::ComparePanel;
+using fabriclab::views::CompareResultPtr;
+using fabriclab::views::CompareTableModel;
+using fabriclab::views::TopologyDocument;
+
+namespace {
+
+const char* const kSample = FABRICLAB_SOURCE_DIR "/samples/article000-64gpu-ib-ndr.fabric.json";
+/// Seven simulations on a 64-GPU design take well under a second; CI machines are shared.
+constexpr int kTimeoutMs = 30000;
+
+/// The engine on one fabric, as the comparison runs it (detail off).
+RunReport runOn(const fabriclab::model::Design& design, const std::string& fabricId) {
+    fabriclab::model::RunOptions options;
+    options.fabricId = fabricId;
+    options.detail = false;
+    return fabriclab::model::runDesign(design, Catalog::builtin(), options);
+}
+
+/// The verdict's inputs written out from the report, independently of the controller.
+FabricOutcome outcomeOf(const RunReport& r, const std::string& fabricId) {
+    FabricOutcome o;
+    o.fabricId = fabricId;
+    o.fabricName = r.fabric.name;
+    o.gpus = r.gpus;
+    o.busBwGBps = r.collective.busBwGBps;
+    o.capexUsd = r.cost.capex.value;
+    o.perGpuHourUsd = r.cost.perGpuHour;
+    o.stepSeconds = r.step->stepSeconds;
+    o.commToCompute = r.step->commToCompute;
+    o.trainGpuHours = r.training->gpuHours;
+    o.trainCostUsd = r.training->costUsd;
+    return o;
+}
+
+/// Relative comparison (STYLE.md §8); the figures come from the same deterministic engine.
+bool same(double actual, double expected) {
+    return std::abs(actual - expected) <= 1e-9 * std::max(1.0, std::abs(expected));
+}
+
+/// The source row of a fabric in the table.
+int rowOf(const CompareTableModel& model, const QString& fabricId) {
+    for (int row = 0; row < model.rowCount(); ++row)
+        if (model.index(row, 0).data(CompareTableModel::FabricIdRole).toString() == fabricId)
+            return row;
+    return -1;
+}
+
+double number(const CompareTableModel& model, int row, int column) {
+    return model.index(row, column).data(CompareTableModel::SortRole).toDouble();
+}
+
+struct Fixture {
+    TopologyDocument document{Catalog::builtin()};
+    CompareController controller{document};
+    ComparePanel panel{controller};
+
+    explicit Fixture(fabriclab::model::Design design) {
+        document.adopt(std::move(design), QString::fromUtf8(kSample));
+    }
+};
+
+fabriclab::model::Design sample() {
+    return fabriclab::model::loadDesign(kSample, Catalog::builtin());
+}
+
+} // namespace
+
+class tst_ComparePanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void tableShowsWhatTheEngineComputes();
+    void verdictIsTheModelsVerdict();
+    void aFabricThatCannotRunIsARow();
+    void anEditDuringARunIsNeverShownAsCurrent();
+    void aShownComparisonGoesStaleOnAnEdit();
+    void chartDrawsEveryFabricAndExports();
+};
+
+void tst_ComparePanel::tableShowsWhatTheEngineComputes() {
+    Fixture f(sample());
+    QAbstractItemModelTester tester(f.panel.tableModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy finished(&f.controller, &CompareController::finished);
+    QSignalSpy progress(&f.controller, &CompareController::progress);
+    f.panel.compareAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QVERIFY(!f.controller.isStale());
+    QCOMPARE(finished.at(0).at(0).value<CompareResultPtr>()->revision, f.controller.revision());
+
+    const CompareTableModel& model = *f.panel.tableModel();
+    const QStringList ids = CompareController::fabricIds();
+    QCOMPARE(model.rowCount(), ids.size()); // the built-in catalog has all seven
+    QCOMPARE(progress.last().at(0).toInt(), ids.size());
+    QCOMPARE(progress.last().at(1).toInt(), ids.size());
+    const fabriclab::model::Design design = f.document.design();
+    for (const QString& id : ids) {
+        const RunReport r = runOn(design, id.toStdString());
+        const int row = rowOf(model, id);
+        QVERIFY2(row >= 0, qPrintable(id));
+        QCOMPARE(model.index(row, CompareTableModel::FabricColumn).data().toString(),
+                 QString::fromStdString(r.fabric.name));
+        QVERIFY2(same(number(model, row, CompareTableModel::BisectionColumn), r.effective.gbps),
+                 qPrintable(id));
+        QVERIFY(same(number(model, row, CompareTableModel::BusBwColumn), r.collective.busBwGBps));
+        QVERIFY(same(number(model, row, CompareTableModel::StepColumn), r.step->stepSeconds));
+        QVERIFY(same(number(model, row, CompareTableModel::CapexColumn), r.cost.capex.value));
+        QVERIFY(same(number(model, row, CompareTableModel::PerGpuHourColumn), r.cost.perGpuHour));
+        QVERIFY(same(number(model, row, CompareTableModel::TrainCostColumn), r.training->costUsd));
+        // The cells people read use the one formatter, with their units.
+        QCOMPARE(model.index(row, CompareTableModel::BisectionColumn).data().toString(),
+                 fabriclab::views::bandwidthText(r.effective.gbps));
+        QCOMPARE(model.index(row, CompareTableModel::BusBwColumn).data().toString(),
+                 fabriclab::views::busBandwidthText(r.collective.busBwGBps));
+        QCOMPARE(model.index(row, CompareTableModel::CapexColumn).data().toString(),
+                 fabriclab::views::usdText(r.cost.capex.value));
+        QVERIFY(model.index(row, CompareTableModel::BusBwColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("GB/s")));
+    }
+
+    // Sorting goes by the raw number: the cheapest capex first.
+    auto* table = f.panel.findChild<QTableView*>(QStringLiteral("compareTable"));
+    QVERIFY(table);
+    table->sortByColumn(CompareTableModel::CapexColumn, Qt::AscendingOrder);
+    double previous = -1;
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        const double capex = table->model()
+                                 ->index(row, CompareTableModel::CapexColumn)
+                                 .data(CompareTableModel::SortRole)
+                                 .toDouble();
+        QVERIFY(capex >= previous);
+        previous = capex;
+    }
+    QCOMPARE(table->model()->index(0, 0).data(CompareTableModel::FabricIdRole).toString(),
+             QStringLiteral("ethernet-tcp")); // $130,976 in the sample, the lowest
+}
+
+void tst_ComparePanel::verdictIsTheModelsVerdict() {
+    Fixture f(sample());
+    QSignalSpy finished(&f.controller, &CompareController::finished);
+    f.controller.compare();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+
+    std::vector<FabricOutcome> outcomes;
+    for (const QString& id : CompareController::fabricIds())
+        outcomes.push_back(
+            outcomeOf(runOn(f.document.design(), id.toStdString()), id.toStdString()));
+    const auto expected =
+        fabriclab::model::fabricVerdict(outcomes, Catalog::builtin().prices().gpuHourUsd);
+    QVERIFY(!expected.headline.empty());
+
+    auto* headline = f.panel.findChild<QLabel*>(QStringLiteral("verdictHeadline"));
+    auto* reasons = f.panel.findChild<QLabel*>(QStringLiteral("verdictReasons"));
+    QVERIFY(headline && reasons);
+    QCOMPARE(headline->text(), QString::fromStdString(expected.headline));
+    for (const std::string& reason : expected.reasons)
+        QVERIFY2(reasons->text().contains(QString::fromStdString(reason).toHtmlEscaped()),
+                 reason.c_str());
+    QCOMPARE(f.panel.chart()->caption(), QString::fromStdString(expected.headline));
+
+    // The recommended fabric's row, and only it, is bold.
+    const CompareTableModel& model = *f.panel.tableModel();
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const bool recommended = model.index(row, 0).data(CompareTableModel::FabricIdRole) ==
+                                 QString::fromStdString(expected.recommendedId);
+        const QVariant font = model.index(row, CompareTableModel::StepColumn).data(Qt::FontRole);
+        QCOMPARE(font.isValid() && font.value<QFont>().bold(), recommended);
+    }
+}
+
+void tst_ComparePanel::aFabricThatCannotRunIsARow() {
+    // In-network reduction (SHARP) asked for by name: only the InfiniBand fabrics have it,
+    // so every Ethernet fabric refuses the collective.
+    fabriclab::model::Design design = sample();
+    design.collective->algorithm = fabriclab::model::CollectiveAlgorithm::Sharp;
+    Fixture f(design);
+    QSignalSpy finished(&f.controller, &CompareController::finished);
+    f.controller.compare();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+
+    const CompareTableModel& model = *f.panel.tableModel();
+    QCOMPARE(model.rowCount(), CompareController::fabricIds().size());
+    std::vector<FabricOutcome> outcomes;
+    for (const QString& id : CompareController::fabricIds()) {
+        const int row = rowOf(model, id);
+        const QString note = model.index(row, CompareTableModel::NoteColumn).data().toString();
+        try {
+            const RunReport r = runOn(design, id.toStdString());
+            outcomes.push_back(outcomeOf(r, id.toStdString()));
+            QVERIFY2(same(number(model, row, CompareTableModel::StepColumn), r.step->stepSeconds),
+                     qPrintable(id));
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(note.contains(QString::fromStdString(e.what())), qPrintable(note));
+            QVERIFY(!model.index(row, CompareTableModel::StepColumn)
+                         .data(CompareTableModel::SortRole)
+                         .isValid());
+        }
+    }
+    QVERIFY(outcomes.size() >= 2);                                            // IB NDR and XDR ran
+    QVERIFY(outcomes.size() < size_t(CompareController::fabricIds().size())); // others refused
+    const auto expected =
+        fabriclab::model::fabricVerdict(outcomes, Catalog::builtin().prices().gpuHourUsd);
+    QCOMPARE(f.panel.findChild<QLabel*>(QStringLiteral("verdictHeadline"))->text(),
+             QString::fromStdString(expected.headline));
+    QCOMPARE(f.panel.chart()->table().rows.size(), qsizetype(outcomes.size()));
+}
+
+void tst_ComparePanel::anEditDuringARunIsNeverShownAsCurrent() {
+    Fixture f(sample());
+    QSignalSpy finished(&f.controller, &CompareController::finished);
+    QSignalSpy cancelled(&f.controller, &CompareController::cancelled);
+    f.controller.compare();
+    QVERIFY(f.controller.isRunning());
+    // An edit before the event loop delivers anything: the runs are for the old design.
+    const auto node = f.document.design().topology.nodes().begin()->first;
+    f.document.moveNodes({{node, QPointF(40, 40)}});
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, kTimeoutMs);
+    QVERIFY(!f.controller.isRunning());
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(!f.controller.result());
+    QCOMPARE(f.panel.tableModel()->rowCount(), 0);
+    QVERIFY(f.panel.findChild<QLabel*>(QStringLiteral("verdictHeadline"))->text().isEmpty());
+
+    // Comparing again runs the edited design.
+    f.controller.compare();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(f.controller.result()->revision, f.controller.revision());
+}
+
+void tst_ComparePanel::aShownComparisonGoesStaleOnAnEdit() {
+    Fixture f(sample());
+    QSignalSpy finished(&f.controller, &CompareController::finished);
+    QSignalSpy cancelled(&f.controller, &CompareController::cancelled);
+    QSignalSpy stale(&f.controller, &CompareController::staleChanged);
+    auto* banner = f.panel.findChild<QLabel*>(QStringLiteral("staleBanner"));
+    QVERIFY(banner);
+    f.controller.compare();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QVERIFY(banner->isHidden());
+    const quint64 shown = f.controller.result()->revision;
+
+    // A second comparison overtaken by an edit: stopped, the first one stays, marked stale.
+    f.controller.compare();
+    const auto node = f.document.design().topology.nodes().begin()->first;
+    f.document.moveNodes({{node, QPointF(40, 40)}});
+    QVERIFY(f.controller.isStale());
+    QCOMPARE(stale.count(), 1);
+    QCOMPARE(stale.at(0).at(0).toBool(), true);
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, kTimeoutMs);
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(f.controller.result()->revision, shown);
+    QVERIFY(f.controller.result()->revision != f.controller.revision());
+    QVERIFY(!banner->isHidden());
+    QVERIFY(!f.panel.findChild<QLabel*>(QStringLiteral("verdictHeadline"))->isEnabled());
+
+    f.panel.compareAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeoutMs);
+    QVERIFY(!f.controller.isStale());
+    QCOMPARE(stale.last().at(0).toBool(), false);
+    QVERIFY(banner->isHidden());
+    QVERIFY(f.panel.findChild<QLabel*>(QStringLiteral("verdictHeadline"))->isEnabled());
+}
+
+void tst_ComparePanel::chartDrawsEveryFabricAndExports() {
+    Fixture f(sample());
+    QSignalSpy finished(&f.controller, &CompareController::finished);
+    f.controller.compare();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+
+    const auto* chart = f.panel.chart();
+    QCOMPARE(chart->name(), QStringLiteral("compare"));
+    QVERIFY(chart->hasData());
+    const fabriclab::views::ChartTable table = chart->table();
+    QCOMPARE(table.rows.size(), CompareController::fabricIds().size());
+    // Row by row the absolute figures drawn are the engine's for that fabric, in the
+    // comparison's order (top to bottom).
+    for (int i = 0; i < table.rows.size(); ++i) {
+        const QStringList& row = table.rows.at(i);
+        QCOMPARE(row.at(0), CompareController::fabricIds().at(i));
+        const RunReport r = runOn(f.document.design(), row.at(0).toStdString());
+        QCOMPARE(row.at(1), QString::fromStdString(r.fabric.name));
+        QVERIFY(std::abs(row.at(2).toDouble() - r.step->stepSeconds) < 1e-6);
+        QVERIFY(std::abs(row.at(3).toDouble() - r.training->costUsd) < 0.01);
+    }
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString png = dir.filePath(QStringLiteral("compare.png"));
+    const QString svg = dir.filePath(QStringLiteral("compare.svg"));
+    const QString csv = dir.filePath(QStringLiteral("compare.csv"));
+    QString error;
+    QVERIFY2(chart->exportPng(png, &error), qPrintable(error));
+    QVERIFY2(chart->exportSvg(svg, &error), qPrintable(error));
+    QVERIFY2(chart->exportCsv(csv, &error), qPrintable(error));
+    QVERIFY(!QImage(png).isNull());
+    QVERIFY(QSvgRenderer(svg).isValid());
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines =
+        QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), table.rows.size() + 1);
+    QCOMPARE(lines.first(), table.header.join(QLatin1Char(',')));
+    QVERIFY(
+        lines.first().startsWith(QStringLiteral("fabric,name,step time (s),cost to train (USD)")));
+}
+
+QTEST_MAIN(tst_ComparePanel)
+#include "tst_ComparePanel.moc"

@@ -1,0 +1,228 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/models/CompareTableModel.hpp"
+
+#include "views/models/NumberFormat.hpp"
+
+#include <QFont>
+
+namespace fabriclab::views {
+namespace {
+
+const QString kNone = QStringLiteral("—");
+
+/// Exact enough to check by hand against the CLI, without float noise.
+QString exact(double value) {
+    return numberText(value, 6);
+}
+
+QString usdRate(double usd) {
+    return QStringLiteral("$") + numberText(usd, 3);
+}
+
+} // namespace
+
+CompareTableModel::CompareTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void CompareTableModel::setResult(CompareResultPtr result) {
+    beginResetModel();
+    m_result = std::move(result);
+    endResetModel();
+}
+
+int CompareTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !m_result ? 0 : static_cast<int>(m_result->rows.size());
+}
+
+int CompareTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+bool CompareTableModel::isRecommended(const CompareRow& row) const {
+    return row.ok() && !m_result->verdict.recommendedId.empty() &&
+           row.fabricId.toStdString() == m_result->verdict.recommendedId;
+}
+
+QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const CompareRow& row = m_result->rows.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, index.column());
+    case Qt::ToolTipRole:
+        return toolTip(row, index.column());
+    case SortRole:
+        return sortValue(row, index.column());
+    case FabricIdRole:
+        return row.fabricId;
+    case Qt::FontRole:
+        if (isRecommended(row)) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() == FabricColumn || index.column() == NoteColumn)
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    default:
+        return {};
+    }
+}
+
+QString CompareTableModel::display(const CompareRow& row, int column) const {
+    if (column == FabricColumn)
+        return row.fabricName;
+    if (column == NoteColumn) {
+        if (!row.ok())
+            return tr("Cannot run: %1").arg(row.error);
+        if (isRecommended(row))
+            return tr("Recommended");
+        return row.warnings.value(0);
+    }
+    if (!row.ok())
+        return kNone;
+    const model::FabricOutcome& o = row.outcome;
+    switch (column) {
+    case BisectionColumn:
+        return bandwidthText(row.effectiveBisectionGbps);
+    case BusBwColumn:
+        return busBandwidthText(o.busBwGBps);
+    case StepColumn:
+        return row.hasWorkload ? durationText(o.stepSeconds) : kNone;
+    case CapexColumn:
+        return usdText(o.capexUsd);
+    case PerGpuHourColumn:
+        return usdRate(o.perGpuHourUsd);
+    case TrainCostColumn:
+        return row.hasWorkload ? usdText(o.trainCostUsd) : kNone;
+    default:
+        return {};
+    }
+}
+
+QString CompareTableModel::toolTip(const CompareRow& row, int column) const {
+    if (!row.ok())
+        return tr("%1 cannot run this design: %2").arg(row.fabricName, row.error);
+    const model::FabricOutcome& o = row.outcome;
+    const QString noWorkload = tr("The design has no workload, so there is no step to time.");
+    switch (column) {
+    case FabricColumn:
+        return tr("%1 (catalog id %2)").arg(row.fabricName, row.fabricId);
+    case BisectionColumn:
+        return tr("Effective bisection %1 Gb/s: what permutation traffic across the worst "
+                  "halving gets under this fabric's routing, of a %2 Gb/s min cut.")
+            .arg(exact(row.effectiveBisectionGbps), exact(row.theoreticalBisectionGbps));
+    case BusBwColumn:
+        return tr("Bus bandwidth %1 GB/s (gigabytes per second, as nccl-tests reports busbw) "
+                  "of the design's collective, which takes %2 s.")
+            .arg(exact(o.busBwGBps), exact(row.collectiveSeconds));
+    case StepColumn:
+        if (!row.hasWorkload)
+            return noWorkload;
+        return tr("Step time %1 s; communication on the fabric is %2 of compute.")
+            .arg(exact(o.stepSeconds), percentText(o.commToCompute));
+    case CapexColumn:
+        return tr("Fabric capex $%1 in US dollars: switches, NICs, cables and optics, not "
+                  "the GPUs.")
+            .arg(numberText(o.capexUsd, 2));
+    case PerGpuHourColumn:
+        return tr("$%1 per GPU-hour: the fabric capex spread over every GPU for the "
+                  "amortization period.")
+            .arg(exact(o.perGpuHourUsd));
+    case TrainCostColumn:
+        if (!row.hasWorkload)
+            return noWorkload;
+        return tr("Cost to train %1 tokens: $%2 in US dollars for %3 GPU-hours at $%4 per "
+                  "GPU-hour plus the fabric's $/GPU-h.")
+            .arg(numberText(m_result->trainTokens), numberText(o.trainCostUsd, 2),
+                 numberText(o.trainGpuHours, 2), numberText(m_result->gpuHourUsd, 2));
+    case NoteColumn:
+        if (isRecommended(row))
+            return QString::fromStdString(m_result->verdict.headline);
+        return row.warnings.join(QLatin1Char('\n'));
+    default:
+        return {};
+    }
+}
+
+QVariant CompareTableModel::sortValue(const CompareRow& row, int column) const {
+    if (column == FabricColumn)
+        return row.fabricName;
+    if (column == NoteColumn)
+        return display(row, column);
+    if (!row.ok())
+        return {}; // a fabric that did not run has no figure to rank
+    const model::FabricOutcome& o = row.outcome;
+    switch (column) {
+    case BisectionColumn:
+        return row.effectiveBisectionGbps;
+    case BusBwColumn:
+        return o.busBwGBps;
+    case StepColumn:
+        return row.hasWorkload ? QVariant(o.stepSeconds) : QVariant();
+    case CapexColumn:
+        return o.capexUsd;
+    case PerGpuHourColumn:
+        return o.perGpuHourUsd;
+    case TrainCostColumn:
+        return row.hasWorkload ? QVariant(o.trainCostUsd) : QVariant();
+    default:
+        return {};
+    }
+}
+
+QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case FabricColumn:
+            return tr("Fabric");
+        case BisectionColumn:
+            return tr("Bisection (Gb/s)");
+        case BusBwColumn:
+            return tr("Bus bw (GB/s)");
+        case StepColumn:
+            return tr("Step time");
+        case CapexColumn:
+            return tr("Fabric capex");
+        case PerGpuHourColumn:
+            return tr("$/GPU-h");
+        case TrainCostColumn:
+            return tr("Cost to train");
+        case NoteColumn:
+            return tr("Note");
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case BisectionColumn:
+            return tr("Effective bisection in gigabits per second, simulated under each "
+                      "fabric's routing");
+        case BusBwColumn:
+            return tr("Bus bandwidth of the design's collective in gigabytes per second, as "
+                      "nccl-tests defines busbw");
+        case StepColumn:
+            return tr("Time of one training step of the design's workload");
+        case CapexColumn:
+            return tr("Capital cost of the fabric (not the GPUs), US dollars");
+        case PerGpuHourColumn:
+            return tr("Fabric capex amortized per GPU-hour, US dollars");
+        case TrainCostColumn:
+            return tr("GPU-hours to train the token budget times the GPU-hour price plus the "
+                      "fabric's $/GPU-h, US dollars");
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::TextAlignmentRole && section != FabricColumn && section != NoteColumn)
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+} // namespace fabriclab::views

@@ -1,0 +1,117 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/advice/FabricVerdict.hpp"
+
+#include <QFutureWatcher>
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <stop_token>
+
+namespace fabriclab::views {
+
+class TopologyDocument;
+
+/// One fabric's line in a comparison: the design run on that fabric, or why it could not be.
+struct CompareRow {
+    QString fabricId;   ///< catalog id, e.g. "ib-ndr"
+    QString fabricName; ///< for people, from the catalog
+    /// Why the engine refused the design on this fabric, in its words; empty when it ran.
+    QString error;
+    QStringList warnings;                ///< what the figures leave out (engine sentences)
+    double theoreticalBisectionGbps = 0; ///< min cut of the worst halving, Gb/s
+    double effectiveBisectionGbps = 0;   ///< simulated permutation traffic across it, Gb/s
+    double collectiveSeconds = 0;        ///< the design's collective, s
+    bool hasWorkload = false; ///< step time and training figures in `outcome` are meaningful
+    /// The figures the verdict weighs, copied from the engine's report: step time (s),
+    /// busbw (GB/s), capex (USD), $/GPU-hour, training GPU-hours and cost (USD).
+    model::FabricOutcome outcome;
+
+    bool ok() const { return error.isEmpty(); }
+};
+
+/// A finished comparison: every fabric run on one snapshot of the design, and the verdict
+/// model::fabricVerdict reached on the fabrics that ran.
+struct CompareResult {
+    quint64 revision = 0;   ///< the document revision the snapshot was taken at
+    QList<CompareRow> rows; ///< in CompareController::fabricIds() order
+    model::FabricVerdict verdict;
+    double gpuHourUsd = 0;  ///< the GPU-hour price the verdict used, USD
+    double trainTokens = 0; ///< the token budget behind training GPU-hours and cost
+};
+
+/// Shared read-only between the controller, the table, the chart and the verdict.
+using CompareResultPtr = std::shared_ptr<const CompareResult>;
+
+/// Runs the document's design on every fabric the comparison covers (InfiniBand NDR and
+/// XDR, Spectrum-X, RoCEv2 tuned and untuned, TCP Ethernet, EFA; ids the catalog lacks are
+/// skipped), one model::runDesign per fabric on the global thread pool, so they run in
+/// parallel on the cores available. A fabric the design cannot run on becomes a row with
+/// the engine's reason; the comparison goes on without it.
+///
+/// Every document change bumps the revision: a comparison shown becomes stale, and one in
+/// flight is stopped through its stop token and dropped. A result is only delivered for
+/// the revision it was taken at. Lives on the GUI thread; the workers see only a snapshot.
+class CompareController : public QObject {
+    Q_OBJECT
+
+public:
+    /// The fabrics a comparison covers, in the order rows come out.
+    static QStringList fabricIds();
+
+    explicit CompareController(TopologyDocument& document, QObject* parent = nullptr);
+    /// Stops the runs in flight and waits for them (each lets go within milliseconds).
+    ~CompareController() override;
+
+    /// How many times the document has changed since the controller was made.
+    quint64 revision() const { return m_revision; }
+    bool isRunning() const { return m_watcher.isRunning(); }
+    /// True when a comparison was shown or started and the design changed since.
+    bool isStale() const { return m_stale; }
+    /// The newest comparison delivered (null before the first); check isStale().
+    const CompareResultPtr& result() const { return m_result; }
+    /// The fabric ids of fabricIds() that the document's catalog holds.
+    QStringList fabricsToRun() const;
+
+public Q_SLOTS:
+    /// Compares the current revision. A run in flight for an older revision is stopped
+    /// first; one for the current revision is left to finish.
+    void compare();
+    /// Stops the runs in flight; nothing is delivered and the result shown stays.
+    void cancel();
+
+Q_SIGNALS:
+    void started();
+    /// `done` of `total` fabrics have finished (also refused ones).
+    void progress(int done, int total);
+    /// A comparison of the current revision.
+    void finished(const fabriclab::views::CompareResultPtr& result);
+    /// A run ended without a result: cancelled, or overtaken by an edit.
+    void cancelled();
+    void staleChanged(bool stale);
+
+private:
+    void edited();
+    void start();
+    void runFinished();
+    void setStale(bool stale);
+
+    TopologyDocument& m_document;
+    QFutureWatcher<CompareRow> m_watcher;
+    std::stop_source m_stop; ///< of the runs in flight
+    quint64 m_revision = 0;  ///< bumped by every document change
+    quint64 m_running = 0;   ///< revision of the runs in flight
+    bool m_restart = false;  ///< start again once the runs in flight have stopped
+    bool m_stale = false;
+    CompareResultPtr m_result;
+};
+
+} // namespace fabriclab::views
+
+Q_DECLARE_METATYPE(fabriclab::views::CompareResultPtr)
