@@ -3,6 +3,7 @@
 #include "app/gui/MainWindow.hpp"
 
 #include "app/gui/ShortcutsDialog.hpp"
+#include "app/gui/SimulationActions.hpp"
 #include "app/gui/Theme.hpp"
 #include "model/layout/TieredLayout.hpp"
 #include "views/canvas/CanvasView.hpp"
@@ -14,8 +15,10 @@
 #include "views/panels/PalettePanel.hpp"
 #include "views/panels/StatusFigures.hpp"
 #include "views/panels/ThemedIcon.hpp"
+#include "views/sim/CompareController.hpp"
+#include "views/sim/ComparePanel.hpp"
 #include "views/sim/DesignAnalyzer.hpp"
-#include "views/sim/ResultsPanel.hpp"
+#include "views/sim/ResultsDashboard.hpp"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -46,6 +49,8 @@ MainWindow::MainWindow(views::TopologyDocument& document, QWidget* parent)
     buildViewMenu();
     buildFabricMenu();
     buildDocks();
+    m_simulation = new SimulationActions(*this, document, *m_canvas, *m_dashboard, *m_compare,
+                                         *menuBar()->addMenu(tr("&Simulation")));
     buildHelpMenu();
 
     auto* figures = new views::StatusFigures(this);
@@ -95,10 +100,18 @@ void MainWindow::buildDocks() {
     resizeDocks({inspectorDock, fabricDock}, {520, 260}, Qt::Vertical);
     resizeDocks({inspectorDock}, {330}, Qt::Horizontal);
 
-    auto* results = new views::ResultsPanel(this);
-    dock(tr("Results"), QStringLiteral("ResultsDock"), results, Qt::BottomDockWidgetArea);
-    connect(m_analyzer, &views::DesignAnalyzer::figuresChanged, results,
-            &views::ResultsPanel::show);
+    m_dashboard = new views::ResultsDashboard(this);
+    QDockWidget* results =
+        dock(tr("Results"), QStringLiteral("ResultsDock"), m_dashboard, Qt::BottomDockWidgetArea);
+    m_comparisons = new views::CompareController(m_document, this);
+    m_compare = new views::ComparePanel(*m_comparisons, this);
+    QDockWidget* compare = dock(tr("Compare fabrics"), QStringLiteral("CompareDock"), m_compare,
+                                Qt::BottomDockWidgetArea);
+    tabifyDockWidget(results, compare);
+    results->raise();
+    // The charts are what the user came for: give them half the window's height.
+    resizeDocks({results}, {430}, Qt::Vertical);
+    connect(m_compare->compareAction(), &QAction::triggered, compare, &QDockWidget::raise);
 }
 
 void MainWindow::buildEditMenu() {

@@ -9,11 +9,16 @@ class QMenu;
 
 namespace fabriclab::views {
 class CanvasView;
+class CompareController;
+class ComparePanel;
 class DesignAnalyzer;
+class ResultsDashboard;
 class TopologyDocument;
 } // namespace fabriclab::views
 
 namespace fabriclab::app {
+
+class SimulationActions;
 
 /// The window: canvas in the centre, palette, inspector, fabric and results docks, live
 /// figures in the status bar. It creates actions, menus and docks and connects them;
@@ -26,6 +31,10 @@ public:
 
     QMenu* fileMenu() const { return m_fileMenu; }
     views::CanvasView* canvas() const { return m_canvas; }
+    views::ResultsDashboard* dashboard() const { return m_dashboard; }
+    views::ComparePanel* comparePanel() const { return m_compare; }
+    views::CompareController* comparisons() const { return m_comparisons; }
+    SimulationActions* simulation() const { return m_simulation; }
 
 Q_SIGNALS:
     /// The user asked to close; FileActions decides (unsaved changes) and may accept.
@@ -47,6 +56,10 @@ private:
     views::TopologyDocument& m_document;
     views::CanvasView* m_canvas = nullptr;
     views::DesignAnalyzer* m_analyzer = nullptr;
+    views::ResultsDashboard* m_dashboard = nullptr;
+    views::ComparePanel* m_compare = nullptr;
+    views::CompareController* m_comparisons = nullptr;
+    SimulationActions* m_simulation = nullptr;
     QMenu* m_fileMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QByteArray m_defaultState; ///< dock layout as first built, for View > Reset layout

@@ -3,6 +3,7 @@
 // fabriclab: the desktop app. Builds the document, the window and the file handling,
 // then hands control to Qt. Wiring only.
 #include "app/gui/FileActions.hpp"
+#include "app/gui/HeadlessCapture.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/Theme.hpp"
 #include "model/catalog/Catalog.hpp"
@@ -14,6 +15,8 @@
 #include <QDir>
 #include <QIcon>
 #include <QTimer>
+
+#include <cstdio>
 
 namespace {
 
@@ -28,6 +31,56 @@ void configureParser(QCommandLineParser& parser) {
         QStringLiteral("design"),
         QCoreApplication::translate("main", "A *.fabric.json design to open."),
         QStringLiteral("[design]"));
+    parser.addOption({QStringLiteral("screenshot"),
+                      QCoreApplication::translate(
+                          "main", "Open DESIGN, wait for its results, save the window as a PNG "
+                                  "and exit."),
+                      QStringLiteral("png")});
+    parser.addOption(
+        {QStringLiteral("view"),
+         QCoreApplication::translate("main", "What --screenshot shows: results (default), "
+                                             "compare or playback."),
+         QStringLiteral("view"), QStringLiteral("results")});
+    parser.addOption({QStringLiteral("export-charts"),
+                      QCoreApplication::translate(
+                          "main", "Open DESIGN, wait for its results, write every chart as "
+                                  "NAME.png, NAME.svg and NAME.csv into the folder, and exit."),
+                      QStringLiteral("folder")});
+}
+
+/// --screenshot and --export-charts: the design is loaded without dialogs and the
+/// capture quits the application when done. Returns the exit status.
+int runHeadless(QApplication& app, const QCommandLineParser& parser,
+                fabriclab::views::TopologyDocument& document, fabriclab::app::MainWindow& window) {
+    using fabriclab::app::HeadlessCapture;
+    const QStringList designs = parser.positionalArguments();
+    const bool screenshot = parser.isSet(QStringLiteral("screenshot"));
+    const QString view = parser.value(QStringLiteral("view"));
+    if (designs.size() != 1) {
+        std::fprintf(stderr, "fabriclab: --screenshot and --export-charts need one DESIGN\n");
+        return 2;
+    }
+    if (!HeadlessCapture::views().contains(view)) {
+        std::fprintf(stderr, "fabriclab: unknown --view \"%s\"; use one of: %s\n", qPrintable(view),
+                     qPrintable(HeadlessCapture::views().join(QStringLiteral(", "))));
+        return 2;
+    }
+    try {
+        document.load(QDir::current().absoluteFilePath(designs.front()));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fabriclab: %s\n", e.what());
+        return 2;
+    }
+    window.resize(1600, 1000);
+    window.show();
+    auto* capture = new HeadlessCapture(
+        window,
+        screenshot ? HeadlessCapture::Mode::Screenshot : HeadlessCapture::Mode::ExportCharts,
+        parser.value(screenshot ? QStringLiteral("screenshot") : QStringLiteral("export-charts")),
+        view);
+    QObject::connect(capture, &HeadlessCapture::finished, &app, &QCoreApplication::exit);
+    capture->start();
+    return QApplication::exec();
 }
 
 void nameApplication() {
@@ -72,6 +125,8 @@ int main(int argc, char** argv) {
     fabriclab::app::applyTheme(fabriclab::app::savedTheme());
     fabriclab::views::TopologyDocument document(fabriclab::model::Catalog::builtin());
     fabriclab::app::MainWindow window(document);
+    if (parser.isSet(QStringLiteral("screenshot")) || parser.isSet(QStringLiteral("export-charts")))
+        return runHeadless(app, parser, document, window);
     fabriclab::app::FileActions files(document, window);
     window.show();
 

@@ -3,6 +3,7 @@
 #include "model/report/RunReport.hpp"
 
 #include "model/analysis/Connectivity.hpp"
+#include "model/core/Cancellation.hpp"
 #include "model/fabric/Generators.hpp"
 
 #include <algorithm>
@@ -95,8 +96,22 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     if (!options.simulate)
         return report;
 
+    const auto stage = [&](std::string_view name, int permille) {
+        throwIfStopped(options.stop);
+        if (options.progress)
+            options.progress(RunProgress{name, permille});
+    };
+    stage("effective bisection", 100);
     const sim::FabricNetwork network(topology, report.fabric, options.seed);
-    report.effective = sim::effectiveBisection(network, report.bisection, options.seed);
+    report.effective =
+        sim::effectiveBisection(network, report.bisection, options.seed, options.stop);
+    if (options.detail) {
+        Fabric other = report.fabric;
+        other.routing = other.routing == Routing::Adaptive ? Routing::Ecmp : Routing::Adaptive;
+        const sim::FabricNetwork otherNetwork(topology, other, options.seed);
+        report.otherRouting =
+            sim::effectiveBisection(otherNetwork, report.bisection, options.seed, options.stop);
+    }
 
     const model::GpuSpec gpu =
         design.workload ? design.workload->gpu.spec : *catalog.findGpu("h100-sxm");
@@ -105,16 +120,32 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     for (const auto server : group.servers)
         group.gpusPerServer = std::min(group.gpusPerServer, topology.node(server).server.gpus);
     const CollectiveSpec collective = design.collective.value_or(CollectiveSpec{});
+    stage("collective", 300);
     try {
-        report.collective = sim::runCollective(network, group, collective);
+        // With detail, the phases are recorded per link for playback and kept, so the
+        // message-size sweep scales them instead of simulating them again.
+        sim::PhaseCache phases;
+        report.collective =
+            sim::runCollective(network, group, collective, options.stop, options.detail, &phases);
+        if (options.detail) {
+            stage("playback", 500);
+            report.playback = sim::buildPlayback(network, report.collective);
+            // The playback holds what the canvas needs; the report need not keep it twice.
+            for (sim::Sample& sample : report.collective.phase.timeline)
+                std::vector<float>().swap(sample.linkUtilization);
+            stage("message sizes", 550);
+            report.busBwCurve = sim::busBandwidthCurve(network, group, collective,
+                                                       sim::messageSizes(), options.stop, &phases);
+        }
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument("cannot time the " + std::string(toString(collective.op)) +
                                     ": " + e.what());
     }
 
     if (design.workload) {
+        stage("step time", 850);
         try {
-            report.step = sim::estimateStep(network, *design.workload);
+            report.step = sim::estimateStep(network, *design.workload, options.stop);
         } catch (const std::invalid_argument& e) {
             throw std::invalid_argument(std::string("cannot estimate the training step: ") +
                                         e.what());
@@ -127,6 +158,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             training.gpuHours * (catalog.prices().gpuHourUsd + report.cost.perGpuHour);
         report.training = training;
     }
+    stage("done", 1000);
     return report;
 }
 

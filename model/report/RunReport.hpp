@@ -6,18 +6,29 @@
 #include "model/catalog/Catalog.hpp"
 #include "model/cost/CostModel.hpp"
 #include "model/design/Design.hpp"
+#include "model/sim/BusBandwidthCurve.hpp"
 #include "model/sim/Collectives.hpp"
 #include "model/sim/EffectiveBisection.hpp"
+#include "model/sim/Playback.hpp"
 #include "model/workload/StepTime.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fabriclab::model {
+
+/// Where a run is: the stage it starts, and how far the run is, 0-1000.
+struct RunProgress {
+    std::string_view stage;
+    int permille = 0;
+};
 
 struct RunOptions {
     std::optional<std::string> fabricId;      ///< evaluate on this fabric instead of the design's
@@ -27,6 +38,15 @@ struct RunOptions {
     /// False: only topology, theoretical bisection and cost (what a comparison table
     /// shows), without the effective bisection, collective and step simulations.
     bool simulate = true;
+    /// Also what the app draws beside the figures: the bisection under the other routing
+    /// (ECMP against adaptive), bus bandwidth over message sizes, and the collective's
+    /// playback with per-link utilization.
+    bool detail = false;
+    /// Polled throughout (routing, solving, between stages): a stopped run throws
+    /// model::Cancelled within a few milliseconds.
+    std::stop_token stop;
+    /// Called from the running thread as each stage starts.
+    std::function<void(const RunProgress&)> progress;
 };
 
 /// What training a token budget takes on this design.
@@ -53,6 +73,13 @@ struct RunReport {
     /// What the figures leave out and why (servers not connected to the fabric), one
     /// sentence each; empty for a sound design.
     std::vector<std::string> warnings;
+
+    // With RunOptions::detail only.
+    /// The same bisection traffic under the other routing: ECMP for an adaptive fabric,
+    /// adaptive for an ECMP one. Shows what the fabric's routing wins or loses.
+    std::optional<sim::EffectiveBisection> otherRouting;
+    std::vector<sim::BusBwPoint> busBwCurve; ///< the design's collective, 8 B to 8 GiB
+    std::optional<sim::Playback> playback;   ///< the design's collective, frame by frame
 };
 
 /// Evaluates a design. Throws std::invalid_argument with a sentence naming the fault when

@@ -20,15 +20,17 @@ std::vector<double> messageSizes(double minBytes, double maxBytes, double factor
 std::vector<BusBwPoint> busBandwidthCurve(const FabricNetwork& network,
                                           const CollectiveGroup& group,
                                           const model::CollectiveSpec& spec,
-                                          const std::vector<double>& sizes, std::stop_token stop) {
+                                          const std::vector<double>& sizes, std::stop_token stop,
+                                          PhaseCache* phases) {
     std::vector<BusBwPoint> curve;
     curve.reserve(sizes.size());
-    PhaseCache phases; // each algorithm's fabric phase is simulated once, then scaled
+    PhaseCache own; // each algorithm's fabric phase is simulated once, then scaled
+    PhaseCache& cache = phases ? *phases : own;
     for (const double bytes : sizes) {
         model::throwIfStopped(stop);
         model::CollectiveSpec at = spec;
         at.bytes = static_cast<long long>(bytes);
-        const CollectiveResult r = runCollective(network, group, at, stop, false, &phases);
+        const CollectiveResult r = runCollective(network, group, at, stop, false, &cache);
         curve.push_back({bytes, r.seconds, r.algBwGBps, r.busBwGBps, r.algorithm});
     }
     return curve;

@@ -25,10 +25,11 @@ std::vector<double> messageSizes(double minBytes = 8, double maxBytes = 8.0 * (1
 
 /// Times the collective `spec.op` with `spec.algorithm` at every size, each as
 /// runCollective() does. Throws what runCollective throws; model::Cancelled when stopped.
+/// `phases` (optional) holds phases already simulated on this network and group.
 std::vector<BusBwPoint> busBandwidthCurve(const FabricNetwork& network,
                                           const CollectiveGroup& group,
                                           const model::CollectiveSpec& spec,
                                           const std::vector<double>& sizes,
-                                          std::stop_token stop = {});
+                                          std::stop_token stop = {}, PhaseCache* phases = nullptr);
 
 } // namespace fabriclab::sim

@@ -36,9 +36,13 @@ SimulationResult simulatePhase(const Context& c, std::string_view kind, double b
     const auto simulate = [&](double b) {
         return FlowSimulator{}.run(c.network, transfers(b), c.stop, c.simulation);
     };
-    if (!c.cache || c.simulation.recordLinks)
+    if (!c.cache)
         return simulate(bytes);
-    return c.cache->phase(kind, bytes, simulate);
+    SimulationResult phase = c.cache->phase(kind, bytes, simulate);
+    if (!c.simulation.recordLinks)
+        for (Sample& sample : phase.timeline) // recorded by an earlier caller; not wanted here
+            std::vector<float>().swap(sample.linkUtilization);
+    return phase;
 }
 
 /// Per-channel samples cost channels x samples floats; keep them to a few tens of MB

@@ -49,7 +49,8 @@ struct CollectiveResult {
 class PhaseCache {
 public:
     /// The phase `kind` with `bytes` per transfer: simulated by `simulate(bytes)` the first
-    /// time, scaled from then on. Phases with recorded links are never cached.
+    /// time, scaled from then on. Link utilization scales unchanged (rates do not depend
+    /// on sizes), so a phase recorded for playback serves later sweeps too.
     SimulationResult phase(std::string_view kind, double bytes,
                            const std::function<SimulationResult(double)>& simulate);
 

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/canvas/CanvasPalette.hpp"
 
+#include <algorithm>
+
 #include <array>
 #include <cmath>
 
@@ -66,6 +68,16 @@ QColor CanvasPalette::fillFor(const QColor& accentColor, const QPalette& palette
 
 QColor CanvasPalette::linkColor(const QPalette& palette) {
     return mix(palette.color(QPalette::Base), palette.color(QPalette::Text), 0.45);
+}
+
+QColor CanvasPalette::heatColor(double utilization) {
+    // Three stops read at a glance on light and dark canvases alike: idle links stay
+    // quiet, busy ones warm up, saturated ones (the bottlenecks) shout.
+    const QColor cool(70, 130, 200);
+    const QColor warm(235, 170, 40);
+    const QColor hot(220, 40, 40);
+    const double u = std::clamp(utilization, 0.0, 1.0);
+    return u < 0.5 ? mix(cool, warm, u / 0.5) : mix(warm, hot, (u - 0.5) / 0.5);
 }
 
 QColor CanvasPalette::selectionColor(const QPalette& palette) {

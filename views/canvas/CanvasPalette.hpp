@@ -27,6 +27,9 @@ public:
     static QColor linkColor(const QPalette& palette);
     /// Selection outline and the link being drawn.
     static QColor selectionColor(const QPalette& palette);
+    /// Link utilization during playback, 0-1: cool blue through amber to red at saturation.
+    /// One scale for the canvas and its legend.
+    static QColor heatColor(double utilization);
     /// Minor and major grid lines.
     static QColor gridColor(const QPalette& palette, bool major);
 };

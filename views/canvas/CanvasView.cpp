@@ -174,6 +174,7 @@ void CanvasView::mousePressEvent(QMouseEvent* event) {
     m_fitPending = false;
     const QPointF scenePos = mapToScene(event->position().toPoint());
     if (event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld)) {
+        m_pannedWithSpace = m_spaceHeld;
         m_panLast = event->position().toPoint();
         m_fitPending = false;
         updateCursor();
@@ -280,6 +281,7 @@ void CanvasView::keyPressEvent(QKeyEvent* event) {
         case Qt::Key_Space:
             if (!event->isAutoRepeat()) {
                 m_spaceHeld = true;
+                m_pannedWithSpace = false;
                 updateCursor();
             }
             return event->accept();
@@ -290,10 +292,30 @@ void CanvasView::keyPressEvent(QKeyEvent* event) {
     QGraphicsView::keyPressEvent(event);
 }
 
+bool CanvasView::event(QEvent* event) {
+    // The window binds Space (play/pause) and Esc (stop the simulation). On the canvas
+    // Space pans while held, so the canvas keeps it and reports a tap; Esc stays here
+    // only while there is something on the canvas to cancel.
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const bool canvasEscape =
+            key->key() == Qt::Key_Escape &&
+            (m_gestures->isMoving() || m_gestures->isWiring() || m_tool != CanvasTool::Select ||
+             !m_scene->selectedItems().isEmpty());
+        if ((key->key() == Qt::Key_Space && key->modifiers() == Qt::NoModifier) || canvasEscape) {
+            event->accept();
+            return true;
+        }
+    }
+    return QGraphicsView::event(event);
+}
+
 void CanvasView::keyReleaseEvent(QKeyEvent* event) {
     if (event->key() == Qt::Key_Space && !event->isAutoRepeat()) {
         m_spaceHeld = false;
         updateCursor();
+        if (!m_pannedWithSpace)
+            Q_EMIT spaceTapped();
         return event->accept();
     }
     QGraphicsView::keyReleaseEvent(event);

@@ -57,6 +57,9 @@ Q_SIGNALS:
     void toolChanged(fabriclab::views::CanvasTool tool);
     /// A refusal or a hint for the status bar.
     void message(const QString& text);
+    /// Space pressed and released without panning: the window's play/pause. Holding Space
+    /// and dragging still pans, as in drawing tools.
+    void spaceTapped();
     void selectionChangedIds(QList<fabriclab::model::NodeId> nodes,
                              QList<fabriclab::model::LinkId> links);
 
@@ -65,6 +68,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    bool event(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void keyReleaseEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
@@ -83,7 +87,8 @@ private:
     CanvasTool m_tool = CanvasTool::Select;
     bool m_grid = true;
     bool m_spaceHeld = false;
-    bool m_fitPending = true; ///< refit on resize until the user zooms or pans
+    bool m_pannedWithSpace = false; ///< a drag happened while Space was held
+    bool m_fitPending = true;       ///< refit on resize until the user zooms or pans
     std::optional<QPoint> m_panLast;
     QList<model::NodeId> m_clipboard;
 };

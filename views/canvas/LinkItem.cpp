@@ -62,6 +62,14 @@ QPainterPath LinkItem::shape() const {
     return stroker.createStroke(path);
 }
 
+void LinkItem::setHeat(float utilization, bool bottleneck) {
+    if (utilization == m_heat && bottleneck == m_bottleneck)
+        return;
+    m_heat = utilization;
+    m_bottleneck = bottleneck;
+    update();
+}
+
 void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     const QPalette& palette = scene() ? scene()->palette() : QPalette();
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
@@ -75,6 +83,10 @@ void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         color.setAlphaF(0.25f);
     else if (m_look.dense)
         color = CanvasPalette::mix(palette.color(QPalette::Base), color, 0.6);
+    if (m_heat >= 0) {
+        color = CanvasPalette::heatColor(m_heat);
+        width = std::max(width, 2.0) + (m_bottleneck ? 3 : 0);
+    }
     if (isSelected()) {
         color = CanvasPalette::selectionColor(palette);
         width += 2;

@@ -38,6 +38,10 @@ public:
     void setEnds(QPointF a, QPointF b);
     QLineF line() const { return m_line; }
 
+    /// Playback colouring: utilization 0-1 of the busiest link the item draws, or < 0 for
+    /// none; a bottleneck is drawn thicker. Set by TopologyScene from engine frames.
+    void setHeat(float utilization, bool bottleneck);
+
     /// Pen width for a capacity: about log2 of the Gb/s, so 400G and 400 T both read.
     static double widthFor(model::Gbps capacity);
 
@@ -50,6 +54,8 @@ private:
     EdgeKey m_key;
     LinkLook m_look;
     QLineF m_line;
+    float m_heat = -1;
+    bool m_bottleneck = false;
 };
 
 } // namespace fabriclab::views

@@ -130,6 +130,28 @@ QList<model::LinkId> TopologyScene::selectedLinkIds() const {
     return sortedUnique(std::move(ids));
 }
 
+void TopologyScene::setLinkHeat(const std::unordered_map<std::uint32_t, float>& utilization,
+                                float saturated) {
+    for (const auto& [key, item] : m_items.links()) {
+        const model::Edge* edge = m_items.edge(key);
+        float heat = 0;
+        if (edge)
+            for (const model::LinkId link : edge->links)
+                if (const auto found = utilization.find(link.value); found != utilization.end())
+                    heat = std::max(heat, found->second);
+        item->setHeat(heat, heat >= saturated);
+    }
+    m_heatShown = true;
+}
+
+void TopologyScene::clearLinkHeat() {
+    if (!m_heatShown)
+        return;
+    for (const auto& [key, item] : m_items.links())
+        item->setHeat(-1, false);
+    m_heatShown = false;
+}
+
 void TopologyScene::selectNodes(const QList<model::NodeId>& ids) {
     // One selectionChangedIds for the whole change, not one per item.
     m_rebuilding = true;

@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 namespace fabriclab::views {
@@ -57,6 +58,14 @@ public:
     QGraphicsItem* endpointItemAt(QPointF scenePos) const;
     /// Everything drawn, scene units; empty for an empty design.
     QRectF contentRect() const { return m_items.contentRect(); }
+
+    // --- Playback: link utilization from the engine's frames (view state) ---
+    /// Colours every drawn link by the busiest of its links in `utilization` (keyed by
+    /// LinkId value, 0-1; absent means idle); links at or above `saturated` are marked as
+    /// bottlenecks. The ids must be the current design's.
+    void setLinkHeat(const std::unordered_map<std::uint32_t, float>& utilization, float saturated);
+    void clearLinkHeat();
+    bool hasLinkHeat() const { return m_heatShown; }
 
     // --- Selection in ids: a selected block stands for all of its members ---
     QList<model::NodeId> selectedNodeIds() const;
@@ -107,6 +116,7 @@ private:
     bool m_rebuilding = false;
     QList<model::NodeId> m_selectedNodes; ///< last emitted selection
     QList<model::LinkId> m_selectedLinks;
+    bool m_heatShown = false;
 };
 
 } // namespace fabriclab::views

@@ -51,4 +51,47 @@ QString bandwidthText(double gbps) {
     return numberText(gbps, 1) + QStringLiteral(" Gb/s");
 }
 
+QString busBandwidthText(double gBps) {
+    return numberText(gBps, 1) + QStringLiteral(" GB/s");
+}
+
+AxisUnit durationAxis(double maxSeconds) {
+    const double s = std::abs(maxSeconds);
+    if (s < 1e-6)
+        return {1e-9, QStringLiteral("ns")};
+    if (s < 1e-3)
+        return {1e-6, QStringLiteral("µs")};
+    if (s < 1)
+        return {1e-3, QStringLiteral("ms")};
+    return {1, QStringLiteral("s")};
+}
+
+AxisUnit bandwidthAxis(double maxGbps) {
+    return std::abs(maxGbps) >= 10000 ? AxisUnit{1000, QStringLiteral("Tb/s")}
+                                      : AxisUnit{1, QStringLiteral("Gb/s")};
+}
+
+QString durationText(double seconds) {
+    if (std::abs(seconds) >= 3600)
+        return numberText(seconds / 3600, 1) + QStringLiteral(" h");
+    const AxisUnit unit = durationAxis(seconds);
+    const double value = seconds / unit.divisor;
+    return numberText(value, std::abs(value) < 10 ? 2 : 1) + QLatin1Char(' ') + unit.unit;
+}
+
+QString bytesText(double bytes) {
+    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    while (std::abs(bytes) >= 1024 && unit < 4) {
+        bytes /= 1024;
+        ++unit;
+    }
+    return numberText(bytes, 1) + QLatin1Char(' ') + QString::fromLatin1(units[unit]);
+}
+
+QString percentText(double fraction) {
+    const double percent = 100 * fraction;
+    return numberText(percent, std::abs(percent) < 1 ? 1 : 0) + QLatin1Char('%');
+}
+
 } // namespace fabriclab::views

@@ -4,6 +4,8 @@
 
 #include <QString>
 
+#include <string_view>
+
 namespace fabriclab::views {
 
 /// How the panels, tables and the status bar write numbers, so that "1,024 GPUs" in the
@@ -18,6 +20,29 @@ QString ratioText(double ratio);
 /// Whole US dollars, grouped: "$12,345,678".
 QString usdText(double usd);
 /// A rate in Gb/s as people read it: "800 Gb/s", "204.8 Tb/s" from 10 Tb/s up.
+/// FabricLab's unit for links and bisection.
 QString bandwidthText(double gbps);
+/// Bus or algorithm bandwidth as nccl-tests prints it, in GB/s (bytes): "389.2 GB/s".
+QString busBandwidthText(double gBps);
+/// A duration: "850 ns", "12.4 µs", "3.2 ms", "1.25 s", "2.1 h".
+QString durationText(double seconds);
+/// A message size in binary units, as nccl-tests sizes are: "8 B", "64 KiB", "8 GiB".
+QString bytesText(double bytes);
+/// The engine's names (toString of its enums) as text.
+inline QString engineText(std::string_view text) {
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+/// A share: "12%" (or "0.4%" below one percent).
+QString percentText(double fraction);
+
+/// How a chart axis shows a range of values: divide by `divisor`, label with `unit`.
+struct AxisUnit {
+    double divisor = 1;
+    QString unit;
+};
+/// Gb/s or Tb/s for an axis whose largest value is `maxGbps`, matching bandwidthText.
+AxisUnit bandwidthAxis(double maxGbps);
+/// ns, µs, ms or s for an axis whose largest value is `maxSeconds`.
+AxisUnit durationAxis(double maxSeconds);
 
 } // namespace fabriclab::views

@@ -1,0 +1,155 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "app/gui/HeadlessCapture.hpp"
+
+#include "app/gui/MainWindow.hpp"
+#include "app/gui/SimulationActions.hpp"
+#include "model/report/RunReport.hpp"
+#include "views/charts/ChartPanel.hpp"
+#include "views/sim/CompareController.hpp"
+#include "views/sim/ComparePanel.hpp"
+#include "views/sim/PlaybackClock.hpp"
+#include "views/sim/ResultsDashboard.hpp"
+#include "views/sim/SimulationController.hpp"
+
+#include <QAction>
+#include <QDir>
+#include <QDockWidget>
+#include <QImage>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace fabriclab::app {
+namespace {
+
+/// Long enough for the charts' grow animation (400 ms) to finish before the picture.
+constexpr int kSettleMs = 900;
+/// A design that takes longer than this to simulate is reported, not waited on forever.
+constexpr int kTimeoutMs = 300'000;
+
+/// The run report as "path,value" rows: the very numbers `fabriclab-cli run --json`
+/// prints, so exported charts can be checked against the CLI.
+void flatten(const nlohmann::ordered_json& json, const QString& path, QStringList& rows) {
+    if (json.is_object()) {
+        for (const auto& [key, value] : json.items())
+            flatten(value,
+                    path.isEmpty() ? QString::fromStdString(key)
+                                   : path + QLatin1Char('.') + QString::fromStdString(key),
+                    rows);
+        return;
+    }
+    const QString value = json.is_string() ? QString::fromStdString(json.get<std::string>())
+                                           : QString::fromStdString(json.dump());
+    rows << path + QLatin1Char(',') + value;
+}
+
+} // namespace
+
+QStringList HeadlessCapture::views() {
+    return {QStringLiteral("results"), QStringLiteral("compare"), QStringLiteral("playback")};
+}
+
+HeadlessCapture::HeadlessCapture(MainWindow& window, Mode mode, QString target, QString view)
+    : QObject(&window), m_window(window), m_mode(mode), m_target(std::move(target)),
+      m_view(std::move(view)) {
+    m_timeout.setSingleShot(true);
+    m_timeout.setInterval(kTimeoutMs);
+    connect(&m_timeout, &QTimer::timeout, this, [this] {
+        fail(tr("gave up waiting for the simulation after %1 s").arg(kTimeoutMs / 1000), 3);
+    });
+}
+
+void HeadlessCapture::start() {
+    m_timeout.start();
+    auto& controller = m_window.simulation()->controller();
+    connect(&controller, &views::SimulationController::resultReady, this,
+            &HeadlessCapture::resultsArrived);
+    controller.run();
+}
+
+void HeadlessCapture::resultsArrived() {
+    auto& controller = m_window.simulation()->controller();
+    const auto& result = controller.result();
+    if (!result || result->revision != controller.revision())
+        return; // an older revision; the current one follows
+    if (!result->ok())
+        return fail(tr("the engine refused the design: %1").arg(result->error), 2);
+    const bool compare = m_view == QLatin1String("compare") || m_mode == Mode::ExportCharts;
+    if (compare) {
+        auto* comparisons = m_window.comparisons();
+        connect(comparisons, &views::CompareController::finished, this,
+                [this] { QTimer::singleShot(kSettleMs, this, &HeadlessCapture::capture); });
+        if (m_view == QLatin1String("compare"))
+            if (auto* dock = m_window.findChild<QDockWidget*>(QStringLiteral("CompareDock")))
+                dock->raise();
+        m_window.comparePanel()->compareAction()->trigger();
+        return;
+    }
+    if (m_view == QLatin1String("playback")) {
+        // Part way through, so the canvas shows link colours and the cursor sits mid-chart.
+        auto& clock = m_window.dashboard()->clock();
+        clock.seek(clock.duration() * 0.45);
+    }
+    QTimer::singleShot(kSettleMs, this, &HeadlessCapture::capture);
+}
+
+void HeadlessCapture::capture() {
+    if (m_done)
+        return;
+    if (m_mode == Mode::ExportCharts) {
+        if (exportCharts()) {
+            m_done = true;
+            Q_EMIT finished(0);
+        }
+        return;
+    }
+    const QImage image = m_window.grab().toImage();
+    if (image.isNull() || !image.save(m_target, "PNG"))
+        return fail(tr("could not write the screenshot %1").arg(m_target));
+    std::fprintf(stderr, "FabricLab: saved %s\n", qPrintable(m_target));
+    m_done = true;
+    Q_EMIT finished(0);
+}
+
+bool HeadlessCapture::exportCharts() {
+    QDir dir(m_target);
+    if (!dir.mkpath(QStringLiteral("."))) {
+        fail(tr("could not create the folder %1").arg(m_target));
+        return false;
+    }
+    QList<views::ChartPanel*> charts = m_window.dashboard()->charts();
+    charts << m_window.findChildren<views::ChartPanel*>(QStringLiteral("compare"));
+    for (views::ChartPanel* chart : charts) {
+        const QString stem = dir.filePath(chart->name());
+        QString error;
+        if (!chart->exportPng(stem + QStringLiteral(".png"), &error) ||
+            !chart->exportSvg(stem + QStringLiteral(".svg"), &error) ||
+            !chart->exportCsv(stem + QStringLiteral(".csv"), &error)) {
+            fail(error);
+            return false;
+        }
+        std::fprintf(stderr, "FabricLab: wrote %s.{png,svg,csv}\n", qPrintable(stem));
+    }
+    QStringList rows{QStringLiteral("key,value")};
+    flatten(model::reportToJson(m_window.simulation()->controller().result()->report), {}, rows);
+    QSaveFile summary(dir.filePath(QStringLiteral("summary.csv")));
+    if (!summary.open(QIODevice::WriteOnly | QIODevice::Text) ||
+        summary.write((rows.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8()) < 0 ||
+        !summary.commit()) {
+        fail(tr("could not write %1").arg(summary.fileName()));
+        return false;
+    }
+    return true;
+}
+
+void HeadlessCapture::fail(const QString& message, int exitCode) {
+    if (m_done)
+        return;
+    m_done = true;
+    std::fprintf(stderr, "fabriclab: %s\n", qPrintable(message));
+    Q_EMIT finished(exitCode);
+}
+
+} // namespace fabriclab::app

@@ -1,0 +1,49 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+namespace fabriclab::app {
+
+class MainWindow;
+
+/// `fabriclab --screenshot OUT.png [--view V] DESIGN` and `fabriclab --export-charts DIR
+/// DESIGN`: waits until the simulation of the opened design has finished and the charts
+/// show it (and, for the compare view, until the fabric comparison has), then saves the
+/// window or every chart and asks the application to quit with finished(exitCode).
+/// Works under QT_QPA_PLATFORM=offscreen. Wiring and waiting only.
+class HeadlessCapture : public QObject {
+    Q_OBJECT
+
+public:
+    enum class Mode { Screenshot, ExportCharts };
+
+    /// Views --screenshot knows; the others arrive with the presentation work.
+    static QStringList views();
+
+    HeadlessCapture(MainWindow& window, Mode mode, QString target, QString view);
+    /// Starts waiting for the results; call once the design is loaded.
+    void start();
+
+Q_SIGNALS:
+    /// 0 on success; the reason was printed on stderr otherwise.
+    void finished(int exitCode);
+
+private:
+    void resultsArrived();
+    void capture();
+    bool exportCharts();
+    void fail(const QString& message, int exitCode = 1);
+
+    MainWindow& m_window;
+    Mode m_mode;
+    QString m_target;
+    QString m_view;
+    QTimer m_timeout;
+    bool m_done = false;
+};
+
+} // namespace fabriclab::app

@@ -1,0 +1,174 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// fabriclab-gui-bench DESIGN [--edits N] [--json]: opens DESIGN in the real main window
+// (offscreen unless a platform is set), waits for its first results, then makes N edits
+// as a user would, alternating the leaf oversubscription (1:1 <-> 2:1) and the fabric
+// (the design's <-> a second one), each as one undo step through the document, and times
+// each edit until the results of that very revision are shown. A fine timer measures the
+// longest time the GUI thread stayed away from its event loop meanwhile.
+#include "app/gui/MainWindow.hpp"
+#include "app/gui/SimulationActions.hpp"
+#include "bench/gui/StallMonitor.hpp"
+#include "model/catalog/Catalog.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/panels/DesignRegeneration.hpp"
+#include "views/sim/SimulationController.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+using fabriclab::views::DesignRegeneration;
+using fabriclab::views::SimulationController;
+
+/// Pause between one edit's results and the next edit, as a user looks at them.
+constexpr int kLookMs = 250;
+constexpr int kTimeoutMs = 600'000;
+
+struct Bench {
+    Bench(fabriclab::views::TopologyDocument& d, SimulationController& c, int n)
+        : document(d), controller(c), edits(n), firstFabric(d.design().fabric.spec.id),
+          secondFabric(firstFabric == "roce-v2" ? "ib-ndr" : "roce-v2") {}
+
+    fabriclab::views::TopologyDocument& document;
+    SimulationController& controller;
+    fabriclab::bench::StallMonitor stalls;
+    int edits = 0;
+    int done = 0;
+    std::string firstFabric;
+    std::string secondFabric;
+    QElapsedTimer clock;
+    std::vector<double> editToResultsMs;
+    QString refusal;
+
+    /// The next edit as a user makes it: even ones the slider, odd ones the fabric picker.
+    DesignRegeneration nextEdit() const {
+        const auto& design = document.design();
+        if (done % 2 == 0 && design.generator) {
+            const double ratio = design.generator->oversubscription > 1.5 ? 1.0 : 2.0;
+            return DesignRegeneration::withOversubscription(design, ratio);
+        }
+        const std::string& next = design.fabric.spec.id == firstFabric ? secondFabric : firstFabric;
+        return DesignRegeneration::withFabric(design, *document.catalog().findFabric(next));
+    }
+
+    void edit() {
+        auto regenerated = nextEdit();
+        if (!regenerated.accepted()) {
+            refusal = regenerated.refusal;
+            QCoreApplication::exit(2);
+            return;
+        }
+        clock.start();
+        document.replaceDesign(std::move(*regenerated.design), QStringLiteral("bench edit"));
+    }
+
+    void resultShown() {
+        const auto& result = controller.result();
+        if (!result || result->revision != controller.revision() || !clock.isValid())
+            return;
+        editToResultsMs.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
+        clock.invalidate();
+        if (++done == edits)
+            QTimer::singleShot(kLookMs, qApp, [] { QCoreApplication::exit(0); });
+        else
+            QTimer::singleShot(kLookMs, qApp, [this] { edit(); });
+    }
+};
+
+double median(std::vector<double> values) {
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t mid = values.size() / 2;
+    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    Q_INIT_RESOURCE(fabriclab);
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("FabricLab-bench"));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Times FabricLab from an edit to its results, as a user sees them."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("design"), QStringLiteral("A *.fabric.json."));
+    parser.addOption({QStringLiteral("edits"), QStringLiteral("Edits to make (default 10)."),
+                      QStringLiteral("n"), QStringLiteral("10")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object.")});
+    parser.process(app);
+    bool ok = false;
+    const int edits = parser.value(QStringLiteral("edits")).toInt(&ok);
+    if (parser.positionalArguments().size() != 1 || !ok || edits < 1) {
+        std::fprintf(stderr, "fabriclab-gui-bench: need one DESIGN and --edits >= 1\n");
+        return 2;
+    }
+
+    fabriclab::views::TopologyDocument document(fabriclab::model::Catalog::builtin());
+    try {
+        document.load(parser.positionalArguments().front());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fabriclab-gui-bench: %s\n", e.what());
+        return 2;
+    }
+    fabriclab::app::MainWindow window(document);
+    window.resize(1600, 1000);
+    window.show();
+    auto& controller = window.simulation()->controller();
+    controller.setLive(true);
+    Bench bench(document, controller, edits);
+
+    // The first result is the design opening, not an edit: start once it is shown.
+    bool started = false;
+    QObject::connect(&controller, &SimulationController::resultReady, &app, [&] {
+        if (!started) {
+            started = true;
+            bench.stalls.start();
+            QTimer::singleShot(kLookMs, &app, [&] { bench.edit(); });
+            return;
+        }
+        bench.resultShown();
+    });
+    QTimer::singleShot(kTimeoutMs, &app, [] { QCoreApplication::exit(3); });
+    controller.run();
+    const int status = QApplication::exec();
+    if (status != 0) {
+        std::fprintf(stderr, "fabriclab-gui-bench: %s\n",
+                     status == 3 ? "timed out" : qPrintable(bench.refusal));
+        return status;
+    }
+
+    const double worst =
+        *std::max_element(bench.editToResultsMs.begin(), bench.editToResultsMs.end());
+    QJsonArray each;
+    for (const double ms : bench.editToResultsMs)
+        each.append(ms);
+    const QJsonObject report{
+        {QStringLiteral("design"), parser.positionalArguments().front()},
+        {QStringLiteral("gpus"), document.topology().gpuCount()},
+        {QStringLiteral("edits"), edits},
+        {QStringLiteral("editToResultsMsMedian"), median(bench.editToResultsMs)},
+        {QStringLiteral("editToResultsMsMax"), worst},
+        {QStringLiteral("guiStallMsMax"), bench.stalls.longestStallMs()},
+        {QStringLiteral("editToResultsMs"), each}};
+    if (parser.isSet(QStringLiteral("json")))
+        std::printf("%s\n", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());
+    else
+        std::printf("edit to results: median %.1f ms, max %.1f ms; GUI stall max %.1f ms\n",
+                    median(bench.editToResultsMs), worst, bench.stalls.longestStallMs());
+    return 0;
+}

@@ -1,0 +1,27 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "bench/gui/StallMonitor.hpp"
+
+#include <algorithm>
+
+namespace fabriclab::bench {
+
+StallMonitor::StallMonitor(QObject* parent) : QObject(parent) {
+    m_timer.setInterval(kIntervalMs);
+    m_timer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        const qint64 now = m_clock.nsecsElapsed();
+        const double gapMs = static_cast<double>(now - m_last) / 1e6;
+        m_longest = std::max(m_longest, gapMs - kIntervalMs);
+        m_last = now;
+    });
+}
+
+void StallMonitor::start() {
+    m_clock.start();
+    m_last = 0;
+    m_longest = 0;
+    m_timer.start();
+}
+
+} // namespace fabriclab::bench

@@ -1,0 +1,37 @@
+# SPDX-FileCopyrightText: FabricLab authors
+# SPDX-License-Identifier: MIT
+# Runs fabriclab --screenshot for every view and --export-charts on one design, and
+# checks the exit status and the files (ctest -P script: APP, DESIGN, OUT).
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+foreach(view results compare playback)
+  execute_process(COMMAND ${APP} --screenshot ${OUT}/${view}.png --view ${view} ${DESIGN}
+                  RESULT_VARIABLE status ERROR_VARIABLE err)
+  if(NOT status EQUAL 0 OR NOT EXISTS ${OUT}/${view}.png)
+    message(FATAL_ERROR "--screenshot --view ${view} failed (${status}): ${err}")
+  endif()
+  file(READ ${OUT}/${view}.png magic LIMIT 4 HEX)
+  if(NOT magic STREQUAL "89504e47")
+    message(FATAL_ERROR "${view}.png is not a PNG")
+  endif()
+endforeach()
+execute_process(COMMAND ${APP} --screenshot ${OUT}/x.png --view nonsense ${DESIGN}
+                RESULT_VARIABLE status ERROR_VARIABLE err)
+if(status EQUAL 0 OR NOT err MATCHES "unknown --view")
+  message(FATAL_ERROR "an unknown view must be refused with a message: ${status} ${err}")
+endif()
+execute_process(COMMAND ${APP} --export-charts ${OUT}/charts ${DESIGN}
+                RESULT_VARIABLE status ERROR_VARIABLE err)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "--export-charts failed (${status}): ${err}")
+endif()
+foreach(chart bisection collective-throughput busbw-vs-size step-time cost compare)
+  foreach(ext png svg csv)
+    if(NOT EXISTS ${OUT}/charts/${chart}.${ext})
+      message(FATAL_ERROR "--export-charts did not write ${chart}.${ext}")
+    endif()
+  endforeach()
+endforeach()
+if(NOT EXISTS ${OUT}/charts/summary.csv)
+  message(FATAL_ERROR "--export-charts did not write summary.csv")
+endif()

@@ -1,0 +1,165 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// The simulator in the app: results reach the GUI thread with the revision they came
+// from and equal what the engine computes for that design; an edit during a run stops
+// it and the newer result wins; a stop returns within a bound on a 16K-GPU design.
+#include "model/catalog/Catalog.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/report/RunReport.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/panels/DesignRegeneration.hpp"
+#include "views/sim/SimulationController.hpp"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QtTest>
+
+using fabriclab::model::Catalog;
+using fabriclab::views::DesignRegeneration;
+using fabriclab::views::RunResultPtr;
+using fabriclab::views::SimulationController;
+using fabriclab::views::TopologyDocument;
+using State = SimulationController::State;
+
+namespace {
+
+QString sample(const char* name) {
+    return QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/%1.fabric.json").arg(QLatin1String(name));
+}
+
+void open(TopologyDocument& document, const char* name) {
+    document.adopt(fabriclab::model::loadDesign(sample(name).toStdString(), Catalog::builtin()),
+                   sample(name));
+}
+
+/// What the engine itself says about the document's design, as the CLI would print it.
+nlohmann::ordered_json engineReport(const TopologyDocument& document) {
+    fabriclab::model::RunOptions options;
+    options.detail = true;
+    return fabriclab::model::reportToJson(
+        fabriclab::model::runDesign(document.design(), document.catalog(), options));
+}
+
+} // namespace
+
+class tst_SimulationController : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void resultCarriesItsRevision_data();
+    void resultCarriesItsRevision();
+    void editMakesTheResultStale();
+    void editDuringARunCancelsItAndTheNewerWins();
+    void stopReturnsWithinTheBound();
+    void manualModeWaitsForRun();
+    void refusalIsAResultNotACrash();
+};
+
+void tst_SimulationController::resultCarriesItsRevision_data() {
+    QTest::addColumn<QString>("design");
+    QTest::addRow("4 servers, hand-drawn") << QStringLiteral("teaching-4-servers");
+    QTest::addRow("512 GPUs, RoCE 2:1, MoE") << QStringLiteral("roce-v2-moe-2to1");
+    QTest::addRow("1,024 GPUs, Spectrum-X") << QStringLiteral("spectrum-x-1024gpu-rail");
+}
+
+void tst_SimulationController::resultCarriesItsRevision() {
+    QFETCH(QString, design);
+    TopologyDocument document(Catalog::builtin());
+    open(document, design.toUtf8().constData());
+    SimulationController controller(document);
+    QSignalSpy results(&controller, &SimulationController::resultReady);
+    QTRY_COMPARE_WITH_TIMEOUT(results.size(), 1, 60000);
+    const auto result = results.front().front().value<RunResultPtr>();
+    QCOMPARE(result->revision, controller.revision());
+    QCOMPARE(controller.state(), State::Current);
+    QVERIFY2(result->ok(), qPrintable(result->error));
+    // The worker ran the very pipeline the CLI runs: same numbers, digit for digit.
+    QCOMPARE(QString::fromStdString(fabriclab::model::reportToJson(result->report).dump()),
+             QString::fromStdString(engineReport(document).dump()));
+    QVERIFY(!result->report.busBwCurve.empty());
+    QVERIFY(result->report.playback.has_value());
+}
+
+void tst_SimulationController::editMakesTheResultStale() {
+    TopologyDocument document(Catalog::builtin());
+    open(document, "teaching-4-servers");
+    SimulationController controller(document);
+    QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Current, 30000);
+    const auto before = controller.revision();
+    document.replaceDesign(*DesignRegeneration::withFabric(
+                                document.design(), *document.catalog().findFabric("roce-v2"))
+                                .design,
+                           QStringLiteral("fabric"));
+    // At once, before any run: what is shown is no longer the design's.
+    QCOMPARE(controller.state(), State::Stale);
+    QVERIFY(controller.revision() > before);
+    QVERIFY(controller.result()->revision < controller.revision());
+    QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Current, 30000);
+    QCOMPARE(controller.result()->report.fabric.id, std::string("roce-v2"));
+}
+
+void tst_SimulationController::editDuringARunCancelsItAndTheNewerWins() {
+    // 16,384 GPUs run long enough (hundreds of ms) for the edit to land mid-run.
+    TopologyDocument document(Catalog::builtin());
+    open(document, "fat-tree-16k-ib-ndr");
+    SimulationController controller(document);
+    QSignalSpy results(&controller, &SimulationController::resultReady);
+    QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Running, 5000);
+    const auto stale = controller.revision();
+    document.replaceDesign(*DesignRegeneration::withFabric(
+                                document.design(), *document.catalog().findFabric("roce-v2"))
+                                .design,
+                           QStringLiteral("fabric"));
+    QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Current, 120000);
+    // Only the newer revision's result was shown; the older run's never was.
+    for (const auto& arguments : results)
+        QVERIFY(arguments.front().value<RunResultPtr>()->revision > stale);
+    QCOMPARE(controller.result()->report.fabric.id, std::string("roce-v2"));
+}
+
+void tst_SimulationController::stopReturnsWithinTheBound() {
+    // A bound, not a benchmark: the product target is 100 ms from Esc to an idle worker
+    // on a 16K-GPU design; 400 ms leaves room for a loaded 2-core CI machine.
+    TopologyDocument document(Catalog::builtin());
+    open(document, "fat-tree-16k-ib-ndr");
+    SimulationController controller(document);
+    QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Running, 5000);
+    QTest::qWait(150); // well into routing and solving
+    QVERIFY(controller.isRunning());
+    QElapsedTimer clock;
+    clock.start();
+    controller.cancel();
+    QCOMPARE(controller.state(), State::Cancelled);
+    QTRY_VERIFY_WITH_TIMEOUT(!controller.isRunning(), 5000);
+    QVERIFY2(clock.elapsed() <= 400, qPrintable(QString::number(clock.elapsed()) + " ms"));
+    QVERIFY(!controller.result()); // nothing stale was passed off as a result
+}
+
+void tst_SimulationController::manualModeWaitsForRun() {
+    TopologyDocument document(Catalog::builtin());
+    open(document, "teaching-4-servers");
+    SimulationController controller(document);
+    QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Current, 30000);
+    controller.setLive(false);
+    document.replaceDesign(
+        *DesignRegeneration::withFabric(document.design(), *document.catalog().findFabric("efa"))
+             .design,
+        QStringLiteral("fabric"));
+    QTest::qWait(SimulationController::kDebounceMs * 3);
+    QCOMPARE(controller.state(), State::Stale); // nothing ran by itself
+    controller.run();
+    QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Current, 30000);
+    QCOMPARE(controller.result()->report.fabric.id, std::string("efa"));
+}
+
+void tst_SimulationController::refusalIsAResultNotACrash() {
+    // An empty design has no servers: the engine refuses with a sentence, shown as such.
+    TopologyDocument document(Catalog::builtin());
+    SimulationController controller(document);
+    QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Failed, 30000);
+    QVERIFY(!controller.result()->ok());
+    QVERIFY(controller.result()->error.contains(QStringLiteral("no servers")));
+}
+
+QTEST_MAIN(tst_SimulationController)
+#include "tst_SimulationController.moc"

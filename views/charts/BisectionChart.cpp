@@ -1,0 +1,148 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/charts/BisectionChart.hpp"
+
+#include "views/models/NumberFormat.hpp"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace fabriclab::views {
+namespace {
+
+QString routingName(model::Routing routing) {
+    return routing == model::Routing::Adaptive ? ChartPanel::tr("adaptive routing")
+                                               : ChartPanel::tr("static ECMP");
+}
+
+} // namespace
+
+BisectionChart::BisectionChart(QWidget* parent)
+    : ChartPanel(QStringLiteral("bisection"), tr("Bisection: theoretical against delivered"),
+                 parent) {}
+
+void BisectionChart::showNothing(const QString& reason) {
+    m_bars.clear();
+    clear();
+    setPlaceholder(reason);
+}
+
+void BisectionChart::showReport(const model::RunReport& r) {
+    const auto routing = r.fabric.routing;
+    m_routing = routingName(routing);
+    m_hasOther = r.otherRouting.has_value();
+    m_otherRouting = routingName(routing == model::Routing::Adaptive ? model::Routing::Ecmp
+                                                                     : model::Routing::Adaptive);
+    const sim::EffectiveBisection other = r.otherRouting.value_or(sim::EffectiveBisection{});
+    m_bars = {{tr("Halves"), r.bisection.minCut.value, r.effective.gbps, other.gbps}};
+    const std::pair<model::LinkTier, QString> tiers[] = {
+        {model::LinkTier::Server, tr("Server links")},
+        {model::LinkTier::LeafSpine, tr("Leaf–spine")},
+        {model::LinkTier::SpineCore, tr("Spine–core")},
+        {model::LinkTier::Other, tr("Other")}};
+    // The engine sums both directions of a tier; one direction reads on the same scale as
+    // the cut across the halves (which is one direction too).
+    for (const auto& [tier, label] : tiers) {
+        const auto index = static_cast<std::size_t>(tier);
+        const auto& mine = r.effective.tiers[index];
+        if (mine.capacityGbps > 0)
+            m_bars.push_back({label, mine.capacityGbps / 2, mine.carriedGbps / 2,
+                              other.tiers[index].carriedGbps / 2});
+    }
+    const double ratio = r.effective.ratio;
+    QString text =
+        tr("Min cut %1 across the worst halving (%2): %3 of half the servers' "
+           "injection bandwidth. Random-permutation traffic gets %4 under %5 "
+           "(%6 of the min cut). Tier bars: each tier's cables and what the traffic puts on them, "
+           "per direction")
+            .arg(bandwidthText(r.bisection.minCut.value), QString::fromStdString(r.bisection.split),
+                 percentText(r.bisection.ratio), bandwidthText(r.effective.gbps), m_routing,
+                 percentText(ratio));
+    if (m_hasOther)
+        text += tr("; %1 would deliver %2 (%3)")
+                    .arg(m_otherRouting, bandwidthText(other.gbps), percentText(other.ratio));
+    setCaption(text + QLatin1Char('.'));
+    rebuild();
+}
+
+void BisectionChart::setPlaybackFraction(double fraction) {
+    m_fraction = std::clamp(fraction, 0.0, 1.0);
+    if (!m_effectiveSet)
+        return;
+    for (std::size_t i = 0; i < m_bars.size(); ++i) {
+        const int at = static_cast<int>(i);
+        m_effectiveSet->replace(at, m_bars[i].effectiveGbps * m_fraction / m_divisor);
+        if (m_otherSet)
+            m_otherSet->replace(at, m_bars[i].otherGbps * m_fraction / m_divisor);
+    }
+}
+
+void BisectionChart::rebuild() {
+    clear();
+    m_effectiveSet = nullptr;
+    m_otherSet = nullptr;
+    if (m_bars.empty()) {
+        setHasData(false);
+        return;
+    }
+    double most = 0;
+    for (const Bar& bar : m_bars)
+        most = std::max({most, bar.theoreticalGbps, bar.effectiveGbps, bar.otherGbps});
+    const AxisUnit unit = bandwidthAxis(most);
+    m_divisor = unit.divisor;
+
+    auto* theoretical = new QBarSet(tr("capacity"));
+    m_effectiveSet = new QBarSet(m_routing);
+    if (m_hasOther)
+        m_otherSet = new QBarSet(m_otherRouting);
+    QStringList categories;
+    for (const Bar& bar : m_bars) {
+        categories << bar.label;
+        *theoretical << bar.theoreticalGbps / m_divisor;
+        *m_effectiveSet << bar.effectiveGbps * m_fraction / m_divisor;
+        if (m_otherSet)
+            *m_otherSet << bar.otherGbps * m_fraction / m_divisor;
+    }
+    auto* series = new QBarSeries;
+    series->append(theoretical);
+    series->append(m_effectiveSet);
+    if (m_otherSet)
+        series->append(m_otherSet);
+    auto* x = addCategoryAxis(Qt::AlignBottom, categories);
+    auto* y = addValueAxis(Qt::AlignLeft, unit.unit, QStringLiteral("%.0f"));
+    y->setMin(0);
+    y->setMax(most / m_divisor * 1.08);
+    y->applyNiceNumbers();
+    addSeries(series, {x, y});
+    const double divisor = m_divisor;
+    setBarTooltip(series, [this, divisor](const QString& set, int index, double value) {
+        return tr("%1 — %2: %3")
+            .arg(m_bars[static_cast<std::size_t>(index)].label, set,
+                 bandwidthText(value * divisor));
+    });
+    setHasData(true);
+}
+
+ChartTable BisectionChart::table() const {
+    ChartTable t;
+    // Halves: the min cut and the delivered bisection; tiers: one direction of each tier.
+    t.header = {QStringLiteral("bar"), QStringLiteral("theoretical (Gb/s)"),
+                QStringLiteral("delivered, %1 (Gb/s)").arg(m_routing)};
+    if (m_hasOther)
+        t.header << QStringLiteral("delivered, %1 (Gb/s)").arg(m_otherRouting);
+    for (const Bar& bar : m_bars) {
+        QStringList row{bar.label, csvNumber(bar.theoreticalGbps, 3),
+                        csvNumber(bar.effectiveGbps, 3)};
+        if (m_hasOther)
+            row << csvNumber(bar.otherGbps, 3);
+        t.rows << row;
+    }
+    return t;
+}
+
+} // namespace fabriclab::views

@@ -1,0 +1,52 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "views/charts/ChartPanel.hpp"
+
+#include "model/report/RunReport.hpp"
+
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QBarSet;
+QT_END_NAMESPACE
+
+namespace fabriclab::views {
+
+/// Theoretical bisection (max-flow min cut) against what the fabric's routing delivers
+/// to random-permutation traffic, and the same traffic under the other routing (static
+/// ECMP against adaptive), across the halves and tier by tier. The effective bars grow
+/// with playback (setPlaybackFraction) so a presenter can show them fill.
+class BisectionChart : public ChartPanel {
+    Q_OBJECT
+
+public:
+    explicit BisectionChart(QWidget* parent = nullptr);
+
+    void showReport(const model::RunReport& report);
+    void showNothing(const QString& reason);
+    /// 0-1: how far playback is; the effective bars show that share of their value.
+    void setPlaybackFraction(double fraction);
+    ChartTable table() const override;
+
+private:
+    struct Bar {
+        QString label;
+        double theoreticalGbps = 0;
+        double effectiveGbps = 0;
+        double otherGbps = 0;
+    };
+    void rebuild();
+
+    std::vector<Bar> m_bars;
+    QString m_routing;      ///< the fabric's own, in words
+    QString m_otherRouting; ///< the other one
+    bool m_hasOther = false;
+    double m_fraction = 1;
+    double m_divisor = 1;
+    QBarSet* m_effectiveSet = nullptr;
+    QBarSet* m_otherSet = nullptr;
+};
+
+} // namespace fabriclab::views

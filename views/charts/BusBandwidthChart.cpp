@@ -1,0 +1,93 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/charts/BusBandwidthChart.hpp"
+
+#include "views/models/NumberFormat.hpp"
+
+#include <QCategoryAxis>
+#include <QChart>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fabriclab::views {
+
+BusBandwidthChart::BusBandwidthChart(QWidget* parent)
+    : ChartPanel(QStringLiteral("busbw-vs-size"),
+                 tr("Collective: bus bandwidth against message size"), parent) {}
+
+void BusBandwidthChart::showNothing(const QString& reason) {
+    m_curve.clear();
+    clear();
+    setPlaceholder(reason);
+}
+
+void BusBandwidthChart::showCurve(const std::vector<sim::BusBwPoint>& curve,
+                                  const sim::CollectiveResult& design, const QString& operation) {
+    clear();
+    m_curve = curve;
+    if (curve.empty()) {
+        setPlaceholder(tr("No message sizes were timed."));
+        return;
+    }
+    // Sizes double from point to point: plot against log2(size) and label in KiB/MiB/GiB.
+    auto* line = new QLineSeries;
+    line->setName(tr("%1 busbw").arg(operation));
+    line->setPointsVisible(true);
+    double most = 0;
+    for (const auto& p : curve) {
+        line->append(std::log2(p.bytes), p.busBwGBps);
+        most = std::max(most, p.busBwGBps);
+    }
+    auto* x = new QCategoryAxis;
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    const double first = std::log2(curve.front().bytes);
+    const double last = std::log2(curve.back().bytes);
+    for (double e = std::ceil(first); e <= last; e += 1)
+        if (static_cast<long long>(e) % 5 == 3 || e == first || e == last) // 8 B, 256 B, 8 KiB, ...
+            x->append(bytesText(std::exp2(e)), e);
+    x->setRange(first, last);
+    x->setTitleText(tr("message size"));
+    chart()->addAxis(x, Qt::AlignBottom);
+    auto* y = addValueAxis(Qt::AlignLeft, tr("busbw GB/s"), QStringLiteral("%.0f"));
+    y->setRange(0, std::max(1.0, most * 1.1));
+    y->applyNiceNumbers();
+    addSeries(line, {x, y});
+    setPointTooltip(line, [this](const QPointF& point) {
+        const auto at = std::min_element(m_curve.begin(), m_curve.end(), [&](auto a, auto b) {
+            return std::abs(std::log2(a.bytes) - point.x()) <
+                   std::abs(std::log2(b.bytes) - point.x());
+        });
+        return tr("%1: busbw %2, algbw %3, %4 (%5)")
+            .arg(bytesText(at->bytes), busBandwidthText(at->busBwGBps),
+                 busBandwidthText(at->algBwGBps), durationText(at->seconds),
+                 engineText(model::toString(at->algorithm)));
+    });
+    auto* mark = new QScatterSeries;
+    mark->setName(tr("this design: %1").arg(bytesText(design.bytes)));
+    mark->setMarkerSize(11);
+    mark->append(std::log2(std::max(1.0, design.bytes)), design.busBwGBps);
+    addSeries(mark, {x, y});
+    setCaption(tr("At the design's %1 the %2 reaches %3 bus bandwidth (%4 algorithm bandwidth) "
+                  "in %5. Small messages are bound by latency, large ones by the fabric; "
+                  "bus bandwidth in GB/s as nccl-tests reports it.")
+                   .arg(bytesText(design.bytes), operation, busBandwidthText(design.busBwGBps),
+                        busBandwidthText(design.algBwGBps), durationText(design.seconds)));
+    setHasData(true);
+}
+
+ChartTable BusBandwidthChart::table() const {
+    ChartTable t;
+    t.header = {QStringLiteral("bytes"), QStringLiteral("time (s)"), QStringLiteral("algbw (GB/s)"),
+                QStringLiteral("busbw (GB/s)"), QStringLiteral("algorithm")};
+    for (const auto& p : m_curve)
+        t.rows << QStringList{csvNumber(p.bytes, 0), csvNumber(p.seconds, 9),
+                              csvNumber(p.algBwGBps, 3), csvNumber(p.busBwGBps, 3),
+                              engineText(model::toString(p.algorithm))};
+    return t;
+}
+
+} // namespace fabriclab::views

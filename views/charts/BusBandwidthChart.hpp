@@ -1,0 +1,28 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "views/charts/ChartPanel.hpp"
+
+#include "model/sim/BusBandwidthCurve.hpp"
+
+namespace fabriclab::views {
+
+/// Bus bandwidth against message size, the curve nccl-tests prints (8 B to 8 GiB), with
+/// the design's own message size marked. Sizes on a log scale, GB/s as nccl-tests.
+class BusBandwidthChart : public ChartPanel {
+    Q_OBJECT
+
+public:
+    explicit BusBandwidthChart(QWidget* parent = nullptr);
+
+    void showCurve(const std::vector<sim::BusBwPoint>& curve, const sim::CollectiveResult& design,
+                   const QString& operation);
+    void showNothing(const QString& reason);
+    ChartTable table() const override;
+
+private:
+    std::vector<sim::BusBwPoint> m_curve;
+};
+
+} // namespace fabriclab::views

@@ -1,0 +1,271 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/charts/ChartPanel.hpp"
+
+#include <QAbstractBarSeries>
+#include <QApplication>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCursor>
+#include <QEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QPainter>
+#include <QPalette>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QXYSeries>
+
+#include <cmath>
+
+namespace fabriclab::views {
+namespace {
+
+/// Exports of a chart that was never shown (headless export) are drawn at this size.
+constexpr QSize kExportSize(960, 540);
+
+QString quoted(const QString& cell) {
+    if (!cell.contains(QLatin1Char(',')) && !cell.contains(QLatin1Char('"')) &&
+        !cell.contains(QLatin1Char('\n')))
+        return cell;
+    QString escaped = cell;
+    escaped.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    return QLatin1Char('"') + escaped + QLatin1Char('"');
+}
+
+void fail(QString* error, const QString& text) {
+    if (error)
+        *error = text;
+}
+
+} // namespace
+
+QString toCsv(const ChartTable& table) {
+    QString text;
+    const auto line = [&](const QStringList& cells) {
+        QStringList out;
+        for (const QString& cell : cells)
+            out << quoted(cell);
+        text += out.join(QLatin1Char(',')) + QLatin1Char('\n');
+    };
+    line(table.header);
+    for (const QStringList& row : table.rows)
+        line(row);
+    return text;
+}
+
+QString csvNumber(double value, int decimals) {
+    const double scale = std::pow(10.0, decimals);
+    return QString::number(std::round(value * scale) / scale, 'g', 15);
+}
+
+ChartPanel::ChartPanel(const QString& name, const QString& title, QWidget* parent)
+    : QWidget(parent), m_name(name), m_chart(new QChart), m_view(new QChartView(m_chart, this)),
+      m_caption(new QLabel(this)), m_placeholder(new QLabel(this)) {
+    setObjectName(name);
+    m_chart->setTitle(title);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    // Bars grow and lines draw in when new results arrive: the user sees what changed.
+    m_chart->setAnimationOptions(QChart::SeriesAnimations);
+    m_chart->setAnimationDuration(400);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumSize(320, 220);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &ChartPanel::showContextMenu);
+    m_caption->setWordWrap(true);
+    m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_caption->setObjectName(QStringLiteral("caption"));
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setText(tr("Waiting for the simulation…"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_placeholder, 1);
+    layout->addWidget(m_caption);
+    m_view->hide();
+    applyTheme();
+}
+
+ChartPanel::~ChartPanel() = default;
+
+QString ChartPanel::title() const {
+    return m_chart->title();
+}
+
+QString ChartPanel::caption() const {
+    return m_caption->text();
+}
+
+void ChartPanel::clear() {
+    m_chart->removeAllSeries();
+    for (QAbstractAxis* axis : m_chart->axes()) {
+        m_chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+QValueAxis* ChartPanel::addValueAxis(Qt::Alignment alignment, const QString& title,
+                                     const QString& labelFormat) {
+    auto* axis = new QValueAxis;
+    axis->setTitleText(title);
+    axis->setLabelFormat(labelFormat);
+    m_chart->addAxis(axis, alignment);
+    return axis;
+}
+
+QBarCategoryAxis* ChartPanel::addCategoryAxis(Qt::Alignment alignment,
+                                              const QStringList& categories) {
+    auto* axis = new QBarCategoryAxis;
+    axis->append(categories);
+    m_chart->addAxis(axis, alignment);
+    return axis;
+}
+
+void ChartPanel::addSeries(QAbstractSeries* series, const QList<QAbstractAxis*>& axes) {
+    m_chart->addSeries(series);
+    for (QAbstractAxis* axis : axes)
+        series->attachAxis(axis);
+    applyTheme(); // new series take the theme's colours only when it is applied again
+}
+
+void ChartPanel::setBarTooltip(QAbstractBarSeries* series,
+                               std::function<QString(const QString&, int, double)> text) {
+    connect(series, &QAbstractBarSeries::hovered, this,
+            [text = std::move(text)](bool on, int index, QBarSet* set) {
+                if (on)
+                    QToolTip::showText(QCursor::pos(), text(set->label(), index, set->at(index)));
+                else
+                    QToolTip::hideText();
+            });
+}
+
+void ChartPanel::setPointTooltip(QXYSeries* series, std::function<QString(const QPointF&)> text) {
+    connect(series, &QXYSeries::hovered, this,
+            [text = std::move(text)](const QPointF& point, bool on) {
+                if (on)
+                    QToolTip::showText(QCursor::pos(), text(point));
+                else
+                    QToolTip::hideText();
+            });
+}
+
+void ChartPanel::setCaption(const QString& text) {
+    m_caption->setText(text);
+}
+
+void ChartPanel::setHasData(bool hasData) {
+    m_hasData = hasData;
+    m_view->setVisible(hasData);
+    m_placeholder->setVisible(!hasData);
+}
+
+void ChartPanel::setPlaceholder(const QString& text) {
+    m_placeholder->setText(text);
+    setHasData(false);
+}
+
+void ChartPanel::applyTheme() {
+    // Follow the window's palette (FabricLab's light and dark themes) rather than a fixed
+    // chart theme, so a chart never sits white in a dark window.
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    const auto theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+    if (m_chart->theme() != theme)
+        m_chart->setTheme(theme);
+    else if (!m_chart->series().isEmpty())
+        m_chart->setTheme(theme); // recolours series added since
+    m_chart->setBackgroundBrush(palette().color(QPalette::Base));
+    m_chart->setTitleBrush(palette().color(QPalette::Text));
+    m_chart->legend()->setLabelColor(palette().color(QPalette::Text));
+    QFont title = font(); // the window's font, whether sized in points or pixels
+    title.setBold(true);
+    m_chart->setTitleFont(title);
+}
+
+bool ChartPanel::event(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange)
+        applyTheme();
+    return QWidget::event(event);
+}
+
+void ChartPanel::showContextMenu(const QPoint& position) {
+    QMenu menu(this);
+    menu.addAction(tr("Export as PNG…"), this, [this] { exportWithDialog(QStringLiteral("png")); });
+    menu.addAction(tr("Export as SVG…"), this, [this] { exportWithDialog(QStringLiteral("svg")); });
+    menu.addAction(tr("Export data as CSV…"), this,
+                   [this] { exportWithDialog(QStringLiteral("csv")); });
+    menu.exec(m_view->mapToGlobal(position));
+}
+
+void ChartPanel::exportWithDialog(const QString& suffix) {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(title()), m_name + QLatin1Char('.') + suffix,
+        tr("%1 files (*.%2)").arg(suffix.toUpper(), suffix));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = suffix == QLatin1String("png")   ? exportPng(path, &error)
+                    : suffix == QLatin1String("svg") ? exportSvg(path, &error)
+                                                     : exportCsv(path, &error);
+    if (!ok)
+        QToolTip::showText(QCursor::pos(), error);
+}
+
+bool ChartPanel::exportPng(const QString& path, QString* error) const {
+    if (!m_view->isVisible() || m_view->size().width() < 100)
+        m_view->resize(kExportSize);
+    const QPixmap pixmap = m_view->grab();
+    if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
+        fail(error, tr("could not write the PNG file %1").arg(path));
+        return false;
+    }
+    return true;
+}
+
+bool ChartPanel::exportSvg(const QString& path, QString* error) const {
+    if (!m_view->isVisible() || m_view->size().width() < 100)
+        m_view->resize(kExportSize);
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(m_view->size());
+    svg.setViewBox(QRect(QPoint(0, 0), m_view->size()));
+    svg.setTitle(title());
+    svg.setDescription(caption());
+    QPainter painter;
+    if (!painter.begin(&svg)) {
+        fail(error, tr("could not write the SVG file %1").arg(path));
+        return false;
+    }
+    m_view->render(&painter);
+    painter.end();
+    if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0) {
+        fail(error, tr("could not write the SVG file %1").arg(path));
+        return false;
+    }
+    return true;
+}
+
+bool ChartPanel::exportCsv(const QString& path, QString* error) const {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        fail(error, tr("could not open %1 for writing: %2").arg(path, file.errorString()));
+        return false;
+    }
+    file.write(toCsv(table()).toUtf8());
+    if (!file.commit()) {
+        fail(error, tr("could not write %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    return true;
+}
+
+} // namespace fabriclab::views

@@ -1,0 +1,97 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <functional>
+
+QT_BEGIN_NAMESPACE
+class QAbstractAxis;
+class QAbstractBarSeries;
+class QAbstractSeries;
+class QBarCategoryAxis;
+class QChart;
+class QChartView;
+class QLabel;
+class QValueAxis;
+class QXYSeries;
+QT_END_NAMESPACE
+
+namespace fabriclab::views {
+
+/// What a chart shows, as a table: the CSV export, and what tests compare with the engine.
+struct ChartTable {
+    QStringList header; ///< column names with their units, e.g. "effective (Gb/s)"
+    QList<QStringList> rows;
+};
+
+/// The one place that makes a Qt Charts chart (STYLE.md §5): view, theme, axes, hover
+/// tooltips, a caption in words under the chart, and export to PNG, SVG and CSV.
+/// Subclasses declare their series and fill them from the engine's results; they never
+/// compute results themselves.
+class ChartPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    /// `name` is the file stem exports use ("bisection"); `title` is shown above the chart.
+    ChartPanel(const QString& name, const QString& title, QWidget* parent = nullptr);
+    ~ChartPanel() override;
+
+    QString name() const { return m_name; }
+    QString title() const;
+    /// The caption under the chart, in words.
+    QString caption() const;
+    /// Whether the chart shows results (false while nothing has been computed).
+    bool hasData() const { return m_hasData; }
+    /// Exactly the numbers drawn, one row per point or bar, for CSV export and tests.
+    virtual ChartTable table() const = 0;
+
+    /// Each returns false and sets `error` to a sentence naming the file on failure.
+    bool exportPng(const QString& path, QString* error = nullptr) const;
+    bool exportSvg(const QString& path, QString* error = nullptr) const;
+    bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+    QChart* chart() const { return m_chart; }
+
+protected:
+    /// Removes every series and axis, ready to declare them again.
+    void clear();
+    QValueAxis* addValueAxis(Qt::Alignment alignment, const QString& title,
+                             const QString& labelFormat = QStringLiteral("%.3g"));
+    QBarCategoryAxis* addCategoryAxis(Qt::Alignment alignment, const QStringList& categories);
+    /// Adds a series and attaches it to the given axes.
+    void addSeries(QAbstractSeries* series, const QList<QAbstractAxis*>& axes);
+    /// Hover text for a bar: `text(set label, category index, value)`.
+    void setBarTooltip(QAbstractBarSeries* series,
+                       std::function<QString(const QString&, int, double)> text);
+    /// Hover text for a point of a line: `text(point)`.
+    void setPointTooltip(QXYSeries* series, std::function<QString(const QPointF&)> text);
+    void setCaption(const QString& text);
+    void setHasData(bool hasData);
+    /// Shown instead of the chart when there is nothing to draw, and why.
+    void setPlaceholder(const QString& text);
+
+private:
+    void applyTheme();
+    void showContextMenu(const QPoint& position);
+    void exportWithDialog(const QString& suffix);
+    bool event(QEvent* event) override;
+
+    QString m_name;
+    QChart* m_chart;
+    QChartView* m_view;
+    QLabel* m_caption;
+    QLabel* m_placeholder;
+    bool m_hasData = false;
+};
+
+/// Writes a table as CSV: comma separated, quoted where a cell needs it.
+QString toCsv(const ChartTable& table);
+/// A number for CSV, rounded to `decimals` as `fabriclab-cli run --json` rounds the same
+/// figure, so exported tables and the CLI agree digit for digit.
+QString csvNumber(double value, int decimals = 6);
+
+} // namespace fabriclab::views

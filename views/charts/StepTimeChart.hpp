@@ -1,0 +1,33 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "views/charts/ChartPanel.hpp"
+
+#include "model/workload/StepTime.hpp"
+
+namespace fabriclab::views {
+
+/// One training step: compute, the communication the step waits on, and the
+/// communication hidden behind compute, each by parallelism (data, tensor, pipeline,
+/// expert), with the communication share in words.
+class StepTimeChart : public ChartPanel {
+    Q_OBJECT
+
+public:
+    explicit StepTimeChart(QWidget* parent = nullptr);
+
+    void showStep(const sim::StepTime& step);
+    void showNothing(const QString& reason);
+    ChartTable table() const override;
+
+private:
+    struct Segment {
+        QString label;
+        double stepSeconds = 0;   ///< on the step's critical path
+        double hiddenSeconds = 0; ///< running under compute
+    };
+    std::vector<Segment> m_segments;
+};
+
+} // namespace fabriclab::views

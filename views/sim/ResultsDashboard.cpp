@@ -1,0 +1,232 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/sim/ResultsDashboard.hpp"
+
+#include "views/canvas/CanvasPalette.hpp"
+#include "views/canvas/TopologyScene.hpp"
+#include "views/charts/BisectionChart.hpp"
+#include "views/charts/BusBandwidthChart.hpp"
+#include "views/charts/CostChart.hpp"
+#include "views/charts/StepTimeChart.hpp"
+#include "views/charts/ThroughputChart.hpp"
+#include "views/models/NumberFormat.hpp"
+#include "views/sim/PlaybackBar.hpp"
+#include "views/sim/PlaybackClock.hpp"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLinearGradient>
+#include <QPainter>
+#include <QPixmap>
+#include <QVBoxLayout>
+
+namespace fabriclab::views {
+namespace {
+
+constexpr int kChartColumns = 3;
+
+/// The canvas's heat scale as a small picture for the legend.
+QPixmap heatScale(int width, int height) {
+    QPixmap pixmap(width, height);
+    QPainter painter(&pixmap);
+    for (int x = 0; x < width; ++x) {
+        painter.setPen(CanvasPalette::heatColor(static_cast<double>(x) / (width - 1)));
+        painter.drawLine(x, 0, x, height - 1);
+    }
+    return pixmap;
+}
+
+QString collectiveName(const model::RunReport& r) {
+    return ResultsDashboard::tr("%1 of %2 over %3 GPUs (%4)")
+        .arg(engineText(model::toString(r.collective.op)), bytesText(r.collective.bytes),
+             numberText(r.collective.ranks), engineText(model::toString(r.collective.algorithm)));
+}
+
+} // namespace
+
+ResultsDashboard::ResultsDashboard(QWidget* parent)
+    : QWidget(parent), m_state(new QLabel(this)), m_summary(new QLabel(this)),
+      m_legend(new QLabel(this)), m_clock(new PlaybackClock(this)),
+      m_bisection(new BisectionChart(this)), m_throughput(new ThroughputChart(this)),
+      m_busBw(new BusBandwidthChart(this)), m_step(new StepTimeChart(this)),
+      m_cost(new CostChart(this)), m_grid(new QWidget(this)) {
+    m_state->setObjectName(QStringLiteral("runState"));
+    m_summary->setObjectName(QStringLiteral("summary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* legendScale = new QLabel(this);
+    legendScale->setPixmap(heatScale(90, 10));
+    m_legend->setText(tr("link utilization 0% … 100%; thick red: bottleneck"));
+    m_legend->setToolTip(tr("During playback the canvas colours each link by its busiest "
+                            "direction; links at 99% or more limit the flows crossing them."));
+
+    auto* header = new QHBoxLayout;
+    header->addWidget(m_state);
+    header->addWidget(new PlaybackBar(*m_clock, this), 1);
+    header->addWidget(legendScale);
+    header->addWidget(m_legend);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(header);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_grid, 1);
+    layoutCharts();
+
+    connect(m_clock, &PlaybackClock::timeChanged, this, &ResultsDashboard::showFrame);
+    const QString waiting = tr("Waiting for the first simulation…");
+    m_bisection->showNothing(waiting);
+    m_throughput->showNothing(waiting);
+    m_busBw->showNothing(waiting);
+    m_step->showNothing(waiting);
+    m_cost->showNothing(waiting);
+    showState(SimulationController::State::Idle);
+}
+
+ResultsDashboard::~ResultsDashboard() = default;
+
+void ResultsDashboard::setScene(TopologyScene* scene) {
+    m_scene = scene;
+}
+
+QList<ChartPanel*> ResultsDashboard::charts() const {
+    QList<ChartPanel*> all{m_bisection, m_throughput, m_busBw, m_step, m_cost};
+    return all + m_extra;
+}
+
+void ResultsDashboard::addChart(ChartPanel* chart) {
+    chart->setParent(this);
+    m_extra << chart;
+    layoutCharts();
+}
+
+void ResultsDashboard::layoutCharts() {
+    delete m_grid->layout();
+    auto* grid = new QGridLayout(m_grid);
+    grid->setContentsMargins(0, 0, 0, 0);
+    const QList<ChartPanel*> all = charts();
+    for (int i = 0; i < all.size(); ++i)
+        grid->addWidget(all[i], i / kChartColumns, i % kChartColumns);
+}
+
+void ResultsDashboard::showResult(const RunResultPtr& result) {
+    m_shown = result;
+    m_frame = static_cast<std::size_t>(-1);
+    if (m_scene)
+        m_scene->clearLinkHeat();
+    if (!result->ok()) {
+        const QString why = tr("The engine could not evaluate this design: %1").arg(result->error);
+        m_bisection->showNothing(why);
+        m_throughput->showNothing(why);
+        m_busBw->showNothing(why);
+        m_step->showNothing(why);
+        m_cost->showNothing(why);
+        m_clock->clear();
+        m_summary->setText(why);
+        return;
+    }
+    const model::RunReport& r = result->report;
+    m_bisection->showReport(r);
+    m_cost->showReport(r);
+    if (r.step)
+        m_step->showStep(*r.step);
+    else
+        m_step->showNothing(tr("The design has no workload: add one (model, GPU, parallelism) "
+                               "to see the training step."));
+    if (r.playback) {
+        m_throughput->showPlayback(*r.playback, collectiveName(r));
+        m_clock->setTimeline(r.playback->seconds, r.playback->times);
+    } else {
+        m_throughput->showNothing(tr("No timeline was simulated."));
+        m_clock->clear();
+    }
+    m_busBw->showCurve(r.busBwCurve, r.collective, engineText(model::toString(r.collective.op)));
+
+    QString text =
+        tr("%1 GPUs on %2 servers · bisection %3 (%4 of half the injection "
+           "bandwidth; %5 delivered) · %6 in %7, busbw %8")
+            .arg(numberText(r.gpus), numberText(r.servers), bandwidthText(r.bisection.minCut.value),
+                 percentText(r.bisection.ratio), bandwidthText(r.effective.gbps), collectiveName(r),
+                 durationText(r.collective.seconds), busBandwidthText(r.collective.busBwGBps));
+    if (r.step)
+        text += tr(" · step %1, communication %2 of compute")
+                    .arg(durationText(r.step->stepSeconds), percentText(r.step->commToCompute));
+    text += tr(" · capex %1").arg(usdText(r.cost.capex.value));
+    for (const std::string& warning : r.warnings)
+        text += QStringLiteral("<br><font color='#c07000'>⚠ %1</font>")
+                    .arg(QString::fromStdString(warning).toHtmlEscaped());
+    m_summary->setText(text);
+    showState(m_runState);
+}
+
+void ResultsDashboard::showState(SimulationController::State state) {
+    m_runState = state;
+    using State = SimulationController::State;
+    QString text;
+    switch (state) {
+    case State::Idle:
+        text = tr("Not simulated yet");
+        break;
+    case State::Stale:
+        text = tr("<font color='#c07000'>Stale: the design changed</font>");
+        break;
+    case State::Running:
+        text = m_shown ? tr("<font color='#c07000'>Stale: simulating the change…</font>")
+                       : tr("Simulating…");
+        break;
+    case State::Current:
+        text = m_shown ? tr("<font color='#208040'>Current</font> (simulated in %1)")
+                             .arg(durationText(m_shown->wallMilliseconds / 1000))
+                       : tr("Current");
+        break;
+    case State::Failed:
+        text = tr("<font color='#d04040'>Refused</font>");
+        break;
+    case State::Cancelled:
+        text = tr("<font color='#c07000'>Stopped: the results are of an earlier version</font>");
+        break;
+    }
+    m_state->setText(QStringLiteral("<b>%1</b>").arg(text));
+    // Link colours name today's links only when the result is today's.
+    if (state != State::Current && m_scene)
+        m_scene->clearLinkHeat();
+}
+
+void ResultsDashboard::showProgress(int permille, const QString& stage) {
+    if (m_runState == SimulationController::State::Running)
+        m_state->setText(
+            tr("<b>Simulating: %1 (%2)</b>").arg(stage, percentText(permille / 1000.0)));
+}
+
+QString ResultsDashboard::summaryText() const {
+    return m_summary->text();
+}
+
+void ResultsDashboard::showFrame(double seconds) {
+    m_throughput->setCursor(seconds);
+    const double duration = m_clock->duration();
+    m_bisection->setPlaybackFraction(
+        duration > 0 && (m_clock->isPlaying() || seconds > 0) ? seconds / duration : 1.0);
+    if (!m_shown || !m_shown->ok() || !m_shown->report.playback || !m_scene ||
+        m_runState != SimulationController::State::Current)
+        return;
+    const sim::Playback& p = *m_shown->report.playback;
+    // Links take their colours while the timeline plays or is paused part way; at rest
+    // (before and after) the canvas shows the design as drawn.
+    if (p.frameCount() == 0 || !(m_clock->isPlaying() || (seconds > 0 && seconds < duration))) {
+        m_scene->clearLinkHeat();
+        m_frame = static_cast<std::size_t>(-1);
+        return;
+    }
+    const std::size_t frame = p.frameAt(seconds);
+    if (frame == m_frame)
+        return;
+    m_frame = frame;
+    std::unordered_map<std::uint32_t, float> utilization;
+    utilization.reserve(p.links.size());
+    for (std::size_t l = 0; l < p.links.size(); ++l)
+        utilization.emplace(p.links[l].value, p.utilizationAt(frame, l));
+    m_scene->setLinkHeat(utilization, sim::Playback::kSaturated);
+}
+
+} // namespace fabriclab::views

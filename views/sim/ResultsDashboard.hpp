@@ -1,0 +1,73 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "views/sim/RunResult.hpp"
+#include "views/sim/SimulationController.hpp"
+
+#include <QList>
+#include <QPointer>
+#include <QWidget>
+
+class QLabel;
+
+namespace fabriclab::views {
+
+class BisectionChart;
+class BusBandwidthChart;
+class ChartPanel;
+class CostChart;
+class PlaybackClock;
+class StepTimeChart;
+class ThroughputChart;
+class TopologyScene;
+
+/// The results of the last run, as charts: bisection, the collective's throughput over
+/// simulated time and its bus bandwidth against message size, the step, the cost; a
+/// playback bar whose clock drives the throughput cursor, the growing bisection bars
+/// and the link colours on the canvas. Shows what the engine computed; derives nothing.
+class ResultsDashboard : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ResultsDashboard(QWidget* parent = nullptr);
+    ~ResultsDashboard() override;
+
+    /// Where link utilization is drawn during playback (the canvas's scene).
+    void setScene(TopologyScene* scene);
+    PlaybackClock& clock() const { return *m_clock; }
+    /// Every chart, in the order they are laid out; each exports itself.
+    QList<ChartPanel*> charts() const;
+    /// Adds a chart made elsewhere (scaling) to the grid.
+    void addChart(ChartPanel* chart);
+    const RunResultPtr& shown() const { return m_shown; }
+    /// The header line: state, then the figures in words.
+    QString summaryText() const;
+
+public Q_SLOTS:
+    void showResult(const fabriclab::views::RunResultPtr& result);
+    void showState(fabriclab::views::SimulationController::State state);
+    void showProgress(int permille, const QString& stage);
+
+private:
+    void showFrame(double seconds);
+    void layoutCharts();
+
+    QLabel* m_state;
+    QLabel* m_summary;
+    QLabel* m_legend;
+    PlaybackClock* m_clock;
+    BisectionChart* m_bisection;
+    ThroughputChart* m_throughput;
+    BusBandwidthChart* m_busBw;
+    StepTimeChart* m_step;
+    CostChart* m_cost;
+    QList<ChartPanel*> m_extra;
+    QWidget* m_grid;
+    QPointer<TopologyScene> m_scene;
+    RunResultPtr m_shown;
+    SimulationController::State m_runState = SimulationController::State::Idle;
+    std::size_t m_frame = static_cast<std::size_t>(-1); ///< frame drawn on the canvas
+};
+
+} // namespace fabriclab::views

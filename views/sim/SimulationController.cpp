@@ -1,0 +1,152 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/sim/SimulationController.hpp"
+
+#include "model/core/Cancellation.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/models/NumberFormat.hpp"
+
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <chrono>
+
+namespace fabriclab::views {
+namespace {
+
+/// The worker: the engine on a snapshot, never the live document.
+void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision, model::Design design,
+                 const model::Catalog& catalog, std::stop_token stop) {
+    promise.setProgressRange(0, 1000);
+    auto result = std::make_shared<RunResult>();
+    result->revision = revision;
+    const auto started = std::chrono::steady_clock::now();
+    model::RunOptions options;
+    options.detail = true;
+    options.stop = stop;
+    options.progress = [&promise](const model::RunProgress& p) {
+        promise.setProgressValueAndText(
+            p.permille, QString::fromUtf8(p.stage.data(), static_cast<int>(p.stage.size())));
+    };
+    try {
+        result->report = model::runDesign(design, catalog, options);
+    } catch (const model::Cancelled&) {
+        promise.future().cancel();
+        return;
+    } catch (const std::exception& e) {
+        result->error = QString::fromStdString(e.what());
+    }
+    result->wallMilliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    result->design = std::move(design);
+    promise.addResult(RunResultPtr(std::move(result)));
+}
+
+} // namespace
+
+SimulationController::SimulationController(TopologyDocument& document, QObject* parent)
+    : QObject(parent), m_document(document) {
+    qRegisterMetaType<RunResultPtr>();
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(kDebounceMs);
+    connect(&m_debounce, &QTimer::timeout, this, &SimulationController::start);
+    connect(&m_document, &TopologyDocument::changed, this, &SimulationController::edited);
+    connect(&m_watcher, &QFutureWatcher<RunResultPtr>::progressValueChanged, this,
+            [this](int value) { Q_EMIT progress(value, m_watcher.progressText()); });
+    connect(&m_watcher, &QFutureWatcher<RunResultPtr>::finished, this,
+            &SimulationController::finished);
+    m_debounce.start();
+}
+
+SimulationController::~SimulationController() {
+    m_stop.request_stop();
+    m_watcher.cancel();
+    m_watcher.waitForFinished();
+}
+
+void SimulationController::edited() {
+    ++m_revision;
+    setState(State::Stale);
+    if (m_watcher.isRunning())
+        m_stop.request_stop(); // the engine lets go within milliseconds
+    if (!m_live)
+        return;
+    // Leading edge: a lone edit after a quiet spell runs at once (next turn of the event
+    // loop, so the edits of one undo macro count as one); edits that follow closely, a
+    // slider drag or a burst of undos, wait for a pause of kDebounceMs.
+    const bool quiet = !m_lastEdit.isValid() || m_lastEdit.elapsed() >= kDebounceMs;
+    m_lastEdit.start();
+    m_debounce.start(quiet && !m_watcher.isRunning() ? 0 : kDebounceMs);
+}
+
+void SimulationController::run() {
+    m_debounce.stop();
+    start();
+}
+
+void SimulationController::cancel() {
+    m_debounce.stop();
+    m_restart = false;
+    if (!m_watcher.isRunning())
+        return;
+    m_stop.request_stop();
+    m_watcher.cancel();
+    setState(State::Cancelled);
+}
+
+void SimulationController::setLive(bool live) {
+    if (m_live == live)
+        return;
+    m_live = live;
+    Q_EMIT liveChanged(live);
+    if (live && m_state == State::Stale)
+        m_debounce.start(kDebounceMs);
+}
+
+void SimulationController::start() {
+    if (m_watcher.isRunning()) {
+        // One run at a time: the one in flight is for an older revision; stop it and
+        // start over once it has.
+        m_stop.request_stop();
+        m_restart = true;
+        return;
+    }
+    if (m_result && m_result->revision == m_revision && m_state != State::Cancelled)
+        return; // already current
+    m_stop = std::stop_source();
+    m_running = m_revision;
+    setState(State::Running);
+    Q_EMIT progress(0, tr("starting"));
+    // The snapshot is taken here, on the GUI thread; the catalog is immutable.
+    m_watcher.setFuture(QtConcurrent::run(runSnapshot, m_revision, m_document.design(),
+                                          std::cref(m_document.catalog()), m_stop.get_token()));
+}
+
+void SimulationController::finished() {
+    const bool produced = !m_watcher.isCanceled() && m_watcher.future().resultCount() > 0;
+    if (produced && m_running == m_revision) {
+        m_result = m_watcher.future().resultAt(0);
+        setState(m_result->ok() ? State::Current : State::Failed);
+        Q_EMIT resultReady(m_result);
+        if (m_live && m_result->wallMilliseconds > kLiveLimitMs) {
+            setLive(false);
+            Q_EMIT message(tr("This design takes %1 s to simulate: live updates are off. "
+                              "Press F5 to run it after editing.")
+                               .arg(numberText(m_result->wallMilliseconds / 1000, 1)));
+        }
+    }
+    if (m_restart || (m_live && m_running != m_revision && !m_debounce.isActive())) {
+        m_restart = false;
+        start();
+    }
+}
+
+void SimulationController::setState(State state) {
+    if (m_state == state)
+        return;
+    m_state = state;
+    Q_EMIT stateChanged(state);
+}
+
+} // namespace fabriclab::views
