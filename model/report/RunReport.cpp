@@ -101,24 +101,44 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         if (options.progress)
             options.progress(RunProgress{name, permille});
     };
+    // A server without a cable takes no part in traffic: simulate the fabric without it
+    // (ids stay as they are, so playback frames still name the design's links).
+    const ServerReach reach = serverReach(topology);
+    Topology cabled;
+    if (!reach.unlinked.empty()) {
+        cabled = topology;
+        for (const NodeId id : reach.unlinked)
+            cabled.removeNode(id);
+    }
+    const Topology& simulated = reach.unlinked.empty() ? topology : cabled;
+    std::optional<Workload> workload = design.workload;
+    if (workload && !reach.unlinked.empty()) {
+        workload = rescaled(*workload, simulated.gpuCount());
+        report.warnings.push_back(
+            workload ? "the training step covers the " + std::to_string(simulated.gpuCount()) +
+                           " GPUs of connected servers (data parallelism " +
+                           std::to_string(workload->dp) + ")"
+                     : "no training step: tp x pp does not divide the " +
+                           std::to_string(simulated.gpuCount()) + " GPUs of connected servers");
+    }
+
     stage("effective bisection", 100);
-    const sim::FabricNetwork network(topology, report.fabric, options.seed);
+    const sim::FabricNetwork network(simulated, report.fabric, options.seed);
     report.effective =
         sim::effectiveBisection(network, report.bisection, options.seed, options.stop);
     if (options.detail) {
         Fabric other = report.fabric;
         other.routing = other.routing == Routing::Adaptive ? Routing::Ecmp : Routing::Adaptive;
-        const sim::FabricNetwork otherNetwork(topology, other, options.seed);
+        const sim::FabricNetwork otherNetwork(simulated, other, options.seed);
         report.otherRouting =
             sim::effectiveBisection(otherNetwork, report.bisection, options.seed, options.stop);
     }
 
-    const model::GpuSpec gpu =
-        design.workload ? design.workload->gpu.spec : *catalog.findGpu("h100-sxm");
+    const model::GpuSpec gpu = workload ? workload->gpu.spec : *catalog.findGpu("h100-sxm");
     sim::CollectiveGroup group{network.servers(),
-                               topology.node(network.servers().front()).server.gpus, gpu};
+                               simulated.node(network.servers().front()).server.gpus, gpu};
     for (const auto server : group.servers)
-        group.gpusPerServer = std::min(group.gpusPerServer, topology.node(server).server.gpus);
+        group.gpusPerServer = std::min(group.gpusPerServer, simulated.node(server).server.gpus);
     const CollectiveSpec collective = design.collective.value_or(CollectiveSpec{});
     stage("collective", 300);
     try {
@@ -142,10 +162,10 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
                                     ": " + e.what());
     }
 
-    if (design.workload) {
+    if (workload) {
         stage("step time", 850);
         try {
-            report.step = sim::estimateStep(network, *design.workload, options.stop);
+            report.step = sim::estimateStep(network, *workload, options.stop);
         } catch (const std::invalid_argument& e) {
             throw std::invalid_argument(std::string("cannot estimate the training step: ") +
                                         e.what());
@@ -153,7 +173,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         TrainingEstimate training;
         training.tokens = options.trainTokens;
         training.seconds = options.trainTokens / report.step->tokensPerSecond;
-        training.gpuHours = training.seconds / 3600 * report.gpus;
+        training.gpuHours = training.seconds / 3600 * simulated.gpuCount();
         training.costUsd =
             training.gpuHours * (catalog.prices().gpuHourUsd + report.cost.perGpuHour);
         report.training = training;

@@ -50,6 +50,7 @@ class tst_RunReport : public QObject {
 private Q_SLOTS:
     void uncabledServerIsWarnedAbout();
     void soundDesignHasNoWarnings();
+    void uncabledServerDoesNotStopTheSimulation();
     void refused_data();
     void refused();
 };
@@ -85,6 +86,30 @@ void tst_RunReport::soundDesignHasNoWarnings() {
     QVERIFY(report.warnings.empty());
     // Golden files of sound designs keep their shape.
     QVERIFY(!reportToJson(report).contains("warnings"));
+}
+
+void tst_RunReport::uncabledServerDoesNotStopTheSimulation() {
+    // The stray server takes no part in traffic: the collective and the step come out as
+    // for the design without it, the workload on the 32 cabled GPUs (dp 5 -> 4).
+    const Design sound = teachingDesign();
+    Design design = sound;
+    const NodeId stray = addNode(design.topology, "srv-stray", NodeKind::Server);
+    QCOMPARE(design.topology.node(stray).server.gpus, 8); // as the sample's servers
+    QVERIFY(design.workload);
+    design.workload->dp = 5;
+    RunReport report;
+    try {
+        report = runDesign(design, Catalog::builtin());
+    } catch (const std::exception& e) {
+        QFAIL(e.what());
+    }
+    const RunReport expected = runDesign(sound, Catalog::builtin());
+    QCOMPARE(report.collective.seconds, expected.collective.seconds);
+    QCOMPARE(report.effective.gbps, expected.effective.gbps);
+    QVERIFY(report.step && expected.step);
+    QCOMPARE(report.step->stepSeconds, expected.step->stepSeconds);
+    QCOMPARE(report.warnings.size(), std::size_t{2});
+    QVERIFY(report.warnings[1].find("32 GPUs of connected servers") != std::string::npos);
 }
 
 void tst_RunReport::refused_data() {

@@ -131,8 +131,8 @@ void StatusFigures::show(const DesignFigures& f) {
     m_problems->setText(f.problems == 1 ? tr("1 problem")
                                         : tr("%1 problems").arg(numberText(f.problems)));
     const QString problems =
-        f.problems == 1 ? tr("1 problem makes this design unusable")
-                        : tr("%1 problems make this design unusable").arg(numberText(f.problems));
+        f.problems == 1 ? tr("1 problem to fix in this design")
+                        : tr("%1 problems to fix in this design").arg(numberText(f.problems));
     m_warning->setToolTip(f.problems > 0 ? tr("%1. First: %2").arg(problems, f.firstProblem)
                                          : QString());
     m_problems->setToolTip(m_warning->toolTip());
