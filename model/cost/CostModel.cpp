@@ -86,9 +86,9 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                                                      {CostTier::SpineCore, cables.spineCore},
                                                      {CostTier::Other, cables.other}};
     for (const auto& [tier, count] : fibres) {
-        const std::string where = " (" + std::string(toString(tier)) + ")";
-        addLine(report, Cables, tier, "switch-to-switch fibre" + where, fibre, count);
-        addLine(report, Cables, tier, "transceiver (two per fibre)" + where, transceiver,
+        const std::string where(toString(tier));
+        addLine(report, Cables, tier, where + " fibre", fibre, count);
+        addLine(report, Cables, tier, where + " transceiver (two per fibre)", transceiver,
                 2 * count);
     }
 
