@@ -10,6 +10,7 @@
 #include "views/sim/ComparePanel.hpp"
 #include "views/sim/PlaybackClock.hpp"
 #include "views/sim/ResultsDashboard.hpp"
+#include "views/sim/ScalingRunner.hpp"
 #include "views/sim/SimulationController.hpp"
 
 #include <QAction>
@@ -66,6 +67,13 @@ void HeadlessCapture::start() {
     auto& controller = m_window.simulation()->controller();
     connect(&controller, &views::SimulationController::resultReady, this,
             &HeadlessCapture::resultsArrived);
+    auto& scaling = m_window.simulation()->scaling();
+    const auto scaled = [this] {
+        m_scaling = true;
+        partArrived();
+    };
+    connect(&scaling, &views::ScalingRunner::studyReady, this, scaled);
+    connect(&scaling, &views::ScalingRunner::failed, this, scaled);
     controller.run();
 }
 
@@ -79,8 +87,10 @@ void HeadlessCapture::resultsArrived() {
     const bool compare = m_view == QLatin1String("compare") || m_mode == Mode::ExportCharts;
     if (compare) {
         auto* comparisons = m_window.comparisons();
-        connect(comparisons, &views::CompareController::finished, this,
-                [this] { QTimer::singleShot(kSettleMs, this, &HeadlessCapture::capture); });
+        connect(comparisons, &views::CompareController::finished, this, [this] {
+            m_results = true;
+            partArrived();
+        });
         if (m_view == QLatin1String("compare"))
             if (auto* dock = m_window.findChild<QDockWidget*>(QStringLiteral("CompareDock")))
                 dock->raise();
@@ -92,7 +102,13 @@ void HeadlessCapture::resultsArrived() {
         auto& clock = m_window.dashboard()->clock();
         clock.seek(clock.duration() * 0.45);
     }
-    QTimer::singleShot(kSettleMs, this, &HeadlessCapture::capture);
+    m_results = true;
+    partArrived();
+}
+
+void HeadlessCapture::partArrived() {
+    if (m_results && m_scaling)
+        QTimer::singleShot(kSettleMs, this, &HeadlessCapture::capture);
 }
 
 void HeadlessCapture::capture() {

@@ -34,6 +34,8 @@ Q_SIGNALS:
 
 private:
     void resultsArrived();
+    /// Captures once both the design's results and its scaling study are shown.
+    void partArrived();
     void capture();
     bool exportCharts();
     void fail(const QString& message, int exitCode = 1);
@@ -44,6 +46,8 @@ private:
     QString m_view;
     QTimer m_timeout;
     bool m_done = false;
+    bool m_results = false; ///< the design's own results are shown (and compared, if asked)
+    bool m_scaling = false; ///< the scaling study is shown, or could not run
 };
 
 } // namespace fabriclab::app

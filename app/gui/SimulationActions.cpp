@@ -6,6 +6,7 @@
 #include "views/sim/ComparePanel.hpp"
 #include "views/sim/PlaybackClock.hpp"
 #include "views/sim/ResultsDashboard.hpp"
+#include "views/sim/ScalingRunner.hpp"
 #include "views/sim/SimulationController.hpp"
 
 #include <QAction>
@@ -66,6 +67,13 @@ SimulationActions::SimulationActions(QMainWindow& window, views::TopologyDocumen
             &views::ResultsDashboard::showState);
     connect(m_controller, &SimulationController::progress, &dashboard,
             &views::ResultsDashboard::showProgress);
+    auto* scaling = m_scaling = new views::ScalingRunner(document, *m_controller, this);
+    connect(scaling, &views::ScalingRunner::started, &dashboard,
+            &views::ResultsDashboard::showScalingPending);
+    connect(scaling, &views::ScalingRunner::studyReady, &dashboard,
+            &views::ResultsDashboard::showScaling);
+    connect(scaling, &views::ScalingRunner::failed, &dashboard,
+            &views::ResultsDashboard::showScalingFailed);
     connect(m_controller, &SimulationController::message, &window,
             [&window](const QString& text) { window.statusBar()->showMessage(text, 8000); });
 

@@ -14,6 +14,7 @@ namespace fabriclab::views {
 class CanvasView;
 class ComparePanel;
 class ResultsDashboard;
+class ScalingRunner;
 class SimulationController;
 class TopologyDocument;
 } // namespace fabriclab::views
@@ -33,9 +34,11 @@ public:
                       views::ComparePanel& compare, QMenu& menu);
 
     views::SimulationController& controller() const { return *m_controller; }
+    views::ScalingRunner& scaling() const { return *m_scaling; }
 
 private:
     views::SimulationController* m_controller;
+    views::ScalingRunner* m_scaling;
     QProgressBar* m_progress;
     QLabel* m_stage;
 };

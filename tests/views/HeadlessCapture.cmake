@@ -25,7 +25,7 @@ execute_process(COMMAND ${APP} --export-charts ${OUT}/charts ${DESIGN}
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "--export-charts failed (${status}): ${err}")
 endif()
-foreach(chart bisection collective-throughput busbw-vs-size step-time cost compare)
+foreach(chart bisection collective-throughput busbw-vs-size step-time cost scaling compare)
   foreach(ext png svg csv)
     if(NOT EXISTS ${OUT}/charts/${chart}.${ext})
       message(FATAL_ERROR "--export-charts did not write ${chart}.${ext}")

@@ -12,6 +12,7 @@
 #include "views/charts/BusBandwidthChart.hpp"
 #include "views/charts/ChartPanel.hpp"
 #include "views/charts/CostChart.hpp"
+#include "views/charts/ScalingChart.hpp"
 #include "views/charts/StepTimeChart.hpp"
 #include "views/charts/ThroughputChart.hpp"
 #include "views/document/TopologyDocument.hpp"
@@ -32,6 +33,7 @@ namespace {
 struct Fixture {
     TopologyDocument document{Catalog::builtin()};
     RunResultPtr result;
+    ScalingStudyPtr scaling;
 };
 
 /// The engine's own run of a sample, with the detail the app asks for.
@@ -46,6 +48,8 @@ std::unique_ptr<Fixture> run(const char* name) {
     result->design = f->document.design();
     result->report = fabriclab::model::runDesign(result->design, Catalog::builtin(), options);
     f->result = result;
+    f->scaling = std::make_shared<const fabriclab::model::ScalingStudy>(
+        fabriclab::model::scalingStudy(result->design, Catalog::builtin()));
     return f;
 }
 
@@ -86,6 +90,7 @@ void tst_ResultsDashboard::chartsCarryTheEngineSeries() {
     const auto& r = f->result->report;
     ResultsDashboard dashboard;
     dashboard.showResult(f->result);
+    dashboard.showScaling(f->scaling);
 
     // Bisection: first bar is the min cut and the delivered bisection, as the CLI prints
     // them (rounded to 3 decimals there and here).
@@ -128,8 +133,21 @@ void tst_ResultsDashboard::chartsCarryTheEngineSeries() {
     for (int i = 0; i < cost.rows.size(); ++i)
         total += cell(cost, i, 5);
     QVERIFY(std::abs(total - r.cost.capex.value) < 0.01 * cost.rows.size());
+    // Scaling: the study's points, fabric by fabric; a hand-drawn design (no generator)
+    // has none, and the chart says why instead of drawing.
+    const auto* scalingChart = chartOf<ScalingChart>(dashboard);
+    const ChartTable scaling = scalingChart->table();
+    QCOMPARE(scaling.rows.size(), static_cast<qsizetype>(f->scaling->points.size()));
+    for (int i = 0; i < scaling.rows.size(); ++i) {
+        const auto& p = f->scaling->points[static_cast<std::size_t>(i)];
+        QCOMPARE(scaling.rows[i][0], QString::fromStdString(p.fabricId));
+        QCOMPARE(cell(scaling, i, 2), static_cast<double>(p.gpus));
+        QCOMPARE(cell(scaling, i, 3), std::round(p.stepSeconds * 1e6) / 1e6);
+    }
+    QCOMPARE(scalingChart->hasData(), !f->scaling->points.empty());
     for (ChartPanel* chart : dashboard.charts())
-        QVERIFY2(chart->hasData(), qPrintable(chart->name()));
+        if (chart != scalingChart)
+            QVERIFY2(chart->hasData(), qPrintable(chart->name()));
 }
 
 void tst_ResultsDashboard::exportsDecode() {
@@ -137,6 +155,8 @@ void tst_ResultsDashboard::exportsDecode() {
     ResultsDashboard dashboard;
     dashboard.resize(1400, 700);
     dashboard.showResult(f->result);
+    // A generated design, so the scaling chart has points to export too.
+    dashboard.showScaling(run("spectrum-x-1024gpu-rail")->scaling);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     for (ChartPanel* chart : dashboard.charts()) {

@@ -8,6 +8,7 @@
 #include "model/report/RunReport.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/DesignRegeneration.hpp"
+#include "views/sim/ScalingRunner.hpp"
 #include "views/sim/SimulationController.hpp"
 
 #include <QElapsedTimer>
@@ -53,6 +54,7 @@ private Q_SLOTS:
     void stopReturnsWithinTheBound();
     void manualModeWaitsForRun();
     void refusalIsAResultNotACrash();
+    void scalingStudyFollowsTheCurrentResult();
 };
 
 void tst_SimulationController::resultCarriesItsRevision_data() {
@@ -159,6 +161,29 @@ void tst_SimulationController::refusalIsAResultNotACrash() {
     QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Failed, 30000);
     QVERIFY(!controller.result()->ok());
     QVERIFY(controller.result()->error.contains(QStringLiteral("no servers")));
+}
+
+void tst_SimulationController::scalingStudyFollowsTheCurrentResult() {
+    TopologyDocument document(Catalog::builtin());
+    open(document, "spectrum-x-1024gpu-rail");
+    SimulationController controller(document);
+    fabriclab::views::ScalingRunner scaling(document, controller);
+    QSignalSpy studies(&scaling, &fabriclab::views::ScalingRunner::studyReady);
+    QTRY_COMPARE_WITH_TIMEOUT(studies.size(), 1, 60000);
+    const auto study = studies.front().front().value<fabriclab::views::ScalingStudyPtr>();
+    // The same study the engine makes for this design, started only once it was current.
+    const auto expected = fabriclab::model::scalingStudy(document.design(), document.catalog());
+    QCOMPARE(study->points.size(), expected.points.size());
+    QCOMPARE(study->fabricIds, expected.fabricIds);
+    QCOMPARE(study->points.back().stepSeconds, expected.points.back().stepSeconds);
+    // An edit stops the study in flight; the next one is for the new design.
+    document.replaceDesign(
+        *DesignRegeneration::withFabric(document.design(), *document.catalog().findFabric("efa"))
+             .design,
+        QStringLiteral("fabric"));
+    QTRY_COMPARE_WITH_TIMEOUT(studies.size(), 2, 60000);
+    QCOMPARE(studies.back().front().value<fabriclab::views::ScalingStudyPtr>()->fabricIds.front(),
+             std::string("efa"));
 }
 
 QTEST_MAIN(tst_SimulationController)

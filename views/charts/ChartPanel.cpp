@@ -135,7 +135,6 @@ void ChartPanel::addSeries(QAbstractSeries* series, const QList<QAbstractAxis*>&
     m_chart->addSeries(series);
     for (QAbstractAxis* axis : axes)
         series->attachAxis(axis);
-    applyTheme(); // new series take the theme's colours only when it is applied again
 }
 
 void ChartPanel::setBarTooltip(QAbstractBarSeries* series,
@@ -180,9 +179,7 @@ void ChartPanel::applyTheme() {
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
     const auto theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
     if (m_chart->theme() != theme)
-        m_chart->setTheme(theme);
-    else if (!m_chart->series().isEmpty())
-        m_chart->setTheme(theme); // recolours series added since
+        m_chart->setTheme(theme); // series added later take the theme's colours as they come
     m_chart->setBackgroundBrush(palette().color(QPalette::Base));
     m_chart->setTitleBrush(palette().color(QPalette::Text));
     m_chart->legend()->setLabelColor(palette().color(QPalette::Text));

@@ -7,6 +7,7 @@
 #include "views/charts/BisectionChart.hpp"
 #include "views/charts/BusBandwidthChart.hpp"
 #include "views/charts/CostChart.hpp"
+#include "views/charts/ScalingChart.hpp"
 #include "views/charts/StepTimeChart.hpp"
 #include "views/charts/ThroughputChart.hpp"
 #include "views/models/NumberFormat.hpp"
@@ -50,7 +51,7 @@ ResultsDashboard::ResultsDashboard(QWidget* parent)
       m_legend(new QLabel(this)), m_clock(new PlaybackClock(this)),
       m_bisection(new BisectionChart(this)), m_throughput(new ThroughputChart(this)),
       m_busBw(new BusBandwidthChart(this)), m_step(new StepTimeChart(this)),
-      m_cost(new CostChart(this)), m_grid(new QWidget(this)) {
+      m_cost(new CostChart(this)), m_scaling(new ScalingChart(this)), m_grid(new QWidget(this)) {
     m_state->setObjectName(QStringLiteral("runState"));
     m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setWordWrap(true);
@@ -90,14 +91,20 @@ void ResultsDashboard::setScene(TopologyScene* scene) {
 }
 
 QList<ChartPanel*> ResultsDashboard::charts() const {
-    QList<ChartPanel*> all{m_bisection, m_throughput, m_busBw, m_step, m_cost};
-    return all + m_extra;
+    return {m_bisection, m_throughput, m_busBw, m_step, m_cost, m_scaling};
 }
 
-void ResultsDashboard::addChart(ChartPanel* chart) {
-    chart->setParent(this);
-    m_extra << chart;
-    layoutCharts();
+void ResultsDashboard::showScaling(const ScalingStudyPtr& study) {
+    m_scaling->showStudy(*study);
+}
+
+void ResultsDashboard::showScalingPending() {
+    if (!m_scaling->hasData())
+        m_scaling->showNothing(tr("Running the design at other sizes…"));
+}
+
+void ResultsDashboard::showScalingFailed(const QString& reason) {
+    m_scaling->showNothing(tr("The scaling study could not run: %1").arg(reason));
 }
 
 void ResultsDashboard::layoutCharts() {
@@ -121,6 +128,7 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
         m_busBw->showNothing(why);
         m_step->showNothing(why);
         m_cost->showNothing(why);
+        m_scaling->showNothing(why);
         m_clock->clear();
         m_summary->setText(why);
         return;

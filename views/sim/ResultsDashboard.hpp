@@ -3,6 +3,7 @@
 #pragma once
 
 #include "views/sim/RunResult.hpp"
+#include "views/sim/ScalingRunner.hpp"
 #include "views/sim/SimulationController.hpp"
 
 #include <QList>
@@ -18,6 +19,7 @@ class BusBandwidthChart;
 class ChartPanel;
 class CostChart;
 class PlaybackClock;
+class ScalingChart;
 class StepTimeChart;
 class ThroughputChart;
 class TopologyScene;
@@ -38,8 +40,6 @@ public:
     PlaybackClock& clock() const { return *m_clock; }
     /// Every chart, in the order they are laid out; each exports itself.
     QList<ChartPanel*> charts() const;
-    /// Adds a chart made elsewhere (scaling) to the grid.
-    void addChart(ChartPanel* chart);
     const RunResultPtr& shown() const { return m_shown; }
     /// The header line: state, then the figures in words.
     QString summaryText() const;
@@ -48,6 +48,9 @@ public Q_SLOTS:
     void showResult(const fabriclab::views::RunResultPtr& result);
     void showState(fabriclab::views::SimulationController::State state);
     void showProgress(int permille, const QString& stage);
+    void showScaling(const fabriclab::views::ScalingStudyPtr& study);
+    void showScalingPending();
+    void showScalingFailed(const QString& reason);
 
 private:
     void showFrame(double seconds);
@@ -62,7 +65,7 @@ private:
     BusBandwidthChart* m_busBw;
     StepTimeChart* m_step;
     CostChart* m_cost;
-    QList<ChartPanel*> m_extra;
+    ScalingChart* m_scaling;
     QWidget* m_grid;
     QPointer<TopologyScene> m_scene;
     RunResultPtr m_shown;
