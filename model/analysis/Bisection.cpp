@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/analysis/Bisection.hpp"
 
+#include "model/core/Cancellation.hpp"
+
 #include "model/analysis/Connectivity.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
@@ -184,7 +186,7 @@ long long crossFlow(const Topology& topology, const Indexed& indexed, const Halv
 
 } // namespace
 
-BisectionResult theoreticalBisection(const Topology& topology) {
+BisectionResult theoreticalBisection(const Topology& topology, std::stop_token stop) {
     BisectionResult worst;
     ServerReach reach = serverReach(topology);
     for (const NodeId id : reach.unlinked)
@@ -205,7 +207,11 @@ BisectionResult theoreticalBisection(const Topology& topology) {
         for (std::size_t i = 0; i < indexed.servers.size(); ++i)
             (halving.inFirstHalf[i] ? injectFirst : injectSecond) += indexed.injection[i];
         const long long half = std::min(injectFirst, injectSecond);
+        // Each max flow runs to its end inside Boost (tens of ms on 16K GPUs); look at the
+        // stop token between them.
+        throwIfStopped(stop);
         const long long forward = crossFlow(topology, indexed, halving, true);
+        throwIfStopped(stop);
         const long long backward = crossFlow(topology, indexed, halving, false);
         const double ratio =
             half > 0 ? static_cast<double>(std::min(forward, backward)) / static_cast<double>(half)

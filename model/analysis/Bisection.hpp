@@ -5,6 +5,7 @@
 #include "model/core/Units.hpp"
 #include "model/topology/Topology.hpp"
 
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct BisectionResult {
 /// Servers do not forward transit traffic (no server sits on another pair's path), and
 /// every link direction is its own capacity. Fewer than two connected servers: all zero
 /// (with the warnings).
-BisectionResult theoreticalBisection(const Topology& topology);
+/// Polls `stop` between its max-flow runs (throws Cancelled).
+BisectionResult theoreticalBisection(const Topology& topology, std::stop_token stop = {});
 
 } // namespace fabriclab::model

@@ -89,7 +89,9 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     report.gpus = topology.gpuCount();
     report.servers = topology.serverCount();
     report.switches = topology.switchCounts();
-    report.bisection = theoreticalBisection(topology);
+    throwIfStopped(options.stop);
+    report.bisection =
+        options.bisection ? theoreticalBisection(topology, options.stop) : BisectionResult{};
     report.warnings = report.bisection.warnings;
     report.cost = estimateCost(topology, report.fabric, catalog.prices(),
                                CostOptions{options.amortizationMonths});
@@ -124,9 +126,10 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
 
     stage("effective bisection", 100);
     const sim::FabricNetwork network(simulated, report.fabric, options.seed);
-    report.effective =
-        sim::effectiveBisection(network, report.bisection, options.seed, options.stop);
-    if (options.detail) {
+    if (options.bisection)
+        report.effective =
+            sim::effectiveBisection(network, report.bisection, options.seed, options.stop);
+    if (options.detail && options.bisection) {
         Fabric other = report.fabric;
         other.routing = other.routing == Routing::Adaptive ? Routing::Ecmp : Routing::Adaptive;
         const sim::FabricNetwork otherNetwork(simulated, other, options.seed);

@@ -42,6 +42,10 @@ struct RunOptions {
     /// (ECMP against adaptive), bus bandwidth over message sizes, and the collective's
     /// playback with per-link utilization.
     bool detail = false;
+    /// False: no theoretical or effective bisection (zeros in the report). For studies
+    /// that only read step time, collective and cost, where at 16K GPUs the two
+    /// bisections are most of a run.
+    bool bisection = true;
     /// Polled throughout (routing, solving, between stages): a stopped run throws
     /// model::Cancelled within a few milliseconds.
     std::stop_token stop;

@@ -115,6 +115,7 @@ ScalingStudy scalingStudy(const Design& design, const Catalog& catalog,
             run.fabricId = runOn(study.fabricIds[f]);
             run.trainTokens = options.trainTokens;
             run.stop = options.stop;
+            run.bisection = false; // the study reads step, collective and cost only
             try {
                 const RunReport report = runDesign(sized, catalog, run);
                 if (!report.step || !report.training)
