@@ -13,7 +13,6 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
-#include <QProgressBar>
 #include <QStatusBar>
 #include <QToolBar>
 
@@ -25,7 +24,7 @@ SimulationActions::SimulationActions(QMainWindow& window, views::TopologyDocumen
                                      views::CanvasView& canvas, views::ResultsDashboard& dashboard,
                                      views::ComparePanel& compare, QMenu& menu)
     : QObject(&window), m_controller(new SimulationController(document, this)),
-      m_progress(new QProgressBar(&window)), m_stage(new QLabel(&window)) {
+      m_stage(new QLabel(&window)) {
     dashboard.setScene(&canvas.topologyScene());
     const auto add = [&](const QString& text, const QKeySequence& key, const QString& tip) {
         QAction* action = menu.addAction(text);
@@ -77,23 +76,18 @@ SimulationActions::SimulationActions(QMainWindow& window, views::TopologyDocumen
     connect(m_controller, &SimulationController::message, &window,
             [&window](const QString& text) { window.statusBar()->showMessage(text, 8000); });
 
-    // Progress in the status bar while a run is under way, out of the way otherwise.
-    m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(160);
-    m_progress->setTextVisible(false);
-    m_progress->hide();
+    // Progress in the status bar while a run is under way, out of the way otherwise. A
+    // label, not a QProgressBar: that one repaints the window synchronously on every
+    // value (over 100 ms on a large design), the very stall the worker is there to avoid.
     m_stage->hide();
     window.statusBar()->addWidget(m_stage);
-    window.statusBar()->addWidget(m_progress);
     connect(m_controller, &SimulationController::progress, this,
             [this](int permille, const QString& stage) {
-                m_progress->setValue(permille);
-                m_stage->setText(tr("Simulating: %1").arg(stage));
+                m_stage->setText(tr("Simulating: %1 (%2%)").arg(stage).arg(permille / 10));
             });
     connect(m_controller, &SimulationController::stateChanged, this,
             [this, stop](SimulationController::State state) {
                 const bool running = state == SimulationController::State::Running;
-                m_progress->setVisible(running);
                 m_stage->setVisible(running);
                 stop->setEnabled(running);
             });

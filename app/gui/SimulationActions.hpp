@@ -8,7 +8,6 @@ class QAction;
 class QLabel;
 class QMainWindow;
 class QMenu;
-class QProgressBar;
 
 namespace fabriclab::views {
 class CanvasView;
@@ -39,7 +38,6 @@ public:
 private:
     views::SimulationController* m_controller;
     views::ScalingRunner* m_scaling;
-    QProgressBar* m_progress;
     QLabel* m_stage;
 };
 

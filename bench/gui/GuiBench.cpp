@@ -3,9 +3,9 @@
 // fabriclab-gui-bench DESIGN [--edits N] [--json]: opens DESIGN in the real main window
 // (offscreen unless a platform is set), waits for its first results, then makes N edits
 // as a user would, alternating the leaf oversubscription (1:1 <-> 2:1) and the fabric
-// (the design's <-> a second one), each as one undo step through the document, and times
-// each edit until the results of that very revision are shown. A fine timer measures the
-// longest time the GUI thread stayed away from its event loop meanwhile.
+// (the design's <-> a second one, --fabric or one that routes alike), each as one undo step through
+// the document, and times each edit until the results of that very revision are shown. A fine timer
+// measures the longest time the GUI thread stayed away from its event loop meanwhile.
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/SimulationActions.hpp"
 #include "bench/gui/StallMonitor.hpp"
@@ -36,9 +36,9 @@ constexpr int kLookMs = 250;
 constexpr int kTimeoutMs = 600'000;
 
 struct Bench {
-    Bench(fabriclab::views::TopologyDocument& d, SimulationController& c, int n)
+    Bench(fabriclab::views::TopologyDocument& d, SimulationController& c, int n, std::string other)
         : document(d), controller(c), edits(n), firstFabric(d.design().fabric.spec.id),
-          secondFabric(firstFabric == "roce-v2" ? "ib-ndr" : "roce-v2") {}
+          secondFabric(std::move(other)) {}
 
     fabriclab::views::TopologyDocument& document;
     SimulationController& controller;
@@ -71,6 +71,9 @@ struct Bench {
         }
         clock.start();
         document.replaceDesign(std::move(*regenerated.design), QStringLiteral("bench edit"));
+        // A design that takes over a second turns live updates off; the user presses F5.
+        if (!controller.isLive())
+            controller.run();
     }
 
     void resultShown() {
@@ -85,6 +88,17 @@ struct Bench {
             QTimer::singleShot(kLookMs, qApp, [this] { edit(); });
     }
 };
+
+/// A user comparing like with like: the next fabric in the catalog's list that routes as
+/// the design's does (adaptive with adaptive, ECMP with ECMP).
+std::string alternativeFabric(const fabriclab::model::Fabric& current,
+                              const fabriclab::model::Catalog& catalog) {
+    for (const char* id : {"ib-ndr", "spectrum-x", "ib-xdr", "roce-v2", "efa", "ethernet-tcp"})
+        if (const auto* fabric = catalog.findFabric(id);
+            fabric && fabric->id != current.id && fabric->routing == current.routing)
+            return fabric->id;
+    return current.id == "roce-v2" ? "ib-ndr" : "roce-v2";
+}
 
 double median(std::vector<double> values) {
     if (values.empty())
@@ -110,6 +124,10 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("edits"), QStringLiteral("Edits to make (default 10)."),
                       QStringLiteral("n"), QStringLiteral("10")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object.")});
+    parser.addOption({QStringLiteral("fabric"),
+                      QStringLiteral("The fabric the odd edits switch to (default: another "
+                                     "fabric with the same routing as the design's)."),
+                      QStringLiteral("id")});
     parser.process(app);
     bool ok = false;
     const int edits = parser.value(QStringLiteral("edits")).toInt(&ok);
@@ -130,7 +148,14 @@ int main(int argc, char** argv) {
     window.show();
     auto& controller = window.simulation()->controller();
     controller.setLive(true);
-    Bench bench(document, controller, edits);
+    std::string other = parser.value(QStringLiteral("fabric")).toStdString();
+    if (other.empty())
+        other = alternativeFabric(document.design().fabric.spec, document.catalog());
+    if (!document.catalog().findFabric(other)) {
+        std::fprintf(stderr, "fabriclab-gui-bench: unknown fabric \"%s\"\n", other.c_str());
+        return 2;
+    }
+    Bench bench(document, controller, edits, other);
 
     // The first result is the design opening, not an edit: start once it is shown.
     bool started = false;
@@ -161,6 +186,8 @@ int main(int argc, char** argv) {
         {QStringLiteral("design"), parser.positionalArguments().front()},
         {QStringLiteral("gpus"), document.topology().gpuCount()},
         {QStringLiteral("edits"), edits},
+        {QStringLiteral("fabrics"), QJsonArray{QString::fromStdString(bench.firstFabric),
+                                               QString::fromStdString(bench.secondFabric)}},
         {QStringLiteral("editToResultsMsMedian"), median(bench.editToResultsMs)},
         {QStringLiteral("editToResultsMsMax"), worst},
         {QStringLiteral("guiStallMsMax"), bench.stalls.longestStallMs()},

@@ -37,9 +37,12 @@ void ThroughputChart::showPlayback(const sim::Playback& p, const QString& what) 
         m_points.emplace_back(p.times[f], gbps);
         m_maxGbps = std::max(m_maxGbps, gbps);
     }
-    if (m_points.empty() || p.seconds <= 0) {
-        setPlaceholder(tr("The collective does not cross the fabric (one server, or in-network "
-                          "reduction without a simulated phase)."));
+    if (m_points.empty() || p.seconds <= 0 || !(m_maxGbps > 0)) {
+        m_points.clear();
+        setPlaceholder(tr("%1 takes %2 without flows to draw: it stays inside one server, or "
+                          "the switches reduce in the network (SHARP), which is timed from the "
+                          "NICs' line rate rather than simulated flow by flow.")
+                           .arg(what, durationText(p.seconds)));
         return;
     }
     const AxisUnit time = durationAxis(p.seconds);

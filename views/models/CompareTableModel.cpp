@@ -182,7 +182,7 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
         case FabricColumn:
             return tr("Fabric");
         case BisectionColumn:
-            return tr("Bisection (Gb/s)");
+            return tr("Bisection delivered"); // cells carry their unit (Gb/s or Tb/s)
         case BusBwColumn:
             return tr("Bus bw (GB/s)");
         case StepColumn:

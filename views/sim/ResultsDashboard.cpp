@@ -53,6 +53,10 @@ ResultsDashboard::ResultsDashboard(QWidget* parent)
       m_busBw(new BusBandwidthChart(this)), m_step(new StepTimeChart(this)),
       m_cost(new CostChart(this)), m_scaling(new ScalingChart(this)), m_grid(new QWidget(this)) {
     m_state->setObjectName(QStringLiteral("runState"));
+    // The state changes many times a run; a label that kept its text's width would lay
+    // the whole dashboard, charts and all, out again each time.
+    m_state->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_state->setMinimumWidth(m_state->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 48);
     m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);

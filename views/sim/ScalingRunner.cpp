@@ -28,8 +28,12 @@ ScalingRunner::~ScalingRunner() {
 }
 
 void ScalingRunner::start() {
-    m_stop.request_stop();
-    m_watcher.waitForFinished(); // stopped within milliseconds by the token
+    if (m_watcher.isRunning()) {
+        // Never wait on the GUI thread: stop the old study and start once it has let go.
+        m_stop.request_stop();
+        m_restart = true;
+        return;
+    }
     m_stop = std::stop_source();
     m_running = m_simulation.revision();
     m_error.clear();
@@ -53,6 +57,11 @@ void ScalingRunner::start() {
 }
 
 void ScalingRunner::finished() {
+    if (m_restart) {
+        m_restart = false;
+        start();
+        return;
+    }
     if (m_running != m_simulation.revision())
         return; // overtaken by an edit
     const ScalingStudyPtr study = m_watcher.result();

@@ -46,7 +46,8 @@ private:
     QFutureWatcher<ScalingStudyPtr> m_watcher;
     std::stop_source m_stop;
     quint64 m_running = 0;
-    QString m_error; ///< set by the worker, read once it has finished
+    bool m_restart = false; ///< a newer result came while a study ran
+    QString m_error;        ///< set by the worker, read once it has finished
 };
 
 } // namespace fabriclab::views
