@@ -1,7 +1,8 @@
 # SPDX-FileCopyrightText: FabricLab authors
 # SPDX-License-Identifier: MIT
 # Runs fabriclab --screenshot for every view and --export-charts on one design, and
-# checks the exit status and the files (ctest -P script: APP, DESIGN, OUT).
+# checks the exit status and the files, and that the exported figures are the very ones
+# `fabriclab-cli run --json` prints (cmake -P script: APP, CLI, DESIGN, OUT).
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 foreach(view results compare playback)
@@ -35,3 +36,23 @@ endforeach()
 if(NOT EXISTS ${OUT}/charts/summary.csv)
   message(FATAL_ERROR "--export-charts did not write summary.csv")
 endif()
+
+# summary.csv carries the CLI's run --json figures, key by key.
+execute_process(COMMAND ${CLI} run ${DESIGN} --json OUTPUT_VARIABLE json RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "fabriclab-cli run failed (${status})")
+endif()
+file(STRINGS ${OUT}/charts/summary.csv summary)
+foreach(key bisection.theoreticalGbps bisection.effectiveGbps collective.seconds
+            collective.busBwGBps step.stepSeconds step.commFraction cost.fabricCapexUsd
+            cost.perGpuHourUsd)
+  # The number as the CLI wrote it (string(JSON) would reformat it); these leaf names
+  # occur once in the report.
+  string(REGEX REPLACE ".*\\." "" leaf ${key})
+  string(REGEX MATCH "\"${leaf}\": *([^,}\n ]+)" match "${json}")
+  set(value ${CMAKE_MATCH_1})
+  list(FIND summary "${key},${value}" found)
+  if(found EQUAL -1)
+    message(FATAL_ERROR "summary.csv lacks ${key},${value} (the CLI's figure)")
+  endif()
+endforeach()

@@ -9,7 +9,7 @@ set_tests_properties(tst_SimulationController tst_ResultsDashboard
 
 # fabriclab --screenshot / --export-charts as a user runs them: exit 0, files that decode.
 add_test(NAME fabriclab_headless_capture
-         COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:fabriclab>
+         COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:fabriclab> -DCLI=$<TARGET_FILE:fabriclab-cli>
                  -DDESIGN=${PROJECT_SOURCE_DIR}/samples/teaching-4-servers.fabric.json
                  -DOUT=${CMAKE_CURRENT_BINARY_DIR}/headless
                  -P ${CMAKE_CURRENT_LIST_DIR}/HeadlessCapture.cmake)
