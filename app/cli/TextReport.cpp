@@ -2,35 +2,15 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/TextReport.hpp"
 
+#include "model/core/TextFormat.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
 namespace fabriclab::app {
-namespace {
 
 using namespace fabriclab::model;
-
-/// 1234567.8 -> "1,234,568": thousands separators make capex readable at a glance.
-std::string grouped(double value) {
-    const long long whole = std::llround(value);
-    const std::string digits = std::to_string(whole < 0 ? -whole : whole);
-    std::string text = whole < 0 ? "-" : "";
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            text += ',';
-        text += digits[i];
-    }
-    return text;
-}
-
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-
-} // namespace
 
 std::string formatReport(const RunReport& r) {
     std::ostringstream out;

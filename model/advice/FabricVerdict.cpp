@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/advice/FabricVerdict.hpp"
 
+#include "model/core/TextFormat.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -37,43 +39,6 @@ std::vector<FabricOutcome> cleaned(const std::vector<FabricOutcome>& outcomes) {
             o.fabricName = o.fabricId;
     }
     return list;
-}
-
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-
-/// 1234567.4 -> "1,234,567".
-std::string grouped(double value) {
-    const long long whole = std::llround(value);
-    const std::string digits = std::to_string(whole < 0 ? -whole : whole);
-    std::string text = whole < 0 ? "-" : "";
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            text += ',';
-        text += digits[i];
-    }
-    return text;
-}
-
-/// Whole dollars, grouped: "$1,234,567"; a loss reads "-$1,234".
-std::string usd(double value) {
-    const std::string text = grouped(value);
-    return text.front() == '-' ? "-$" + text.substr(1) : "$" + text;
-}
-
-/// A rate needs its cents: "$2.90". Rounded to the cent before splitting, so 2.999 is "$3.00".
-std::string usdCents(double value) {
-    const long long cents = std::llround(value * 100);
-    const std::string fraction = std::to_string(100 + cents % 100).substr(1);
-    // Appended piece by piece: GCC 12 at -O3 warns falsely (-Wrestrict) on "$" + string.
-    std::string text = "$";
-    text += grouped(static_cast<double>(cents / 100));
-    text += '.';
-    text += fraction;
-    return text;
 }
 
 std::string percent(double fraction) {

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/report/ScalingStudy.hpp"
 
+#include "model/core/TextFormat.hpp"
+
 #include "model/core/Cancellation.hpp"
 #include "model/report/RunReport.hpp"
 
@@ -13,33 +15,6 @@
 
 namespace fabriclab::model {
 namespace {
-
-/// 1234567.4 -> "1,234,567".
-std::string grouped(double value) {
-    const long long whole = std::llround(value);
-    const std::string digits = std::to_string(whole < 0 ? -whole : whole);
-    std::string text = whole < 0 ? "-" : "";
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            text += ',';
-        text += digits[i];
-    }
-    return text;
-}
-
-/// Whole dollars: "$1,234,567", a loss "-$1,234". Appended piece by piece: GCC 12 at
-/// -O3 warns falsely (-Wrestrict) on "$" + string.
-std::string usd(double value) {
-    std::string text = value < 0 ? "-$" : "$";
-    text += grouped(std::abs(value));
-    return text;
-}
-
-std::string usdCents(double value) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "$%.2f", value);
-    return buffer;
-}
 
 /// The comparison fabric when none is given: Ethernet against InfiniBand and back, the
 /// choice the reference articles weigh.
