@@ -217,10 +217,30 @@ void ChartPanel::exportWithDialog(const QString& suffix) {
         QToolTip::showText(QCursor::pos(), error);
 }
 
+void ChartPanel::layOutForExport() const {
+    if (m_view->isVisible())
+        return; // export what the user sees
+    // A chart never shown (a tab behind, a headless export) has not been laid out: give
+    // it the export size by hand, as QChartView's resize event would.
+    m_view->resize(kExportSize);
+    m_chart->resize(kExportSize);
+    m_view->setSceneRect(QRectF(QPointF(0, 0), QSizeF(kExportSize)));
+}
+
 bool ChartPanel::exportPng(const QString& path, QString* error) const {
-    if (!m_view->isVisible() || m_view->size().width() < 100)
-        m_view->resize(kExportSize);
-    const QPixmap pixmap = m_view->grab();
+    layOutForExport();
+    // Twice the pixels on screen: sharp on slides and in documents.
+    constexpr qreal kScale = 2;
+    QPixmap pixmap(m_view->size() * kScale);
+    pixmap.fill(palette().color(QPalette::Window));
+    {
+        QPainter painter(&pixmap);
+        painter.setRenderHint(QPainter::Antialiasing);
+        // The scene drawn into the larger target: QGraphicsView scales it once (the
+        // widget's own render() would apply a painter scale twice).
+        m_view->render(&painter, QRectF(QPointF(0, 0), QSizeF(pixmap.size())),
+                       m_view->viewport()->rect());
+    }
     if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
         fail(error, tr("could not write the PNG file %1").arg(path));
         return false;
@@ -229,8 +249,7 @@ bool ChartPanel::exportPng(const QString& path, QString* error) const {
 }
 
 bool ChartPanel::exportSvg(const QString& path, QString* error) const {
-    if (!m_view->isVisible() || m_view->size().width() < 100)
-        m_view->resize(kExportSize);
+    layOutForExport();
     QSvgGenerator svg;
     svg.setFileName(path);
     svg.setSize(m_view->size());

@@ -76,6 +76,7 @@ protected:
 
 private:
     void applyTheme();
+    void layOutForExport() const;
     void showContextMenu(const QPoint& position);
     void exportWithDialog(const QString& suffix);
     bool event(QEvent* event) override;

@@ -95,7 +95,7 @@ void CostChart::showReport(const model::RunReport& r) {
     }
     auto* x = addCategoryAxis(Qt::AlignBottom, categories);
     auto* y = addValueAxis(Qt::AlignLeft, millions ? tr("US$ million") : tr("US$ thousand"),
-                           QStringLiteral("%.3g"));
+                           QStringLiteral("%.4g"));
     y->setRange(0, most / divisor * 1.08);
     y->applyNiceNumbers();
     addSeries(series, {x, y});
