@@ -101,22 +101,23 @@ QStringList CompareController::fabricsToRun() const {
 }
 
 void CompareController::compare() {
-    if (m_watcher.isRunning() && m_running == m_revision && !m_watcher.isCanceled())
+    if (m_busy && m_running == m_revision && !m_watcher.isCanceled())
         return; // already comparing this revision
     start();
 }
 
 void CompareController::cancel() {
     m_restart = false;
-    if (!m_watcher.isRunning())
+    if (!m_busy)
         return;
+    m_running = 0; // whatever arrives now belongs to no revision: nothing is shown
     m_stop.request_stop();
     m_watcher.cancel();
 }
 
 void CompareController::edited() {
     ++m_revision;
-    if (m_watcher.isRunning()) {
+    if (m_busy) {
         // The runs are for a design that no longer exists: let them go (within
         // milliseconds, the engine polls the token) and deliver nothing.
         m_restart = false;
@@ -129,7 +130,7 @@ void CompareController::edited() {
 }
 
 void CompareController::start() {
-    if (m_watcher.isRunning()) {
+    if (m_busy) {
         // Runs for an older revision are still letting go; start over once they have,
         // so no two comparisons compete for the cores.
         m_stop.request_stop();
@@ -140,6 +141,7 @@ void CompareController::start() {
     const QStringList ids = fabricsToRun();
     m_stop = std::stop_source();
     m_running = m_revision;
+    m_busy = true;
     Q_EMIT started();
     Q_EMIT progress(0, static_cast<int>(ids.size()));
     // The snapshot is taken here, on the GUI thread, and shared read-only by the workers;
@@ -153,6 +155,7 @@ void CompareController::start() {
 }
 
 void CompareController::runFinished() {
+    m_busy = false;
     if (!m_watcher.isCanceled() && m_running == m_revision) {
         auto result = std::make_shared<CompareResult>();
         result->revision = m_running;

@@ -71,7 +71,9 @@ public:
 
     /// How many times the document has changed since the controller was made.
     quint64 revision() const { return m_revision; }
-    bool isRunning() const { return m_watcher.isRunning(); }
+    /// From compare() until its runs' end has been handled on the GUI thread (the workers
+    /// may be done earlier: small designs take milliseconds).
+    bool isRunning() const { return m_busy; }
     /// True when a comparison was shown or started and the design changed since.
     bool isStale() const { return m_stale; }
     /// The newest comparison delivered (null before the first); check isStale().
@@ -108,6 +110,7 @@ private:
     quint64 m_revision = 0;  ///< bumped by every document change
     quint64 m_running = 0;   ///< revision of the runs in flight
     bool m_restart = false;  ///< start again once the runs in flight have stopped
+    bool m_busy = false;     ///< a comparison started and its end not yet handled
     bool m_stale = false;
     CompareResultPtr m_result;
 };
