@@ -6,8 +6,10 @@
 //
 // The timed cases are bound tests, not benchmarks: they ask that a stop requested from
 // another thread ends a 16,384-GPU run within kBound, and log the measured time. The
-// product target is 100 ms; kBound = 300 ms leaves 3x slack for a loaded 2-core CI
-// machine and a Debug build, where the engine runs 5-10x slower than in Release.
+// product target is 100 ms in the optimised build users run; kBound = 300 ms leaves 3x
+// slack for a loaded 2-core CI machine. Unoptimised builds (Debug, the sanitizer preset)
+// run the engine 5-10x slower, and a step that cannot be interrupted (one Boost max
+// flow, building the network) takes as much longer: their bound is 5x, 1.5 s.
 #include <QTest>
 
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
@@ -33,7 +35,11 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+#ifdef NDEBUG
 constexpr auto kBound = 300ms;
+#else
+constexpr auto kBound = 1500ms;
+#endif
 /// What StopOutcome::stageAtRequest says before runDesign() reports its first stage.
 const std::string kBeforeFirstStage = "(before the first stage)";
 
@@ -204,15 +210,6 @@ void tst_Cancellation::stoppedDuringRun() {
     qInfo("stop requested in \"%s\": the run ended %.1f ms later (bound %lld ms)",
           outcome.stageAtRequest.c_str(), milliseconds(outcome.requestToEnd),
           static_cast<long long>(kBound.count()));
-#ifndef NDEBUG
-    // Known gap in unoptimised builds: theoreticalBisection() looks at the token between
-    // its max flows, but each runs to its end inside Boost, several hundred ms in a Debug
-    // build on this design (tens of ms in Release, where the bound is checked).
-    if (outcome.stageAtRequest == kBeforeFirstStage)
-        QEXPECT_FAIL("50 ms into the run",
-                     "a Boost max flow cannot be stopped part way",
-                     Continue);
-#endif
     QVERIFY2(
         outcome.requestToEnd <= kBound,
         qPrintable(QStringLiteral("stopped in \"%1\": %2 ms from request to throw, bound %3 ms")
