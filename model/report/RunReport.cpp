@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <stdexcept>
 
 namespace fabriclab::model {
@@ -125,17 +126,22 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     }
 
     stage("effective bisection", 100);
+    // The other routing's bisection needs nothing from the rest of the run: it goes to a
+    // second core while this one routes and solves the fabric's own (its own network,
+    // the topology read-only). Its result is collected at the end of the run.
+    std::future<sim::EffectiveBisection> otherRouting;
+    if (options.detail && options.bisection)
+        otherRouting = std::async(std::launch::async, [&] {
+            Fabric other = report.fabric;
+            other.routing = other.routing == Routing::Adaptive ? Routing::Ecmp : Routing::Adaptive;
+            const sim::FabricNetwork otherNetwork(simulated, other, options.seed);
+            return sim::effectiveBisection(otherNetwork, report.bisection, options.seed,
+                                           options.stop);
+        });
     const sim::FabricNetwork network(simulated, report.fabric, options.seed);
     if (options.bisection)
         report.effective =
             sim::effectiveBisection(network, report.bisection, options.seed, options.stop);
-    if (options.detail && options.bisection) {
-        Fabric other = report.fabric;
-        other.routing = other.routing == Routing::Adaptive ? Routing::Ecmp : Routing::Adaptive;
-        const sim::FabricNetwork otherNetwork(simulated, other, options.seed);
-        report.otherRouting =
-            sim::effectiveBisection(otherNetwork, report.bisection, options.seed, options.stop);
-    }
 
     const model::GpuSpec gpu = workload ? workload->gpu.spec : *catalog.findGpu("h100-sxm");
     sim::CollectiveGroup group{network.servers(),
@@ -181,6 +187,8 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             training.gpuHours * (catalog.prices().gpuHourUsd + report.cost.perGpuHour);
         report.training = training;
     }
+    if (otherRouting.valid())
+        report.otherRouting = otherRouting.get();
     stage("done", 1000);
     return report;
 }

@@ -84,6 +84,10 @@ ChartPanel::ChartPanel(const QString& name, const QString& title, QWidget* paren
     m_caption->setWordWrap(true);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_caption->setObjectName(QStringLiteral("caption"));
+    // A caption as tall as its text would resize the chart above it, and with it every
+    // chart of the grid, each time a result arrives: keep room for four lines.
+    m_caption->setFixedHeight(m_caption->fontMetrics().lineSpacing() * 4 + 4);
+    m_caption->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);
     m_placeholder->setText(tr("Waiting for the simulation…"));

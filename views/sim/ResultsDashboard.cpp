@@ -60,6 +60,9 @@ ResultsDashboard::ResultsDashboard(QWidget* parent)
     m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Fixed room (two lines and a warning) so new results never lay the charts out again.
+    m_summary->setFixedHeight(m_summary->fontMetrics().lineSpacing() * 3 + 4);
+    m_summary->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     auto* legendScale = new QLabel(this);
     legendScale->setPixmap(heatScale(90, 10));
     m_legend->setText(tr("link utilization 0% … 100%; thick red: bottleneck"));
