@@ -240,6 +240,11 @@ void MainWindow::buildHelpMenu() {
     });
 }
 
+void MainWindow::giveResultsRoom(double share) {
+    if (auto* results = findChild<QDockWidget*>(QStringLiteral("ResultsDock")))
+        resizeDocks({results}, {static_cast<int>(height() * share)}, Qt::Vertical);
+}
+
 void MainWindow::updateTitle() {
     // "[*]" shows the unsaved-changes marker wherever the platform puts it.
     setWindowTitle(tr("%1[*] — FabricLab").arg(m_document.displayName()));

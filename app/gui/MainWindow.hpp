@@ -32,6 +32,9 @@ public:
     QMenu* fileMenu() const { return m_fileMenu; }
     views::CanvasView* canvas() const { return m_canvas; }
     views::ResultsDashboard* dashboard() const { return m_dashboard; }
+    /// Gives the Results dock `share` of the window's height (headless captures, where
+    /// the charts are the picture).
+    void giveResultsRoom(double share);
     views::ComparePanel* comparePanel() const { return m_compare; }
     views::CompareController* comparisons() const { return m_comparisons; }
     SimulationActions* simulation() const { return m_simulation; }

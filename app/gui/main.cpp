@@ -73,6 +73,7 @@ int runHeadless(QApplication& app, const QCommandLineParser& parser,
     }
     window.resize(1600, 1000);
     window.show();
+    window.giveResultsRoom(0.62);
     auto* capture = new HeadlessCapture(
         window,
         screenshot ? HeadlessCapture::Mode::Screenshot : HeadlessCapture::Mode::ExportCharts,

@@ -78,7 +78,7 @@ ChartPanel::ChartPanel(const QString& name, const QString& title, QWidget* paren
     m_chart->setAnimationDuration(400);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(320, 220);
+    m_view->setMinimumSize(300, 230);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QWidget::customContextMenuRequested, this, &ChartPanel::showContextMenu);
     m_caption->setWordWrap(true);
@@ -87,6 +87,7 @@ ChartPanel::ChartPanel(const QString& name, const QString& title, QWidget* paren
     // A caption as tall as its text would resize the chart above it, and with it every
     // chart of the grid, each time a result arrives: keep room for four lines.
     m_caption->setFixedHeight(m_caption->fontMetrics().lineSpacing() * 4 + 4);
+    m_placeholder->setMinimumHeight(230);
     m_caption->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);

@@ -20,6 +20,7 @@
 #include <QLinearGradient>
 #include <QPainter>
 #include <QPixmap>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace fabriclab::views {
@@ -55,8 +56,7 @@ ResultsDashboard::ResultsDashboard(QWidget* parent)
     m_state->setObjectName(QStringLiteral("runState"));
     // The state changes many times a run; a label that kept its text's width would lay
     // the whole dashboard, charts and all, out again each time.
-    m_state->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_state->setMinimumWidth(m_state->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 48);
+    m_state->setFixedWidth(m_state->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 44);
     m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -78,7 +78,13 @@ ResultsDashboard::ResultsDashboard(QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(header);
     layout->addWidget(m_summary);
-    layout->addWidget(m_grid, 1);
+    // Charts keep a readable size and scroll when the dock is short, rather than shrink
+    // until their axes are dots.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(m_grid);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(scroll, 1);
     layoutCharts();
 
     connect(m_clock, &PlaybackClock::timeChanged, this, &ResultsDashboard::showFrame);
