@@ -38,7 +38,7 @@ SimulationResult simulatePhase(const Context& c, std::string_view kind, double b
     };
     if (!c.cache)
         return simulate(bytes);
-    SimulationResult phase = c.cache->phase(kind, bytes, simulate);
+    SimulationResult phase = c.cache->phase(kind, bytes, simulate, c.simulation.recordLinks);
     if (!c.simulation.recordLinks)
         for (Sample& sample : phase.timeline) // recorded by an earlier caller; not wanted here
             std::vector<float>().swap(sample.linkUtilization);
@@ -274,13 +274,14 @@ CollectiveResult broadcast(const Context& c, double bytes) {
 } // namespace
 
 SimulationResult PhaseCache::phase(std::string_view kind, double bytes,
-                                   const std::function<SimulationResult(double)>& simulate) {
+                                   const std::function<SimulationResult(double)>& simulate,
+                                   bool withLinks) {
     const auto found = m_phases.find(kind);
-    if (found != m_phases.end())
+    if (found != m_phases.end() && (found->second.links || !withLinks))
         return scaleSizes(found->second.result, bytes / found->second.bytes);
     SimulationResult result = simulate(bytes);
     if (result.independent && bytes > 0)
-        m_phases.emplace(std::string(kind), Entry{bytes, result});
+        m_phases.insert_or_assign(std::string(kind), Entry{bytes, result, withLinks});
     return result;
 }
 

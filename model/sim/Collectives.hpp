@@ -50,14 +50,17 @@ class PhaseCache {
 public:
     /// The phase `kind` with `bytes` per transfer: simulated by `simulate(bytes)` the first
     /// time, scaled from then on. Link utilization scales unchanged (rates do not depend
-    /// on sizes), so a phase recorded for playback serves later sweeps too.
+    /// on sizes), so a phase recorded for playback serves later sweeps too; one cached
+    /// without links is simulated again (and replaced) when `withLinks` asks for them.
     SimulationResult phase(std::string_view kind, double bytes,
-                           const std::function<SimulationResult(double)>& simulate);
+                           const std::function<SimulationResult(double)>& simulate,
+                           bool withLinks = false);
 
 private:
     struct Entry {
         double bytes = 0;
         SimulationResult result;
+        bool links = false; ///< per-link samples were recorded
     };
     std::map<std::string, Entry, std::less<>> m_phases;
 };

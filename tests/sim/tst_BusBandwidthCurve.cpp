@@ -89,6 +89,7 @@ class tst_BusBandwidthCurve : public QObject {
 private Q_SLOTS:
     void cachedEqualsUncached_data();
     void cachedEqualsUncached();
+    void cachedPhaseWithoutLinksIsRecordedWhenAsked();
     void scaleSizesMatchesScaledRun();
     void scaleSizesRefusesDependencies();
     void messageSizesDefault();
@@ -171,6 +172,27 @@ void tst_BusBandwidthCurve::cachedEqualsUncached() {
                             plain.phase.timeline.back().time, kScaled);
         }
     }
+}
+
+void tst_BusBandwidthCurve::cachedPhaseWithoutLinksIsRecordedWhenAsked() {
+    // A sweep fills the cache without per-link samples; a playback asking for them later
+    // must get them, not the sweep's bare phase.
+    const model::Topology topology = cluster();
+    if (QTest::currentTestFailed())
+        return;
+    const FabricNetwork network(topology, builtinFabric("roce-v2"));
+    const CollectiveGroup group = everyGpu(network);
+    const CollectiveSpec spec{CollectiveOp::AllReduce, kGiB, CollectiveAlgorithm::Ring};
+    PhaseCache cache;
+    const auto bare = runCollective(network, group, spec, {}, false, &cache);
+    QVERIFY(!bare.phase.timeline.empty());
+    QVERIFY(bare.phase.timeline.front().linkUtilization.empty());
+    const auto recorded = runCollective(network, group, spec, {}, true, &cache);
+    QVERIFY(!recorded.phase.timeline.front().linkUtilization.empty());
+    // And a later bare request is served from the recorded phase, without its samples.
+    const auto again = runCollective(network, group, spec, {}, false, &cache);
+    QVERIFY(again.phase.timeline.front().linkUtilization.empty());
+    QCOMPARE(again.seconds, recorded.seconds);
 }
 
 void tst_BusBandwidthCurve::scaleSizesMatchesScaledRun() {
