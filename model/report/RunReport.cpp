@@ -136,12 +136,12 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             other.routing = other.routing == Routing::Adaptive ? Routing::Ecmp : Routing::Adaptive;
             const sim::FabricNetwork otherNetwork(simulated, other, options.seed);
             return sim::effectiveBisection(otherNetwork, report.bisection, options.seed,
-                                           options.stop);
+                                           options.stop, true);
         });
     const sim::FabricNetwork network(simulated, report.fabric, options.seed);
     if (options.bisection)
-        report.effective =
-            sim::effectiveBisection(network, report.bisection, options.seed, options.stop);
+        report.effective = sim::effectiveBisection(network, report.bisection, options.seed,
+                                                   options.stop, options.detail);
 
     const model::GpuSpec gpu = workload ? workload->gpu.spec : *catalog.findGpu("h100-sxm");
     sim::CollectiveGroup group{network.servers(),

@@ -12,7 +12,7 @@ namespace fabriclab::sim {
 
 EffectiveBisection effectiveBisection(const FabricNetwork& network,
                                       const model::BisectionResult& theoretical, std::uint64_t seed,
-                                      std::stop_token stop) {
+                                      std::stop_token stop, bool tiers) {
     EffectiveBisection result;
     const auto& first = theoretical.firstHalf;
     auto second = theoretical.secondHalf;
@@ -36,8 +36,10 @@ EffectiveBisection effectiveBisection(const FabricNetwork& network,
         network.routeInto(from, to, 0, route);
         for (const PathElement& e : route.elements)
             solver->expand(v, ConstraintId{e.channel}, e.fraction);
-        elements.insert(elements.end(), route.elements.begin(), route.elements.end());
-        elementStart.push_back(elements.size());
+        if (tiers) {
+            elements.insert(elements.end(), route.elements.begin(), route.elements.end());
+            elementStart.push_back(elements.size());
+        }
         into.push_back(v);
     };
     for (std::size_t i = 0; i < pairs; ++i) {
@@ -60,6 +62,8 @@ EffectiveBisection effectiveBisection(const FabricNetwork& network,
         back += solver->rate(v);
     result.gbps = std::min(there, back);
     result.ratio = result.gbps / theoretical.minCut.value;
+    if (!tiers)
+        return result;
 
     const auto& topology = network.topology();
     std::vector<std::uint8_t> tierOf(network.channelCount());

@@ -31,9 +31,11 @@ struct EffectiveBisection {
 /// one flow per NIC. Static ECMP loses throughput where hashes collide; adaptive routing
 /// spreads and recovers it. The rates are the max-min fair steady state. `seed` picks the
 /// permutation (and the network's own seed the ECMP hashes).
-/// Polls `stop` while routing and solving (throws model::Cancelled).
+/// Polls `stop` while routing and solving (throws model::Cancelled). `tiers` false leaves
+/// EffectiveBisection::tiers empty: what the CLI's report prints needs no tier loads.
 EffectiveBisection effectiveBisection(const FabricNetwork& network,
                                       const model::BisectionResult& theoretical,
-                                      std::uint64_t seed = 1, std::stop_token stop = {});
+                                      std::uint64_t seed = 1, std::stop_token stop = {},
+                                      bool tiers = true);
 
 } // namespace fabriclab::sim
