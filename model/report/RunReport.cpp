@@ -21,18 +21,12 @@ double rounded(double value, int decimals) {
     return std::round(value * scale) / scale;
 }
 
-void requireRunnable(const Topology& topology) {
-    // A server placed and not cabled yet is left out of the figures with a warning
-    // (theoreticalBisection), not a reason to refuse the whole design: its only problem
-    // is the missing cable, so the other problems are those of the design without it.
-    const ServerReach reach = serverReach(topology);
-    Topology cabled;
-    if (!reach.unlinked.empty()) {
-        cabled = topology;
-        for (const NodeId id : reach.unlinked)
-            cabled.removeNode(id);
-    }
-    const auto problems = (reach.unlinked.empty() ? topology : cabled).problems();
+/// `cabled` is `topology` without its uncabled servers (`reach.unlinked`). A server placed
+/// and not cabled yet is left out of the figures with a warning (theoreticalBisection),
+/// not a reason to refuse the whole design: its only problem is the missing cable, so the
+/// other problems are those of the design without it.
+void requireRunnable(const Topology& topology, const Topology& cabled, const ServerReach& reach) {
+    const auto problems = cabled.problems();
     if (!problems.empty())
         throw std::invalid_argument(
             "cannot evaluate this design: " + problems.front() +
@@ -86,7 +80,17 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         report.fabric = *fabric;
     }
     const Topology& topology = design.topology;
-    requireRunnable(topology);
+    // A server without a cable takes no part in traffic: the engine evaluates the fabric
+    // without it (ids stay as they are, so playback frames still name the design's links).
+    const ServerReach reach = serverReach(topology);
+    Topology withoutUnlinked;
+    if (!reach.unlinked.empty()) {
+        withoutUnlinked = topology;
+        for (const NodeId id : reach.unlinked)
+            withoutUnlinked.removeNode(id);
+    }
+    const Topology& simulated = reach.unlinked.empty() ? topology : withoutUnlinked;
+    requireRunnable(topology, simulated, reach);
     report.gpus = topology.gpuCount();
     report.servers = topology.serverCount();
     report.switches = topology.switchCounts();
@@ -104,16 +108,6 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         if (options.progress)
             options.progress(RunProgress{name, permille});
     };
-    // A server without a cable takes no part in traffic: simulate the fabric without it
-    // (ids stay as they are, so playback frames still name the design's links).
-    const ServerReach reach = serverReach(topology);
-    Topology cabled;
-    if (!reach.unlinked.empty()) {
-        cabled = topology;
-        for (const NodeId id : reach.unlinked)
-            cabled.removeNode(id);
-    }
-    const Topology& simulated = reach.unlinked.empty() ? topology : cabled;
     std::optional<Workload> workload = design.workload;
     if (workload && !reach.unlinked.empty()) {
         workload = rescaled(*workload, simulated.gpuCount());
