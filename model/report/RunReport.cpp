@@ -225,6 +225,23 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
     return json;
 }
 
+FabricOutcome fabricOutcome(const RunReport& r) {
+    FabricOutcome o;
+    o.fabricId = r.fabric.id;
+    o.fabricName = r.fabric.name;
+    o.gpus = r.gpus;
+    o.busBwGBps = r.collective.busBwGBps;
+    o.capexUsd = r.cost.capex.value;
+    o.perGpuHourUsd = r.cost.perGpuHour;
+    if (r.step && r.training) {
+        o.stepSeconds = r.step->stepSeconds;
+        o.commToCompute = r.step->commToCompute;
+        o.trainGpuHours = r.training->gpuHours;
+        o.trainCostUsd = r.training->costUsd;
+    }
+    return o;
+}
+
 Design withServers(const Design& design, int servers) {
     if (!design.generator)
         throw std::invalid_argument("a sweep needs a design with a \"generator\" to regenerate");

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/advice/FabricVerdict.hpp"
 #include "model/analysis/Bisection.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/cost/CostModel.hpp"
@@ -94,6 +95,10 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
 
 /// The `run --json` object of DESIGN.md. `step` is null for a design without a workload.
 nlohmann::ordered_json reportToJson(const RunReport& report);
+
+/// What a fabric comparison weighs of a run (model::fabricVerdict's inputs); the step
+/// and training figures stay 0 for a design without a workload.
+FabricOutcome fabricOutcome(const RunReport& report);
 
 /// The design with `servers` servers, regenerated from its generator (sweeps).
 /// Scales the workload's data parallelism with the GPU count; throws

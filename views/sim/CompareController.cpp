@@ -40,19 +40,7 @@ CompareRow runFabric(const model::Design& design, const model::Catalog& catalog,
         row.effectiveBisectionGbps = report.effective.gbps;
         row.collectiveSeconds = report.collective.seconds;
         row.hasWorkload = report.step.has_value() && report.training.has_value();
-        model::FabricOutcome& o = row.outcome;
-        o.fabricId = fabricId.toStdString();
-        o.fabricName = report.fabric.name;
-        o.gpus = report.gpus;
-        o.busBwGBps = report.collective.busBwGBps;
-        o.capexUsd = report.cost.capex.value;
-        o.perGpuHourUsd = report.cost.perGpuHour;
-        if (row.hasWorkload) {
-            o.stepSeconds = report.step->stepSeconds;
-            o.commToCompute = report.step->commToCompute;
-            o.trainGpuHours = report.training->gpuHours;
-            o.trainCostUsd = report.training->costUsd;
-        }
+        row.outcome = model::fabricOutcome(report);
     } catch (const model::Cancelled&) {
         // The whole comparison is dropped with it (the watcher was cancelled too).
         row.error = QStringLiteral("cancelled");
