@@ -33,6 +33,8 @@ QString signedPercent(double percent) {
 CompareChart::CompareChart(QWidget* parent)
     : ChartPanel(QStringLiteral("compare"), tr("Each fabric against the cheapest"), parent) {
     setPlaceholder(tr("Compare fabrics runs this design on every fabric and shows them here."));
+    // Seven fabrics of two bars each: below this Qt Charts elides the fabric names.
+    setMinimumHeight(380);
 }
 
 void CompareChart::setResult(const CompareResultPtr& result) {
