@@ -90,8 +90,10 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
             addChannel(linkId, gbps, false);
         const std::uint32_t ia = m_index.at(link.a);
         const std::uint32_t ib = m_index.at(link.b);
-        m_switchHops[ia].push_back(Hop{ib, forward, link.count, perDirection, link.lengthMeters});
-        m_switchHops[ib].push_back(Hop{ia, backward, link.count, perDirection, link.lengthMeters});
+        m_switchHops[ia].push_back(Hop{ib, forward, link.count, perDirection, link.lengthMeters,
+                                       static_cast<std::uint32_t>(m_switchHops[ia].size())});
+        m_switchHops[ib].push_back(Hop{ia, backward, link.count, perDirection, link.lengthMeters,
+                                       static_cast<std::uint32_t>(m_switchHops[ib].size())});
     }
 
     m_linkChannels = m_capacity.size();
@@ -359,29 +361,30 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
                                                double& meters) const {
     // Adaptive routing: at every switch the flow spreads over all equal-cost cables in
     // proportion to their number, hop by hop (a frontier of fractions per distance).
-    // Scratch is dense and kept between calls: a 16K-GPU fat-tree asks for thousands of
-    // switch pairs, and maps of maps spent most of that time allocating.
-    const std::vector<int>& distance = distancesTo(to);
+    // The equal-cost hops come from the interned per-target choices, so a core with a
+    // link into every pod is scanned once per target, not once per switch pair; and the
+    // scratch is dense and kept between calls, since a 16K-GPU fat-tree asks for thousands
+    // of switch pairs and allocating per pair once cost most of the routing time.
     const std::size_t nodes = m_switchHops.size();
-    if (m_spreadScratch.reached.size() != nodes) {
-        m_spreadScratch.reached.assign(nodes, 0.0);
-        m_spreadScratch.upUsed.assign(nodes, 0);
-        m_spreadScratch.downUsed.assign(nodes, 0);
+    SpreadScratch& scratch = m_spreadScratch;
+    if (scratch.reached.size() != nodes) {
+        scratch.reached.assign(nodes, 0.0);
+        scratch.upUsed.assign(nodes, 0);
+        scratch.downUsed.assign(nodes, 0);
+        scratch.upGroup.assign(nodes, -1.0);
+        scratch.downGroup.assign(nodes, -1.0);
         m_hopBase.assign(nodes + 1, 0);
         for (std::size_t u = 0; u < nodes; ++u)
             m_hopBase[u + 1] = m_hopBase[u] + static_cast<std::uint32_t>(m_switchHops[u].size());
-        m_spreadScratch.load.assign(m_hopBase.back(), -1.0);
+        scratch.load.assign(m_hopBase.back(), -1.0);
     }
-    SpreadScratch& scratch = m_spreadScratch;
-    struct Use {
-        std::uint32_t from;
-        std::uint32_t hop; ///< index into m_switchHops[from]
-        double fraction;
-    };
-    std::vector<Use> uses;
-    std::vector<std::uint32_t> frontier{from};
-    std::vector<double> fractions{1.0};
-    std::vector<std::uint32_t> next;
+    std::vector<Use>& uses = scratch.uses;
+    std::vector<std::uint32_t>& frontier = scratch.frontier;
+    std::vector<std::uint32_t>& next = scratch.next;
+    std::vector<double>& fractions = scratch.fractions;
+    uses.clear();
+    frontier.assign(1, from);
+    fractions.assign(1, 1.0);
     meters = 0;
     // A node is at one distance only, so each hop is used once at most.
     while (!(frontier.size() == 1 && frontier.front() == to)) {
@@ -389,17 +392,11 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
         bool first = true;
         for (std::size_t k = 0; k < frontier.size(); ++k) {
             const std::uint32_t u = frontier[k];
-            const std::vector<Hop>& hops = m_switchHops[u];
-            int members = 0;
-            for (const Hop& hop : hops)
-                if (distance[hop.to] == distance[u] - 1)
-                    members += hop.members;
-            for (std::uint32_t i = 0; i < hops.size(); ++i) {
-                const Hop& hop = hops[i];
-                if (distance[hop.to] != distance[u] - 1)
-                    continue;
-                const double share = fractions[k] * hop.members / members;
-                uses.push_back({u, i, share});
+            const Choice& choice = choiceToward(u, to);
+            for (std::uint32_t c = 0; c < choice.count; ++c) {
+                const Hop& hop = m_choiceHops[choice.first + c];
+                const double share = fractions[k] * hop.members / choice.members;
+                uses.push_back({u, hop.index, share});
                 if (scratch.reached[hop.to] == 0.0)
                     next.push_back(hop.to);
                 scratch.reached[hop.to] += share;
@@ -411,7 +408,7 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
         }
         // Visit the next level in node order, as the sums above and below expect.
         std::sort(next.begin(), next.end());
-        frontier = next;
+        frontier.swap(next);
         fractions.resize(frontier.size());
         for (std::size_t k = 0; k < frontier.size(); ++k) {
             fractions[k] = scratch.reached[frontier[k]];
@@ -455,37 +452,44 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
                 return 0.0;
         return total;
     };
+    // A group's share, worked out the first time one of its hops comes up.
+    const auto groupShare = [&](std::uint32_t node, bool up) {
+        double& share = up ? scratch.upGroup[node] : scratch.downGroup[node];
+        if (share < 0) {
+            share = proportional(node, up);
+            (up ? scratch.upGroupNodes : scratch.downGroupNodes).push_back(node);
+        }
+        return share;
+    };
 
     constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
     std::vector<PathElement> elements;
-    std::map<std::uint32_t, double> upGroups;
-    std::map<std::uint32_t, double> downGroups;
     for (const Use& use : uses) {
         const Hop& hop = m_switchHops[use.from][use.hop];
-        if (isUp(use) && m_upGroup[use.from] != kNone) {
-            const auto [it, added] = upGroups.try_emplace(use.from, 0.0);
-            if (added)
-                it->second = proportional(use.from, true);
-            if (it->second > 0)
-                continue;
-        }
-        if (isDown(use) && m_downGroup[hop.to] != kNone) {
-            const auto [it, added] = downGroups.try_emplace(hop.to, 0.0);
-            if (added)
-                it->second = proportional(hop.to, false);
-            if (it->second > 0)
-                continue;
-        }
+        if (isUp(use) && m_upGroup[use.from] != kNone && groupShare(use.from, true) > 0)
+            continue;
+        if (isDown(use) && m_downGroup[hop.to] != kNone && groupShare(hop.to, false) > 0)
+            continue;
         elements.push_back({hop.channel0, use.fraction});
     }
-    for (const auto& [node, fraction] : upGroups)
-        if (fraction > 0)
-            elements.push_back({m_upGroup[node], fraction});
-    for (const auto& [node, fraction] : downGroups)
-        if (fraction > 0)
-            elements.push_back({m_downGroup[node], fraction});
+    // Group channels follow the single cables, in node order (as the solver's sums
+    // have always seen them).
+    std::sort(scratch.upGroupNodes.begin(), scratch.upGroupNodes.end());
+    std::sort(scratch.downGroupNodes.begin(), scratch.downGroupNodes.end());
+    for (const std::uint32_t node : scratch.upGroupNodes)
+        if (scratch.upGroup[node] > 0)
+            elements.push_back({m_upGroup[node], scratch.upGroup[node]});
+    for (const std::uint32_t node : scratch.downGroupNodes)
+        if (scratch.downGroup[node] > 0)
+            elements.push_back({m_downGroup[node], scratch.downGroup[node]});
 
     // Leave the scratch as it was found.
+    for (const std::uint32_t node : scratch.upGroupNodes)
+        scratch.upGroup[node] = -1.0;
+    for (const std::uint32_t node : scratch.downGroupNodes)
+        scratch.downGroup[node] = -1.0;
+    scratch.upGroupNodes.clear();
+    scratch.downGroupNodes.clear();
     for (const Use& use : uses) {
         scratch.load[m_hopBase[use.from] + use.hop] = -1.0;
         scratch.upUsed[use.from] = 0;

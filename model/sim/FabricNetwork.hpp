@@ -112,6 +112,7 @@ private:
         int members;            ///< cables in the bundle
         int channels;           ///< 1 (bundle) or members
         double meters;
+        std::uint32_t index = 0; ///< position in its switch's own hop list
     };
 
     /// The equal-cost next hops from a switch toward a target switch, in the switch's
@@ -167,12 +168,27 @@ private:
     mutable std::vector<Hop> m_choiceHops;
     mutable std::unordered_map<std::uint64_t, std::uint32_t> m_choiceByHash;
     mutable std::vector<std::uint32_t> m_candidates; ///< scratch for choiceToward
-    /// Dense scratch for spread(), all zero (load: -1, meaning unused) between calls.
+    /// A hop a spread flow loads, and with what fraction of its rate.
+    struct Use {
+        std::uint32_t from;
+        std::uint32_t hop; ///< index into m_switchHops[from]
+        double fraction;
+    };
+    /// Dense scratch for spread(), all zero (load and groups: -1, meaning unused) between
+    /// calls; the vectors keep their capacity so a call allocates only its result.
     struct SpreadScratch {
         std::vector<double> reached;         ///< per node: fraction arriving at the next level
         std::vector<double> load;            ///< per hop (m_hopBase numbering): fraction on it
         std::vector<std::uint32_t> upUsed;   ///< per node: its uplinks the flow uses
         std::vector<std::uint32_t> downUsed; ///< per node: links into it from above in use
+        std::vector<double> upGroup;         ///< per node: its uplink group's share, 0 when split
+        std::vector<double> downGroup;       ///< per node: share of the group into it from above
+        std::vector<std::uint32_t> upGroupNodes;   ///< nodes whose upGroup was set
+        std::vector<std::uint32_t> downGroupNodes; ///< nodes whose downGroup was set
+        std::vector<Use> uses;
+        std::vector<std::uint32_t> frontier;
+        std::vector<std::uint32_t> next;
+        std::vector<double> fractions;
     };
     mutable SpreadScratch m_spreadScratch;
     /// A hop of a switch's uplink group, or of the group of links into it from above.
