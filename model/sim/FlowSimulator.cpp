@@ -69,9 +69,6 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
     std::vector<char> local(count, 0); // inside one server: no fabric share to compute
     std::vector<std::size_t> elementCountOf;
     elementCountOf.reserve(count);
-    std::vector<std::vector<PathElement>> paths;
-    if (options.recordLinks)
-        paths.resize(count);
     for (std::uint32_t i = 0; i < count; ++i) {
         // Routing a million flows takes a while: look at the stop token on the way.
         if ((i & kStopPollMask) == 0)
@@ -89,8 +86,6 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
         for (const PathElement& e : route.elements)
             solver->expand(v, ConstraintId{e.channel}, e.fraction);
         solver->setActive(v, false);
-        if (options.recordLinks)
-            paths[i] = route.elements;
         for (const std::uint32_t before : t.after) {
             if (before >= count || before == i)
                 throw std::invalid_argument("transfer " + std::to_string(i) +
@@ -112,6 +107,16 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
             released.push({0.0, i});
 
     std::vector<std::uint32_t> active;
+    std::vector<std::uint32_t> stillActive;
+    // The timeline keeps every `stride`-th event (the stride doubles whenever it fills up,
+    // and the kept samples thin to the new stride), so only the samples kept pay for a
+    // per-channel snapshot: a 16K-GPU tree sampling every event spent half its time
+    // zeroing snapshots that were thinned away.
+    std::size_t stride = 1;
+    std::vector<std::size_t> sampledEvent; // event number of each timeline sample
+    std::vector<double> used;              // per channel, for a sample's snapshot
+    // Snapshots of thinned samples, reused: fresh ones cost a page fault per 4 KiB.
+    std::vector<std::vector<float>> spare;
     std::size_t finished = 0;
     double now = 0;
     std::vector<double> rate(count, 0);
@@ -202,27 +207,42 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
             throw std::invalid_argument(
                 "transfers cannot progress: a link on their path has no capacity");
 
-        Sample sample{now, throughput, {}};
-        if (options.recordLinks) {
-            sample.linkUtilization.assign(network.channelCount(), 0.0f);
-            for (const std::uint32_t i : active)
-                for (const PathElement& e : paths[i])
-                    sample.linkUtilization[e.channel] += static_cast<float>(
-                        solver->rate(VariableId{i}) * e.fraction /
-                        std::max(1e-12, solver->capacity(ConstraintId{e.channel})));
-        }
-        result.timeline.push_back(std::move(sample));
-        if (result.timeline.size() >= 2 * options.maxSamples) {
-            // Thin to every other point: playback needs shape, not every event.
-            std::vector<Sample> thinned;
-            for (std::size_t s = 0; s < result.timeline.size(); s += 2)
-                thinned.push_back(std::move(result.timeline[s]));
-            result.timeline = std::move(thinned);
+        const std::size_t event = result.events - 1;
+        if (event % stride == 0) {
+            Sample sample{now, throughput, {}};
+            if (options.recordLinks) {
+                // Per channel, from the solver's own sums (rates of inactive flows are 0).
+                solver->usages(used);
+                if (!spare.empty()) {
+                    sample.linkUtilization = std::move(spare.back());
+                    spare.pop_back();
+                }
+                sample.linkUtilization.resize(used.size());
+                for (std::uint32_t c = 0; c < used.size(); ++c)
+                    sample.linkUtilization[c] = static_cast<float>(
+                        used[c] / std::max(1e-12, solver->capacity(ConstraintId{c})));
+            }
+            result.timeline.push_back(std::move(sample));
+            sampledEvent.push_back(event);
+            if (result.timeline.size() >= 2 * options.maxSamples) {
+                // Thin to every other point: playback needs shape, not every event.
+                stride *= 2;
+                std::size_t kept = 0;
+                for (std::size_t k = 0; k < result.timeline.size(); ++k) {
+                    if (sampledEvent[k] % stride != 0) {
+                        spare.push_back(std::move(result.timeline[k].linkUtilization));
+                        continue;
+                    }
+                    result.timeline[kept] = std::move(result.timeline[k]);
+                    sampledEvent[kept++] = sampledEvent[k];
+                }
+                result.timeline.resize(kept);
+                sampledEvent.resize(kept);
+            }
         }
 
         now += step;
-        std::vector<std::uint32_t> stillActive;
-        stillActive.reserve(active.size());
+        stillActive.clear();
         for (const std::uint32_t i : active) {
             remaining[i] -= rate[i] * step;
             // Relative slack: a transfer within a few ulps of done is done.
@@ -237,7 +257,7 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
                 stillActive.push_back(i);
             }
         }
-        active = std::move(stillActive);
+        active.swap(stillActive);
         if (progress && (result.events % 64) == 0)
             progress(Progress{static_cast<int>(1000 * finished / count), now});
     }

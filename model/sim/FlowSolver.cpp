@@ -148,6 +148,15 @@ double FlowSolver::usage(ConstraintId constraint) const {
     return used;
 }
 
+void FlowSolver::usages(std::vector<double>& used) const {
+    used.assign(m_capacity.size(), 0.0);
+    for (std::size_t i = 0; i < elementCount(); ++i) {
+        const std::uint32_t v = m_elementVariable[i];
+        if (m_rate[v] > 0)
+            used[m_elementConstraint[i]] += consumptionOf(i) * multiplicityOf(v) * m_rate[v];
+    }
+}
+
 std::unique_ptr<FlowSolver> makeSolver(std::string_view name) {
     if (name == "heap")
         return std::make_unique<HeapFlowSolver>();

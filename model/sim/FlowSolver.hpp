@@ -80,6 +80,9 @@ public:
     double rate(VariableId variable) const { return m_rate[variable.value]; }
     /// Capacity in use on a constraint after the last solve.
     double usage(ConstraintId constraint) const;
+    /// Capacity in use on every constraint after the last solve, in one pass over the
+    /// elements (usage() per constraint passes over all of them each time).
+    void usages(std::vector<double>& used) const;
     double capacity(ConstraintId constraint) const { return m_capacity[constraint.value]; }
     std::size_t variableCount() const { return m_active.size(); }
     std::size_t constraintCount() const { return m_capacity.size(); }
