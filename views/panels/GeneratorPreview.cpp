@@ -4,6 +4,7 @@
 
 #include "model/fabric/GeneratorError.hpp"
 #include "model/fabric/Generators.hpp"
+#include "views/sim/EnginePool.hpp"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -38,7 +39,7 @@ void GeneratorPreview::request(const model::GeneratorParams& params) {
 }
 
 void GeneratorPreview::start(const model::GeneratorParams& params) {
-    m_watcher.setFuture(QtConcurrent::run([params] { return compute(params); }));
+    m_watcher.setFuture(QtConcurrent::run(&enginePool(), [params] { return compute(params); }));
 }
 
 GeneratorPreview::Outcome GeneratorPreview::compute(const model::GeneratorParams& params) {

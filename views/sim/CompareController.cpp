@@ -5,6 +5,7 @@
 #include "model/core/Cancellation.hpp"
 #include "model/report/RunReport.hpp"
 #include "views/document/TopologyDocument.hpp"
+#include "views/sim/EnginePool.hpp"
 
 #include <QtConcurrent/QtConcurrentMap>
 
@@ -136,8 +137,8 @@ void CompareController::start() {
     // the catalog is immutable while the document lives.
     auto design = std::make_shared<const model::Design>(m_document.design());
     const model::Catalog& catalog = m_document.catalog();
-    m_watcher.setFuture(
-        QtConcurrent::mapped(ids, [design, &catalog, stop = m_stop.get_token()](const QString& id) {
+    m_watcher.setFuture(QtConcurrent::mapped(
+        &enginePool(), ids, [design, &catalog, stop = m_stop.get_token()](const QString& id) {
             return runFabric(*design, catalog, id, stop);
         }));
 }

@@ -6,6 +6,7 @@
 #include "model/analysis/Oversubscription.hpp"
 #include "model/cost/CostModel.hpp"
 #include "views/document/TopologyDocument.hpp"
+#include "views/sim/EnginePool.hpp"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -85,6 +86,7 @@ void DesignAnalyzer::start() {
     m_running = m_generation;
     // Copies taken here, on the GUI thread: the worker never reads the live document.
     m_watcher.setFuture(QtConcurrent::run(
+        &enginePool(),
         [topology = m_document.topology(), fabric = m_document.design().fabric.spec,
          prices = m_document.catalog().prices()] { return analyze(topology, fabric, prices); }));
 }

@@ -4,6 +4,7 @@
 
 #include "model/core/Cancellation.hpp"
 #include "views/document/TopologyDocument.hpp"
+#include "views/sim/EnginePool.hpp"
 #include "views/sim/SimulationController.hpp"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -41,9 +42,10 @@ void ScalingRunner::start() {
     model::ScalingOptions options;
     options.stop = m_stop.get_token();
     // Snapshot on the GUI thread; the catalog is immutable.
-    m_watcher.setFuture(
-        QtConcurrent::run([this, design = m_document.design(), &catalog = m_document.catalog(),
-                           options]() -> ScalingStudyPtr {
+    m_watcher.setFuture(QtConcurrent::run(
+        &enginePool(),
+        [this, design = m_document.design(), &catalog = m_document.catalog(),
+         options]() -> ScalingStudyPtr {
             try {
                 return std::make_shared<const model::ScalingStudy>(
                     model::scalingStudy(design, catalog, options));

@@ -5,6 +5,7 @@
 #include "model/core/Cancellation.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
+#include "views/sim/EnginePool.hpp"
 
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
@@ -119,8 +120,9 @@ void SimulationController::start() {
     setState(State::Running);
     Q_EMIT progress(0, tr("starting"));
     // The snapshot is taken here, on the GUI thread; the catalog is immutable.
-    m_watcher.setFuture(QtConcurrent::run(runSnapshot, m_revision, m_document.design(),
-                                          std::cref(m_document.catalog()), m_stop.get_token()));
+    m_watcher.setFuture(QtConcurrent::run(&enginePool(), runSnapshot, m_revision,
+                                          m_document.design(), std::cref(m_document.catalog()),
+                                          m_stop.get_token()));
 }
 
 void SimulationController::finished() {
