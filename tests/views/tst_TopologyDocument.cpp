@@ -17,6 +17,7 @@ using fabriclab::model::Catalog;
 using fabriclab::model::LinkId;
 using fabriclab::model::NodeId;
 using fabriclab::model::NodeKind;
+using fabriclab::views::DesignReset;
 using fabriclab::views::TopologyDocument;
 
 namespace {
@@ -172,6 +173,9 @@ void tst_TopologyDocument::signalsFollowEdits() {
     QCOMPARE(removed.first().first().value<NodeId>().value, leaf.value);
     document.replaceDesign(generated(document), QStringLiteral("Generate"));
     QCOMPARE(reset.count(), 1);
+    QCOMPARE(reset.first().first().value<DesignReset>(), DesignReset::Replaced);
+    document.newDesign();
+    QCOMPARE(reset.last().first().value<DesignReset>(), DesignReset::Opened);
 }
 
 void tst_TopologyDocument::editsOutsideTheFileRangesAreRefused_data() {

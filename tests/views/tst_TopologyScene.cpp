@@ -12,11 +12,15 @@
 #include "views/canvas/BlockItem.hpp"
 #include "views/canvas/CanvasGestures.hpp"
 #include "views/canvas/CanvasView.hpp"
+#include "views/canvas/LinkItem.hpp"
 #include "views/canvas/NodeItem.hpp"
 #include "views/canvas/TopologyScene.hpp"
 #include "views/document/TopologyDocument.hpp"
 
+#include <QImage>
+#include <QPainter>
 #include <QSignalSpy>
+#include <QStyleOptionGraphicsItem>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -87,6 +91,9 @@ private Q_SLOTS:
     void connectAddsOneLinkItem();
     void designResetBuildsEveryItem();
     void collapseAndExpandAUnit();
+    void replacedDesignKeepsViewStateAndItems();
+    void denseLinksPaintOpaque_data();
+    void denseLinksPaintOpaque();
     void largeDesignsOpenCollapsed();
     void selectedBlockStandsForItsMembers();
     void movedNodeUpdatesInPlace();
@@ -147,6 +154,65 @@ void tst_TopologyScene::designResetBuildsEveryItem() {
 
     document.newDesign();
     QCOMPARE(countsOf(scene), (Counts{0, 0, 0, 0}));
+}
+
+void tst_TopologyScene::replacedDesignKeepsViewStateAndItems() {
+    // Regenerating (a new oversubscription, another fabric) replaces the design with
+    // another version of itself: the unit the user collapsed stays collapsed and the
+    // items of nodes that are still there are reused, not built again; the selection
+    // goes, since the generator hands out node ids anew.
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    document.adopt(generated(document, "leaf-spine", 16), QString());
+    scene.setCollapsed(kUnit, true);
+    auto* spine = scene.nodeItem(named(document, "spine-1"));
+    spine->setSelected(true);
+    QCOMPARE(scene.selectedNodeIds().size(), 1);
+
+    document.replaceDesign(generated(document, "leaf-spine", 16), QStringLiteral("Regenerate"));
+    QVERIFY(scene.isCollapsed(kUnit));
+    QCOMPARE(countsOf(scene), (Counts{2, 1, 2, 0}));
+    QCOMPARE(scene.nodeItem(named(document, "spine-1")), spine);
+    QVERIFY(scene.selectedNodeIds().isEmpty());
+
+    // Undo is a replacement too; opening a design starts over with its own defaults.
+    document.undoStack()->undo();
+    QVERIFY(scene.isCollapsed(kUnit));
+    document.adopt(generated(document, "leaf-spine", 16), QString());
+    QVERIFY(!scene.isCollapsed(kUnit)); // 26 nodes open expanded
+}
+
+void tst_TopologyScene::denseLinksPaintOpaque_data() {
+    QTest::addColumn<double>("scale");
+    QTest::newRow("zoomed far out (hairlines)") << 0.05;
+    QTest::newRow("at 1:1") << 1.0;
+}
+
+void tst_TopologyScene::denseLinksPaintOpaque() {
+    // A crowded canvas draws its links in a light tone mixed with the background, never
+    // translucent: Qt 6.4 blends a translucent line of 96 or more scanlines on its global
+    // thread pool and waits, which made a 16K-GPU canvas take 250 ms a frame. On a
+    // transparent image an opaque pen leaves only fully opaque or untouched pixels.
+    QFETCH(double, scale);
+    fabriclab::views::LinkItem item({NodeId{1}, NodeId{2}});
+    item.setLook({1.0, -1, true});
+    item.setEnds(QPointF(10 / scale, 0), QPointF(10 / scale, 300 / scale)); // 300 px tall
+    QImage image(20, 310, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    painter.scale(scale, scale);
+    const QStyleOptionGraphicsItem option;
+    item.paint(&painter, &option, nullptr);
+    painter.end();
+    int painted = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const int alpha = qAlpha(image.pixel(x, y));
+            QVERIFY2(alpha == 0 || alpha == 255,
+                     qPrintable(QStringLiteral("alpha %1 at %2,%3").arg(alpha).arg(x).arg(y)));
+            painted += alpha == 255;
+        }
+    QVERIFY(painted >= 290); // the line is there, about a pixel wide
 }
 
 void tst_TopologyScene::collapseAndExpandAUnit() {

@@ -19,6 +19,10 @@ namespace {
 constexpr double kHitWidth = 8;
 constexpr double kMaxWidth = 8;
 constexpr double kHairlineLod = 0.1;
+// Qt's raster engine draws an aliased cosmetic pen of exactly one pixel with a per-pixel
+// line routine, about twice as slow as its span fill for the same pixels; a hair wider
+// rasterizes to the same single pixel through the span fill.
+constexpr double kThinnestPen = 1.01;
 
 } // namespace
 
@@ -79,10 +83,11 @@ void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     // links concentrate, the way a density plot does.
     const bool far = lod < kHairlineLod;
     double width = far ? 1.0 : m_look.width;
-    if (far && m_look.dense)
-        color.setAlphaF(0.25f);
-    else if (m_look.dense)
-        color = CanvasPalette::mix(palette.color(QPalette::Base), color, 0.6);
+    // Faint colours are mixed with the background rather than drawn translucent: Qt 6.4
+    // blends a translucent span of 96 or more scanlines on its global thread pool and
+    // waits for it, which made each long link cost ~20 us and a 16K-GPU canvas 250 ms.
+    if (m_look.dense)
+        color = CanvasPalette::mix(palette.color(QPalette::Base), color, far ? 0.25 : 0.6);
     if (m_heat >= 0) {
         color = CanvasPalette::heatColor(m_heat);
         width = std::max(width, 2.0) + (m_bottleneck ? 3 : 0);
@@ -91,7 +96,7 @@ void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         color = CanvasPalette::selectionColor(palette);
         width += 2;
     }
-    QPen pen(color, width);
+    QPen pen(color, std::max(width, kThinnestPen));
     pen.setCosmetic(true);
     pen.setCapStyle(Qt::FlatCap);
     // Antialiased lines cost about four times as much; zoomed out they add nothing.

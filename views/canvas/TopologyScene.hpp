@@ -97,11 +97,15 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    void onDesignReset();
+    void onDesignReset(DesignReset how);
     void onNodeChanged(model::NodeId id);
     void markDirty();
     void rebuildIfDirty();
-    void rebuild(bool fresh);
+    /// What a rebuild starts from: a new design (nothing kept), the same design rebuilt
+    /// (items reused, the selection dropped: node ids were handed out anew) or an edit
+    /// (items and selection kept).
+    enum class Rebuild { Opened, Replaced, Edited };
+    void rebuild(Rebuild how);
     void restoreSelection(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links);
     void growSceneRect(bool fresh);
     void onSelectionChanged();
@@ -109,6 +113,7 @@ private:
 
     TopologyDocument& m_document;
     std::set<model::GroupKey> m_collapsed;
+    std::set<model::GroupKey> m_groups; ///< every group of the design at its last reset
     // Owns the items; as a member it deletes them before the QGraphicsScene base goes.
     SceneItems m_items;
     bool m_dirty = false;

@@ -75,7 +75,7 @@ void TopologyDocument::adopt(model::Design design, const QString& path, bool uns
     if (unsaved)
         m_undo.resetClean();
     setPath(path);
-    Q_EMIT designReset();
+    Q_EMIT designReset(DesignReset::Opened);
     Q_EMIT changed();
 }
 
@@ -324,7 +324,7 @@ void TopologyDocument::applyUpdateLink(model::LinkId id, const model::Link& link
 
 void TopologyDocument::applyDesign(const model::Design& design) {
     m_design = design;
-    Q_EMIT designReset();
+    Q_EMIT designReset(DesignReset::Replaced);
     Q_EMIT changed();
 }
 

@@ -18,6 +18,10 @@
 
 namespace fabriclab::views {
 
+/// What a design reset was: a different design, or the same one rebuilt. Views keep their
+/// per-design state (collapsed groups, items to reuse) across a replacement.
+enum class DesignReset { Opened, Replaced };
+
 /// The design a window edits: the single writer of the model, its undo stack and its
 /// file. Views observe it through id-based signals and change it only through the edit
 /// API below, each call one undo step (STYLE.md §3). Lives on the GUI thread.
@@ -97,8 +101,10 @@ Q_SIGNALS:
     void linkAdded(fabriclab::model::LinkId id);
     void linkRemoved(fabriclab::model::LinkId id);
     void linkChanged(fabriclab::model::LinkId id);
-    /// Everything may have changed (load, new, generate, undo of those).
-    void designReset();
+    /// Everything may have changed: a design was opened (load, new, recovery), or the
+    /// current one was replaced by another version of itself (regenerated at another
+    /// oversubscription or fabric, or such a step undone).
+    void designReset(fabriclab::views::DesignReset how);
     /// Any change at all: figures and results are stale.
     void changed();
     void filePathChanged(const QString& path);
@@ -121,6 +127,7 @@ private:
 // Ids travel through signals, spies and queued connections.
 Q_DECLARE_METATYPE(fabriclab::model::NodeId)
 Q_DECLARE_METATYPE(fabriclab::model::LinkId)
+Q_DECLARE_METATYPE(fabriclab::views::DesignReset)
 
 /// Lets QHash key on ids.
 namespace fabriclab::model {
