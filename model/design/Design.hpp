@@ -26,4 +26,9 @@ struct Design {
     std::optional<CollectiveSpec> collective;
 };
 
+/// The design around another topology, without copying the one it had: regenerating a
+/// 16K-GPU design at another oversubscription would otherwise copy 50,000 links only to
+/// throw them away.
+Design withTopology(const Design& design, Topology topology);
+
 } // namespace fabriclab::model

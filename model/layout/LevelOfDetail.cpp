@@ -25,8 +25,15 @@ Endpoint endpointOf(Code code, const std::vector<Block>& blocks) {
 } // namespace
 
 std::optional<GroupKey> groupOf(const Node& node) {
-    if (node.kind != NodeKind::Server && node.kind != NodeKind::Leaf)
-        return std::nullopt;
+    switch (node.kind) {
+    case NodeKind::Spine:
+        return GroupKey{node.placement.pod, -1, GroupTier::Spines};
+    case NodeKind::Core:
+        return GroupKey{-1, -1, GroupTier::Cores};
+    case NodeKind::Server:
+    case NodeKind::Leaf:
+        break;
+    }
     if (node.placement.group < 0)
         return std::nullopt;
     return GroupKey{node.placement.pod, node.placement.group};
@@ -80,13 +87,22 @@ VisibleGraph levelOfDetail(const Topology& topology, const std::set<GroupKey>& c
         block.members.push_back(id);
         block.x += node.x;
         block.y += node.y;
-        if (node.kind == NodeKind::Server) {
+        switch (node.kind) {
+        case NodeKind::Server:
             ++block.servers;
             block.gpus += node.server.gpus;
-        } else {
+            break;
+        case NodeKind::Leaf:
             ++block.leaves;
             if (node.placement.rail >= 0)
                 block.rails.push_back(node.placement.rail);
+            break;
+        case NodeKind::Spine:
+            ++block.spines;
+            break;
+        case NodeKind::Core:
+            ++block.cores;
+            break;
         }
     }
     for (Block& block : graph.blocks) {

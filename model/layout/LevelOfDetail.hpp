@@ -14,11 +14,18 @@
 
 namespace fabriclab::model {
 
-/// A rack or scalable unit: the servers and leaves a generator gave the same
-/// placement.pod and placement.group. Spines and cores never belong to one.
+/// What a group gathers: a rack or scalable unit of servers and their leaves, the spines
+/// of a pod (or of the whole fabric when it has no pods), or the core tier.
+enum class GroupTier { Unit, Spines, Cores };
+
+/// A group of nodes that can fold into one block. A unit is the servers and leaves a
+/// generator gave the same placement.pod and placement.group; the switch tiers group by
+/// pod (spines) or all together (cores), so a 16K-GPU fat-tree reads as rows of blocks
+/// with a few bundles between them instead of thousands of links.
 struct GroupKey {
     int pod = -1;
     int group = -1;
+    GroupTier tier = GroupTier::Unit;
     friend constexpr auto operator<=>(const GroupKey&, const GroupKey&) = default;
 };
 
@@ -31,6 +38,8 @@ struct Block {
     std::vector<NodeId> members; ///< servers and leaves, in id order
     int servers = 0;
     int leaves = 0;
+    int spines = 0;
+    int cores = 0;
     int gpus = 0;           ///< summed over the member servers
     std::vector<int> rails; ///< distinct rails of the member leaves, ascending; empty if none
     int internalCables = 0; ///< cables with both ends inside the block (not drawn)
@@ -60,7 +69,8 @@ struct VisibleGraph {
 /// Designs with more nodes than this open with every group collapsed.
 inline constexpr std::size_t kCollapseAbove = 300;
 
-/// The group a node belongs to: servers and leaves with a non-negative placement.group.
+/// The group a node belongs to: servers and leaves with a non-negative placement.group
+/// form units; every spine belongs to its pod's spine group, every core to the core group.
 std::optional<GroupKey> groupOf(const Node& node);
 /// Every group present in the topology.
 std::set<GroupKey> groupsOf(const Topology& topology);

@@ -16,6 +16,7 @@
 #include "model/layout/LevelOfDetail.hpp"
 
 #include <algorithm>
+#include <set>
 
 using namespace fabriclab::model;
 
@@ -31,6 +32,15 @@ Topology smallFabric(bool railOptimized) {
     p.leafRadix = 8;
     p.spineRadix = 8;
     return generate(p);
+}
+
+/// The racks and scalable units only, without the switch tiers' groups.
+std::set<GroupKey> unitsOf(const Topology& t) {
+    std::set<GroupKey> units;
+    for (const GroupKey& key : groupsOf(t))
+        if (key.tier == GroupTier::Unit)
+            units.insert(key);
+    return units;
 }
 
 bool isNode(const Endpoint& e, const Topology& t, NodeKind kind) {
@@ -51,6 +61,7 @@ private Q_SLOTS:
     void handDrawnNodesNeverGroup();
     void unknownKeysAreIgnored();
     void largeDesignsOpenCollapsed();
+    void switchTiersFoldIntoRows();
 };
 
 void tst_LevelOfDetail::nothingCollapsedIsTheTopology() {
@@ -74,8 +85,10 @@ void tst_LevelOfDetail::nothingCollapsedIsTheTopology() {
 
 void tst_LevelOfDetail::everyRackCollapsed() {
     const Topology t = smallFabric(false);
-    QCOMPARE(groupsOf(t).size(), std::size_t{4});
-    const VisibleGraph g = levelOfDetail(t, groupsOf(t));
+    // 4 units, and the spines' group (no pods: one for the whole fabric).
+    QCOMPARE(groupsOf(t).size(), std::size_t{4 + 1});
+    QCOMPARE(unitsOf(t).size(), std::size_t{4});
+    const VisibleGraph g = levelOfDetail(t, unitsOf(t));
     // 4 blocks of 2 servers + 1 leaf; only the 2 spines stay nodes.
     QCOMPARE(g.blocks.size(), std::size_t{4});
     QCOMPARE(g.nodes.size(), std::size_t{2});
@@ -131,7 +144,7 @@ void tst_LevelOfDetail::railUnitsBundleTheirUplinks() {
     QCOMPARE(perRail[0], 8);
     QCOMPARE(perRail[1], 8);
 
-    const VisibleGraph g = levelOfDetail(t, groupsOf(t));
+    const VisibleGraph g = levelOfDetail(t, unitsOf(t));
     QCOMPARE(g.blocks.size(), std::size_t{2});
     QVERIFY((g.blocks[0].rails == std::vector<int>{0, 1}));
     QCOMPARE(g.blocks[0].gpus, 16);
@@ -181,7 +194,60 @@ void tst_LevelOfDetail::largeDesignsOpenCollapsed() {
     const Topology t = generate(p);
     QVERIFY(t.nodes().size() > kCollapseAbove);
     QVERIFY(initiallyCollapsed(t) == groupsOf(t));
-    QCOMPARE(groupsOf(t).size(), std::size_t{10}); // units of 32 servers
+    // Units of 32 servers, the spines of each of the 3 pods, and the cores.
+    QCOMPARE(groupsOf(t).size(), std::size_t{10 + 3 + 1});
+}
+
+void tst_LevelOfDetail::switchTiersFoldIntoRows() {
+    // The same 320-server fat-tree (3 pods of 32 spines, 64 cores, 10 units) with every
+    // group folded reads as three rows: 10 unit blocks, 3 spine blocks, 1 core block.
+    // A unit reaches only its own pod's spines and every pod reaches the cores, so
+    // 10 + 3 edges carry every cable above the leaves.
+    GeneratorParams p;
+    p.kind = "fat-tree";
+    p.servers = 320;
+    const Topology t = generate(p);
+    const VisibleGraph g = levelOfDetail(t, groupsOf(t));
+    QVERIFY(g.nodes.empty());
+    QCOMPARE(g.blocks.size(), std::size_t{10 + 3 + 1});
+    int spines = 0;
+    int cores = 0;
+    for (const Block& b : g.blocks) {
+        if (b.key.tier == GroupTier::Spines) {
+            QCOMPARE(b.spines, 32);
+            QVERIFY(b.key.pod >= 0 && b.key.pod < 3);
+        }
+        spines += b.spines;
+        cores += b.cores;
+    }
+    QCOMPARE(spines, t.switchCounts().spine);
+    QCOMPARE(cores, t.switchCounts().core);
+    QCOMPARE(g.blocks.front().key.tier, GroupTier::Cores); // pod -1 orders first
+    QCOMPARE(g.edges.size(), std::size_t{10 + 3});
+
+    // Bundles add up: every cable between two tiers is in exactly one edge.
+    double spineCore = 0;
+    int upperCables = 0;
+    for (const auto& [id, link] : t.links()) {
+        const NodeKind a = t.node(link.a).kind;
+        const NodeKind b = t.node(link.b).kind;
+        if (a != NodeKind::Server && b != NodeKind::Server)
+            upperCables += link.count;
+        if ((a == NodeKind::Spine && b == NodeKind::Core) ||
+            (a == NodeKind::Core && b == NodeKind::Spine))
+            spineCore += link.capacity().value;
+    }
+    double drawnSpineCore = 0;
+    int drawnCables = 0;
+    for (const Edge& e : g.edges) {
+        drawnCables += e.cables;
+        const auto tierOf = [](const Endpoint& end) { return std::get<GroupKey>(end).tier; };
+        const std::set<GroupTier> ends{tierOf(e.a), tierOf(e.b)};
+        if (ends == std::set<GroupTier>{GroupTier::Spines, GroupTier::Cores})
+            drawnSpineCore += e.capacity.value;
+    }
+    QCOMPARE(drawnSpineCore, spineCore);
+    QCOMPARE(drawnCables, upperCables);
 }
 
 QTEST_APPLESS_MAIN(tst_LevelOfDetail)

@@ -60,6 +60,14 @@ QString placementLine(const model::Placement& placement) {
 } // namespace
 
 QString CanvasText::groupTitle(model::GroupKey key) {
+    switch (key.tier) {
+    case model::GroupTier::Spines:
+        return key.pod >= 0 ? tr("pod %1 spines").arg(key.pod + 1) : tr("spines");
+    case model::GroupTier::Cores:
+        return tr("cores");
+    case model::GroupTier::Unit:
+        break;
+    }
     return tr("unit %1").arg(key.group + 1);
 }
 
@@ -73,12 +81,22 @@ QString CanvasText::rate(model::Gbps rate) {
 }
 
 QString CanvasText::blockCounts(const model::Block& block) {
+    switch (block.key.tier) {
+    case model::GroupTier::Spines:
+        return plural(block.spines, "%1 spine switch", "%1 spine switches");
+    case model::GroupTier::Cores:
+        return plural(block.cores, "%1 core switch", "%1 core switches");
+    case model::GroupTier::Unit:
+        break;
+    }
     return plural(block.servers, "%1 server", "%1 servers") + QStringLiteral(", ") +
            plural(block.leaves, "%1 leaf", "%1 leaves");
 }
 
 QString CanvasText::blockGpus(const model::Block& block) {
-    return plural(block.gpus, "%1 GPU", "%1 GPUs");
+    // A block of switches has no GPUs to count.
+    return block.key.tier == model::GroupTier::Unit ? plural(block.gpus, "%1 GPU", "%1 GPUs")
+                                                    : QString();
 }
 
 QString CanvasText::endpointName(const model::Topology& topology, const model::Endpoint& endpoint) {

@@ -35,9 +35,11 @@ CanvasView::CanvasView(TopologyDocument& document, QWidget* parent)
           document, *m_scene, [this](const QString& text) { Q_EMIT message(text); })) {
     setScene(m_scene.get());
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-    // Edits touch a few items, zooms repaint everything; Smart picks per frame. Items
-    // set their own pen, brush and hints, so the view need not save painter state.
-    setViewportUpdateMode(SmartViewportUpdate);
+    // One dirty rectangle, not a region: an edit still repaints only around what it
+    // touched, but a regenerated design adds and removes thousands of items and a region
+    // of their rectangles grew by one union per item. Items set their own pen, brush and
+    // hints, so the view need not save painter state.
+    setViewportUpdateMode(BoundingRectViewportUpdate);
     setOptimizationFlags(DontSavePainterState | DontAdjustForAntialiasing);
     setCacheMode(CacheBackground);
     setTransformationAnchor(AnchorUnderMouse);

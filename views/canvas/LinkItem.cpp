@@ -32,6 +32,12 @@ LinkItem::LinkItem(EdgeKey key) : m_key(std::move(key)) {
     setZValue(-1);
 }
 
+void LinkItem::setKey(EdgeKey key) {
+    m_key = std::move(key);
+    setSelected(false);
+    setHeat(-1, false);
+}
+
 double LinkItem::widthFor(model::Gbps capacity) {
     const double units = std::max(0.0, capacity.value) / 100.0;
     return std::clamp(0.6 + 0.55 * std::log2(units + 1), 1.0, kMaxWidth);

@@ -33,6 +33,9 @@ public:
     explicit LinkItem(EdgeKey key);
 
     const EdgeKey& key() const { return m_key; }
+    /// Makes the item stand for another edge (SceneItems reuses items across rebuilds:
+    /// taking one out of a scene of thousands costs a linear search).
+    void setKey(EdgeKey key);
     void setLook(const LinkLook& look);
     /// Ends in scene units, normally the centres of the endpoint items.
     void setEnds(QPointF a, QPointF b);

@@ -101,23 +101,54 @@ void SceneItems::reconcileBlocks() {
 }
 
 void SceneItems::reconcileLinks() {
+    // Items of edges still drawn are kept. Those of edges gone stand for the new edges
+    // before any item is created or deleted: QGraphicsScene takes an item out with a
+    // linear search, and a regenerated 16K-GPU design swaps thousands of edges. Edges
+    // and the map share one key order, so one walk pairs them.
+    std::vector<std::unique_ptr<LinkItem>> kept(m_graph.edges.size());
+    std::vector<std::unique_ptr<LinkItem>> spare;
+    auto old = m_links.begin();
+    for (std::size_t i = 0; i < m_graph.edges.size(); ++i) {
+        const EdgeKey key{m_graph.edges[i].a, m_graph.edges[i].b};
+        for (; old != m_links.end() && old->first < key; ++old)
+            spare.push_back(std::move(old->second));
+        if (old != m_links.end() && old->first == key)
+            kept[i] = std::move((old++)->second);
+    }
+    for (; old != m_links.end(); ++old)
+        spare.push_back(std::move(old->second));
+
     std::map<EdgeKey, std::unique_ptr<LinkItem>> next;
     m_linksAt.clear();
     const bool dense = m_graph.edges.size() > kDenseLinks;
-    for (const model::Edge& edge : m_graph.edges) {
-        LinkItem& item = take(m_links, next, EdgeKey{edge.a, edge.b}, m_scene);
-        item.setLook({LinkItem::widthFor(edge.capacity), edge.rail, dense});
-        item.setEnds(endpointPos(edge.a), endpointPos(edge.b));
-        m_linksAt[edge.a].push_back(&item);
-        m_linksAt[edge.b].push_back(&item);
+    for (std::size_t i = 0; i < m_graph.edges.size(); ++i) {
+        const model::Edge& edge = m_graph.edges[i];
+        EdgeKey key{edge.a, edge.b};
+        std::unique_ptr<LinkItem> item = std::move(kept[i]);
+        if (!item && !spare.empty()) {
+            item = std::move(spare.back());
+            spare.pop_back();
+            item->setKey(key);
+        } else if (!item) {
+            item = std::make_unique<LinkItem>(key);
+            m_scene.addItem(item.get());
+        }
+        item->setLook({LinkItem::widthFor(edge.capacity), edge.rail, dense});
+        item->setEnds(endpointPos(edge.a), endpointPos(edge.b));
+        m_linksAt[edge.a].push_back(item.get());
+        m_linksAt[edge.b].push_back(item.get());
+        next.emplace_hint(next.end(), std::move(key), std::move(item));
     }
-    m_links.swap(next);
+    m_links.swap(next); // spare items not needed any more die with this function
 }
 
 void SceneItems::reconcileFrames(const model::Topology& topology) {
+    // Frames outline units only: a frame around every row of switches would box in the
+    // spine of a four-server teaching design. Switch tiers fold back with Collapse all.
     m_frameMembers.clear();
     for (const model::NodeId id : m_graph.nodes)
-        if (const auto key = model::groupOf(topology.node(id)))
+        if (const auto key = model::groupOf(topology.node(id));
+            key && key->tier == model::GroupTier::Unit)
             m_frameMembers[*key].push_back(id);
     std::map<model::GroupKey, std::unique_ptr<GroupFrameItem>> next;
     for (const auto& [key, members] : m_frameMembers)

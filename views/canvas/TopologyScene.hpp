@@ -106,6 +106,8 @@ private:
     /// (items and selection kept).
     enum class Rebuild { Opened, Replaced, Edited };
     void rebuild(Rebuild how);
+    /// Schedules a repaint of everything before changing many items at once.
+    void repaintWhole();
     void restoreSelection(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links);
     void growSceneRect(bool fresh);
     void onSelectionChanged();

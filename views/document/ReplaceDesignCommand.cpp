@@ -6,16 +6,15 @@
 
 namespace fabriclab::views {
 
-ReplaceDesignCommand::ReplaceDesignCommand(TopologyDocument& document, model::Design before,
-                                           model::Design after, const QString& text)
-    : QUndoCommand(text), m_document(document), m_before(std::move(before)),
-      m_after(std::move(after)) {}
+ReplaceDesignCommand::ReplaceDesignCommand(TopologyDocument& document, model::Design after,
+                                           const QString& text)
+    : QUndoCommand(text), m_document(document), m_other(std::move(after)) {}
 
 void ReplaceDesignCommand::redo() {
-    m_document.applyDesign(m_after);
+    m_document.swapDesign(m_other);
 }
 void ReplaceDesignCommand::undo() {
-    m_document.applyDesign(m_before);
+    m_document.swapDesign(m_other);
 }
 
 } // namespace fabriclab::views

@@ -280,7 +280,7 @@ QList<model::NodeId> TopologyDocument::duplicate(const QList<model::NodeId>& nod
 }
 
 void TopologyDocument::replaceDesign(model::Design design, const QString& text) {
-    m_undo.push(new ReplaceDesignCommand(*this, m_design, std::move(design), text));
+    m_undo.push(new ReplaceDesignCommand(*this, std::move(design), text));
 }
 
 void TopologyDocument::applyInsertNode(model::NodeId id, const model::Node& node) {
@@ -322,8 +322,8 @@ void TopologyDocument::applyUpdateLink(model::LinkId id, const model::Link& link
     Q_EMIT changed();
 }
 
-void TopologyDocument::applyDesign(const model::Design& design) {
-    m_design = design;
+void TopologyDocument::swapDesign(model::Design& other) {
+    std::swap(m_design, other);
     Q_EMIT designReset(DesignReset::Replaced);
     Q_EMIT changed();
 }

@@ -92,7 +92,7 @@ public:
     void applyInsertLink(model::LinkId id, const model::Link& link);
     void applyRemoveLink(model::LinkId id);
     void applyUpdateLink(model::LinkId id, const model::Link& link);
-    void applyDesign(const model::Design& design);
+    void swapDesign(model::Design& other);
 
 Q_SIGNALS:
     void nodeAdded(fabriclab::model::NodeId id);

@@ -22,8 +22,7 @@ DesignRegeneration DesignRegeneration::withParams(const model::Design& current,
                                                   const model::GeneratorParams& params) {
     DesignRegeneration result;
     try {
-        model::Design next = current;
-        next.topology = model::generate(params);
+        model::Design next = model::withTopology(current, model::generate(params));
         next.generator = params;
         // Data parallelism follows the GPU count; a split that no longer fits goes.
         if (next.workload)

@@ -39,7 +39,10 @@ void GeneratorPreview::request(const model::GeneratorParams& params) {
 }
 
 void GeneratorPreview::start(const model::GeneratorParams& params) {
-    m_watcher.setFuture(QtConcurrent::run(&enginePool(), [params] { return compute(params); }));
+    m_watcher.setFuture(QtConcurrent::run(&enginePool(), [params] {
+        enterEngineThread();
+        return compute(params);
+    }));
 }
 
 GeneratorPreview::Outcome GeneratorPreview::compute(const model::GeneratorParams& params) {

@@ -139,6 +139,7 @@ void CompareController::start() {
     const model::Catalog& catalog = m_document.catalog();
     m_watcher.setFuture(QtConcurrent::mapped(
         &enginePool(), ids, [design, &catalog, stop = m_stop.get_token()](const QString& id) {
+            enterEngineThread();
             return runFabric(*design, catalog, id, stop);
         }));
 }

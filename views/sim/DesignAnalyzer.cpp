@@ -85,10 +85,12 @@ void DesignAnalyzer::start() {
     }
     m_running = m_generation;
     // Copies taken here, on the GUI thread: the worker never reads the live document.
-    m_watcher.setFuture(QtConcurrent::run(
-        &enginePool(),
-        [topology = m_document.topology(), fabric = m_document.design().fabric.spec,
-         prices = m_document.catalog().prices()] { return analyze(topology, fabric, prices); }));
+    m_watcher.setFuture(QtConcurrent::run(&enginePool(), [topology = m_document.topology(),
+                                                          fabric = m_document.design().fabric.spec,
+                                                          prices = m_document.catalog().prices()] {
+        enterEngineThread();
+        return analyze(topology, fabric, prices);
+    }));
 }
 
 } // namespace fabriclab::views

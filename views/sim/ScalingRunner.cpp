@@ -46,6 +46,7 @@ void ScalingRunner::start() {
         &enginePool(),
         [this, design = m_document.design(), &catalog = m_document.catalog(),
          options]() -> ScalingStudyPtr {
+            enterEngineThread();
             try {
                 return std::make_shared<const model::ScalingStudy>(
                     model::scalingStudy(design, catalog, options));

@@ -18,6 +18,7 @@ namespace {
 /// The worker: the engine on a snapshot, never the live document.
 void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision, model::Design design,
                  const model::Catalog& catalog, std::stop_token stop) {
+    enterEngineThread();
     promise.setProgressRange(0, 1000);
     auto result = std::make_shared<RunResult>();
     result->revision = revision;
