@@ -114,6 +114,7 @@ void HeadlessCapture::partArrived() {
 void HeadlessCapture::capture() {
     if (m_done)
         return;
+    m_window.dashboard()->finishChartUpdates(); // normally done within the settle time
     if (m_mode == Mode::ExportCharts) {
         if (exportCharts()) {
             m_done = true;

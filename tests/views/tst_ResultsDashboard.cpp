@@ -90,6 +90,7 @@ void tst_ResultsDashboard::chartsCarryTheEngineSeries() {
     const auto& r = f->result->report;
     ResultsDashboard dashboard;
     dashboard.showResult(f->result);
+    dashboard.finishChartUpdates();
     dashboard.showScaling(f->scaling);
 
     // Bisection: first bar is the min cut and the delivered bisection, as the CLI prints
@@ -155,6 +156,7 @@ void tst_ResultsDashboard::exportsDecode() {
     ResultsDashboard dashboard;
     dashboard.resize(1400, 700);
     dashboard.showResult(f->result);
+    dashboard.finishChartUpdates();
     // A generated design, so the scaling chart has points to export too.
     dashboard.showScaling(run("spectrum-x-1024gpu-rail")->scaling);
     QTemporaryDir dir;
@@ -188,6 +190,7 @@ void tst_ResultsDashboard::playbackColoursLinksOnlyWhilePlaying() {
     dashboard.setScene(&scene);
     dashboard.showState(SimulationController::State::Current);
     dashboard.showResult(f->result);
+    dashboard.finishChartUpdates();
     const auto& playback = *f->result->report.playback;
     QVERIFY(playback.frameCount() > 1);
     QVERIFY(!scene.hasLinkHeat()); // at rest: the design as drawn
@@ -211,6 +214,7 @@ void tst_ResultsDashboard::refusalClearsTheCharts() {
     ResultsDashboard dashboard;
     dashboard.showResult(run("teaching-4-servers")->result);
     dashboard.showResult(refused);
+    dashboard.finishChartUpdates();
     for (ChartPanel* chart : dashboard.charts())
         QVERIFY(!chart->hasData());
     QVERIFY(dashboard.summaryText().contains(QStringLiteral("no servers")));

@@ -73,9 +73,10 @@ ChartPanel::ChartPanel(const QString& name, const QString& title, QWidget* paren
     setObjectName(name);
     m_chart->setTitle(title);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
-    // Bars grow and lines draw in when new results arrive: the user sees what changed.
-    m_chart->setAnimationOptions(QChart::SeriesAnimations);
-    m_chart->setAnimationDuration(400);
+    // No series animations: on every result they re-laid out six charts 60 times a
+    // second for 400 ms on the GUI thread. Bars grow with playback instead, driven by
+    // the playback clock.
+    m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumSize(300, 230);

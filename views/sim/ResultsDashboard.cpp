@@ -54,6 +54,9 @@ ResultsDashboard::ResultsDashboard(QWidget* parent)
       m_busBw(new BusBandwidthChart(this)), m_step(new StepTimeChart(this)),
       m_cost(new CostChart(this)), m_scaling(new ScalingChart(this)), m_grid(new QWidget(this)) {
     m_state->setObjectName(QStringLiteral("runState"));
+    m_stagger.setSingleShot(true);
+    m_stagger.setInterval(0);
+    connect(&m_stagger, &QTimer::timeout, this, &ResultsDashboard::updateNextChart);
     // The state changes many times a run; a label that kept its text's width would lay
     // the whole dashboard, charts and all, out again each time.
     m_state->setFixedWidth(m_state->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 44);
@@ -135,6 +138,8 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
     if (m_scene)
         m_scene->clearLinkHeat();
     if (!result->ok()) {
+        m_pending.clear();
+        m_stagger.stop();
         const QString why = tr("The engine could not evaluate this design: %1").arg(result->error);
         m_bisection->showNothing(why);
         m_throughput->showNothing(why);
@@ -147,21 +152,34 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
         return;
     }
     const model::RunReport& r = result->report;
-    m_bisection->showReport(r);
-    m_cost->showReport(r);
-    if (r.step)
-        m_step->showStep(*r.step);
-    else
-        m_step->showNothing(tr("The design has no workload: add one (model, GPU, parallelism) "
-                               "to see the training step."));
-    if (r.playback) {
-        m_throughput->showPlayback(*r.playback, collectiveName(r));
-        m_clock->setTimeline(r.playback->seconds, r.playback->times);
-    } else {
-        m_throughput->showNothing(tr("No timeline was simulated."));
-        m_clock->clear();
-    }
-    m_busBw->showCurve(r.busBwCurve, r.collective, engineText(model::toString(r.collective.op)));
+    // Each chart in its own turn of the event loop, so input and painting get in between;
+    // the lambdas hold the result, and a newer result drops the updates not yet made.
+    m_pending.clear();
+    m_pending.push_back([this, result] { m_bisection->showReport(result->report); });
+    m_pending.push_back([this, result] {
+        const model::RunReport& report = result->report;
+        if (report.playback) {
+            m_throughput->showPlayback(*report.playback, collectiveName(report));
+            m_clock->setTimeline(report.playback->seconds, report.playback->times);
+        } else {
+            m_throughput->showNothing(tr("No timeline was simulated."));
+            m_clock->clear();
+        }
+    });
+    m_pending.push_back([this, result] {
+        const model::RunReport& report = result->report;
+        m_busBw->showCurve(report.busBwCurve, report.collective,
+                           engineText(model::toString(report.collective.op)));
+    });
+    m_pending.push_back([this, result] {
+        if (result->report.step)
+            m_step->showStep(*result->report.step);
+        else
+            m_step->showNothing(tr("The design has no workload: add one (model, GPU, "
+                                   "parallelism) to see the training step."));
+    });
+    m_pending.push_back([this, result] { m_cost->showReport(result->report); });
+    updateNextChart();
 
     QString text =
         tr("%1 GPUs on %2 servers · bisection %3 (%4 of half the injection "
@@ -178,6 +196,24 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
                     .arg(QString::fromStdString(warning).toHtmlEscaped());
     m_summary->setText(text);
     showState(m_runState);
+}
+
+void ResultsDashboard::updateNextChart() {
+    if (m_pending.empty())
+        return;
+    const std::function<void()> update = std::move(m_pending.front());
+    m_pending.pop_front();
+    update();
+    if (!m_pending.empty())
+        m_stagger.start();
+    else
+        Q_EMIT chartsShown(m_shown);
+}
+
+void ResultsDashboard::finishChartUpdates() {
+    m_stagger.stop();
+    while (!m_pending.empty())
+        updateNextChart();
 }
 
 void ResultsDashboard::showState(SimulationController::State state) {
