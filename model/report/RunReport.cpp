@@ -119,10 +119,53 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
                            std::to_string(simulated.gpuCount()) + " GPUs of connected servers");
     }
 
+    // The collective (with its playback and message-size curve) needs nothing from the
+    // bisection: it runs beside it on its own network (networks fill their route caches
+    // as they go, so each thread has one), the topology shared read-only. With detail,
+    // the bisection under the other routing takes a third thread. On the 2-core machine
+    // a 16K-GPU run went from the sum of the stages to little more than the longest.
+    const CollectiveSpec collective = design.collective.value_or(CollectiveSpec{});
+    const model::GpuSpec gpu = workload ? workload->gpu.spec : *catalog.findGpu("h100-sxm");
+    const auto groupOn = [&](const sim::FabricNetwork& network) {
+        sim::CollectiveGroup group{network.servers(),
+                                   simulated.node(network.servers().front()).server.gpus, gpu};
+        for (const auto server : group.servers)
+            group.gpusPerServer = std::min(group.gpusPerServer, simulated.node(server).server.gpus);
+        return group;
+    };
+    struct CollectiveOutcome {
+        sim::CollectiveResult result;
+        std::optional<sim::Playback> playback;
+        std::vector<sim::BusBwPoint> busBwCurve;
+    };
+    std::future<CollectiveOutcome> collectiveRun =
+        std::async(std::launch::async, [&]() -> CollectiveOutcome {
+            const sim::FabricNetwork network(simulated, report.fabric, options.seed);
+            const sim::CollectiveGroup group = groupOn(network);
+            CollectiveOutcome outcome;
+            try {
+                // With detail, the phases are recorded per link for playback and kept, so
+                // the message-size sweep scales them instead of simulating them again.
+                sim::PhaseCache phases;
+                outcome.result = sim::runCollective(network, group, collective, options.stop,
+                                                    options.detail, &phases);
+                if (options.detail) {
+                    outcome.playback = sim::buildPlayback(network, outcome.result);
+                    // The playback holds what the canvas needs; the report need not keep
+                    // it twice.
+                    for (sim::Sample& sample : outcome.result.phase.timeline)
+                        std::vector<float>().swap(sample.linkUtilization);
+                    outcome.busBwCurve = sim::busBandwidthCurve(
+                        network, group, collective, sim::messageSizes(), options.stop, &phases);
+                }
+            } catch (const std::invalid_argument& e) {
+                throw std::invalid_argument("cannot time the " +
+                                            std::string(toString(collective.op)) + ": " + e.what());
+            }
+            return outcome;
+        });
+
     stage("effective bisection", 100);
-    // The other routing's bisection needs nothing from the rest of the run: it goes to a
-    // second core while this one routes and solves the fabric's own (its own network,
-    // the topology read-only). Its result is collected at the end of the run.
     std::future<sim::EffectiveBisection> otherRouting;
     if (options.detail && options.bisection)
         otherRouting = std::async(std::launch::async, [&] {
@@ -137,32 +180,12 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         report.effective = sim::effectiveBisection(network, report.bisection, options.seed,
                                                    options.stop, options.detail);
 
-    const model::GpuSpec gpu = workload ? workload->gpu.spec : *catalog.findGpu("h100-sxm");
-    sim::CollectiveGroup group{network.servers(),
-                               simulated.node(network.servers().front()).server.gpus, gpu};
-    for (const auto server : group.servers)
-        group.gpusPerServer = std::min(group.gpusPerServer, simulated.node(server).server.gpus);
-    const CollectiveSpec collective = design.collective.value_or(CollectiveSpec{});
     stage("collective", 300);
-    try {
-        // With detail, the phases are recorded per link for playback and kept, so the
-        // message-size sweep scales them instead of simulating them again.
-        sim::PhaseCache phases;
-        report.collective =
-            sim::runCollective(network, group, collective, options.stop, options.detail, &phases);
-        if (options.detail) {
-            stage("playback", 500);
-            report.playback = sim::buildPlayback(network, report.collective);
-            // The playback holds what the canvas needs; the report need not keep it twice.
-            for (sim::Sample& sample : report.collective.phase.timeline)
-                std::vector<float>().swap(sample.linkUtilization);
-            stage("message sizes", 550);
-            report.busBwCurve = sim::busBandwidthCurve(network, group, collective,
-                                                       sim::messageSizes(), options.stop, &phases);
-        }
-    } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument("cannot time the " + std::string(toString(collective.op)) +
-                                    ": " + e.what());
+    {
+        CollectiveOutcome outcome = collectiveRun.get();
+        report.collective = std::move(outcome.result);
+        report.playback = std::move(outcome.playback);
+        report.busBwCurve = std::move(outcome.busBwCurve);
     }
 
     if (workload) {
