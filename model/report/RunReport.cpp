@@ -95,35 +95,24 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     report.servers = topology.serverCount();
     report.switches = topology.switchCounts();
     throwIfStopped(options.stop);
-    report.bisection =
-        options.bisection ? theoreticalBisection(topology, options.stop) : BisectionResult{};
-    report.warnings = report.bisection.warnings;
-    report.cost = estimateCost(topology, report.fabric, catalog.prices(),
-                               CostOptions{options.amortizationMonths});
-    if (!options.simulate)
-        return report;
-
-    const auto stage = [&](std::string_view name, int permille) {
-        throwIfStopped(options.stop);
-        if (options.progress)
-            options.progress(RunProgress{name, permille});
-    };
     std::optional<Workload> workload = design.workload;
+    std::string workloadWarning;
     if (workload && !reach.unlinked.empty()) {
         workload = rescaled(*workload, simulated.gpuCount());
-        report.warnings.push_back(
+        workloadWarning =
             workload ? "the training step covers the " + std::to_string(simulated.gpuCount()) +
                            " GPUs of connected servers (data parallelism " +
                            std::to_string(workload->dp) + ")"
                      : "no training step: tp x pp does not divide the " +
-                           std::to_string(simulated.gpuCount()) + " GPUs of connected servers");
+                           std::to_string(simulated.gpuCount()) + " GPUs of connected servers";
     }
 
     // The collective (with its playback and message-size curve) needs nothing from the
-    // bisection: it runs beside it on its own network (networks fill their route caches
-    // as they go, so each thread has one), the topology shared read-only. With detail,
-    // the bisection under the other routing takes a third thread. On the 2-core machine
-    // a 16K-GPU run went from the sum of the stages to little more than the longest.
+    // bisections: from the start it runs beside them on its own network (networks fill
+    // their route caches as they go, so each thread has one), the topology shared
+    // read-only. With detail, the bisection under the other routing takes a third
+    // thread. On the 2-core machine a 16K-GPU run went from the sum of the stages to
+    // little more than the longest.
     const CollectiveSpec collective = design.collective.value_or(CollectiveSpec{});
     const model::GpuSpec gpu = workload ? workload->gpu.spec : *catalog.findGpu("h100-sxm");
     const auto groupOn = [&](const sim::FabricNetwork& network) {
@@ -138,8 +127,9 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         std::optional<sim::Playback> playback;
         std::vector<sim::BusBwPoint> busBwCurve;
     };
-    std::future<CollectiveOutcome> collectiveRun =
-        std::async(std::launch::async, [&]() -> CollectiveOutcome {
+    std::future<CollectiveOutcome> collectiveRun;
+    if (options.simulate)
+        collectiveRun = std::async(std::launch::async, [&]() -> CollectiveOutcome {
             const sim::FabricNetwork network(simulated, report.fabric, options.seed);
             const sim::CollectiveGroup group = groupOn(network);
             CollectiveOutcome outcome;
@@ -165,6 +155,21 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             return outcome;
         });
 
+    report.bisection =
+        options.bisection ? theoreticalBisection(topology, options.stop) : BisectionResult{};
+    report.warnings = report.bisection.warnings;
+    report.cost = estimateCost(topology, report.fabric, catalog.prices(),
+                               CostOptions{options.amortizationMonths});
+    if (!options.simulate)
+        return report;
+    if (!workloadWarning.empty())
+        report.warnings.push_back(workloadWarning);
+
+    const auto stage = [&](std::string_view name, int permille) {
+        throwIfStopped(options.stop);
+        if (options.progress)
+            options.progress(RunProgress{name, permille});
+    };
     stage("effective bisection", 100);
     std::future<sim::EffectiveBisection> otherRouting;
     if (options.detail && options.bisection)

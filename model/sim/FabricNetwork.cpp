@@ -35,7 +35,7 @@ constexpr double kSecondsPerMeter = 4.5e-9;
 } // namespace
 
 FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabric& fabric,
-                             std::uint64_t ecmpSeed)
+                             std::uint64_t ecmpSeed, Grouping grouping)
     : m_topology(&topology), m_fabric(fabric), m_seed(ecmpSeed) {
     for (const auto& [id, node] : topology.nodes()) {
         m_index.emplace(id, static_cast<std::uint32_t>(m_index.size()));
@@ -97,10 +97,12 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
     }
 
     m_linkChannels = m_capacity.size();
-    if (adaptive()) {
-        constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
-        m_upGroup.assign(m_index.size(), kNone);
-        m_downGroup.assign(m_index.size(), kNone);
+    constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
+    m_upGroup.assign(m_index.size(), kNone);
+    m_downGroup.assign(m_index.size(), kNone);
+    m_peerUp.assign(m_index.size(), kNone);
+    m_peerSize.assign(m_index.size(), 0);
+    if (adaptive() && grouping == Grouping::Groups) {
         for (std::uint32_t u = 0; u < m_switchHops.size(); ++u) {
             if (!symmetricAbove(u))
                 continue; // irregular drawing: every cable stays its own channel
@@ -128,6 +130,66 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
                 m_channelIsServer.push_back(0);
                 m_downGroup[u] = static_cast<std::uint32_t>(m_capacity.size() - 1);
             }
+        }
+        addPeerGroups();
+    }
+}
+
+void FabricNetwork::addPeerGroups() {
+    constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
+    const auto above = [&](std::uint32_t u) {
+        std::vector<std::uint32_t> upper;
+        for (const Hop& hop : m_switchHops[u])
+            if (m_tier[hop.to] > m_tier[u])
+                upper.push_back(hop.to);
+        std::sort(upper.begin(), upper.end());
+        return upper;
+    };
+    const auto uplinkCables = [&](std::uint32_t u) {
+        int cables = 0;
+        for (const Hop& hop : m_switchHops[u])
+            if (m_tier[hop.to] > m_tier[u])
+                cables += hop.members;
+        return cables;
+    };
+    for (std::uint32_t l = 0; l < m_switchHops.size(); ++l) {
+        if (m_upGroup[l] == kNone)
+            continue; // l spreads unevenly, or has nothing above
+        const std::vector<std::uint32_t> peers = above(l);
+        if (peers.size() < 2 || m_peerSize[peers.front()] != 0 ||
+            m_upGroup[peers.front()] == kNone)
+            continue;
+        // Every peer has a group of uplinks of its own, all of the same size and speed,
+        // and every switch below any peer reaches exactly these peers, evenly (its own
+        // uplink group): then a flow climbing past the peers loads each alike.
+        bool even = true;
+        const int cables = uplinkCables(peers.front());
+        const double capacity = m_capacity[m_upGroup[peers.front()]];
+        for (const std::uint32_t p : peers) {
+            even = even && m_upGroup[p] != kNone && uplinkCables(p) == cables &&
+                   m_capacity[m_upGroup[p]] == capacity && m_peerSize[p] == 0;
+            for (const Hop& hop : m_switchHops[p])
+                if (m_tier[hop.to] < m_tier[p] && hop.to != l)
+                    even = even && m_upGroup[hop.to] != kNone && above(hop.to) == peers;
+            if (!even)
+                break;
+        }
+        if (!even)
+            continue;
+        std::vector<model::LinkId> cablesOfGroup;
+        double up = 0;
+        for (const std::uint32_t p : peers) {
+            up += m_capacity[m_upGroup[p]];
+            const std::vector<model::LinkId>& links = m_groupLinks[m_upGroup[p] - m_linkChannels];
+            cablesOfGroup.insert(cablesOfGroup.end(), links.begin(), links.end());
+        }
+        m_channelLink.push_back(cablesOfGroup.front());
+        m_groupLinks.push_back(std::move(cablesOfGroup));
+        m_capacity.push_back(up);
+        m_channelIsServer.push_back(0);
+        for (const std::uint32_t p : peers) {
+            m_peerUp[p] = static_cast<std::uint32_t>(m_capacity.size() - 1);
+            m_peerSize[p] = static_cast<std::uint32_t>(peers.size());
         }
     }
 }
@@ -476,9 +538,36 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
     // have always seen them).
     std::sort(scratch.upGroupNodes.begin(), scratch.upGroupNodes.end());
     std::sort(scratch.downGroupNodes.begin(), scratch.downGroupNodes.end());
+    // A peer group the flow climbs past whole and evenly is one channel (its uplinks
+    // saturate together); otherwise each switch's own uplink group.
+    scratch.peers.clear();
     for (const std::uint32_t node : scratch.upGroupNodes)
-        if (scratch.upGroup[node] > 0)
-            elements.push_back({m_upGroup[node], scratch.upGroup[node]});
+        if (scratch.upGroup[node] > 0) {
+            if (m_peerUp[node] != kNone)
+                scratch.peers.emplace_back(m_peerUp[node], node);
+            else
+                elements.push_back({m_upGroup[node], scratch.upGroup[node]});
+        }
+    std::stable_sort(scratch.peers.begin(), scratch.peers.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (std::size_t i = 0; i < scratch.peers.size();) {
+        std::size_t j = i;
+        double total = 0;
+        while (j < scratch.peers.size() && scratch.peers[j].first == scratch.peers[i].first)
+            total += scratch.upGroup[scratch.peers[j++].second];
+        const std::uint32_t node = scratch.peers[i].second;
+        bool whole = j - i == m_peerSize[node];
+        for (std::size_t k = i; whole && k < j; ++k)
+            whole = std::abs(scratch.upGroup[scratch.peers[k].second] * static_cast<double>(j - i) -
+                             total) <= 1e-9 * total;
+        if (whole)
+            elements.push_back({scratch.peers[i].first, total});
+        else
+            for (std::size_t k = i; k < j; ++k)
+                elements.push_back(
+                    {m_upGroup[scratch.peers[k].second], scratch.upGroup[scratch.peers[k].second]});
+        i = j;
+    }
     for (const std::uint32_t node : scratch.downGroupNodes)
         if (scratch.downGroup[node] > 0)
             elements.push_back({m_downGroup[node], scratch.downGroup[node]});

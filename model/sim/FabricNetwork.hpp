@@ -58,8 +58,13 @@ struct Route {
 /// stay unchanged.
 class FabricNetwork {
 public:
+    /// Whether adaptive routing may stand a group of cables it loads evenly for one
+    /// channel (the default), or keeps every cable its own channel: the same rates,
+    /// slower; tests hold the two against each other.
+    enum class Grouping { Groups, PerCable };
+
     FabricNetwork(const model::Topology& topology, const model::Fabric& fabric,
-                  std::uint64_t ecmpSeed = 0);
+                  std::uint64_t ecmpSeed = 0, Grouping grouping = Grouping::Groups);
 
     const model::Topology& topology() const { return *m_topology; }
     const model::Fabric& fabric() const { return m_fabric; }
@@ -136,6 +141,8 @@ private:
     /// Whether the switches above `node` are interchangeable, so its uplink group can be
     /// one channel without over-counting any cable.
     bool symmetricAbove(std::uint32_t node) const;
+    /// Adds the peer-group channels (see m_peerUp) after the switch group channels.
+    void addPeerGroups();
 
     const model::Topology* m_topology;
     model::Fabric m_fabric;
@@ -154,6 +161,14 @@ private:
     std::vector<int> m_tier;                ///< 0 server, 1 leaf, 2 spine, 3 core
     std::vector<std::uint32_t> m_upGroup;   ///< per node: channel of all its uplinks
     std::vector<std::uint32_t> m_downGroup; ///< per node: channel of all links from above
+    // Peer groups: switches that every switch below them reaches alike, with equal
+    // cables (the spines of a pod). A flow climbing past one climbs past all of them
+    // evenly, so their uplinks together are one channel: a cross-pod route in a 16K-GPU
+    // fat-tree loads 35 channels instead of 66. (Flows descending into the peers are
+    // even only if every other pod is built alike, which no local check shows: the
+    // links into them from above stay a channel per switch.)
+    std::vector<std::uint32_t> m_peerUp;   ///< per node: channel of its peer group's uplinks
+    std::vector<std::uint32_t> m_peerSize; ///< per node: switches in its peer group, 0 if none
     struct Middle {
         std::vector<PathElement> elements;
         double meters = 0;
@@ -185,6 +200,7 @@ private:
         std::vector<double> downGroup;       ///< per node: share of the group into it from above
         std::vector<std::uint32_t> upGroupNodes;   ///< nodes whose upGroup was set
         std::vector<std::uint32_t> downGroupNodes; ///< nodes whose downGroup was set
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> peers; ///< (peer channel, node)
         std::vector<Use> uses;
         std::vector<std::uint32_t> frontier;
         std::vector<std::uint32_t> next;

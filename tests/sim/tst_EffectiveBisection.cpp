@@ -118,6 +118,8 @@ private Q_SLOTS:
     void ecmpCollisionsBothDirections();
     void tierLoads_data();
     void tierLoads();
+    void groupedChannelsAreExact_data();
+    void groupedChannelsAreExact();
 };
 
 void tst_EffectiveBisection::generatedLeafSpine_data() {
@@ -393,6 +395,83 @@ void tst_EffectiveBisection::tierLoads() {
              qPrintable(describe("spine-core carried", tier(LinkTier::SpineCore).carriedGbps,
                                  expectedCore)));
     QCOMPARE(tier(LinkTier::Other).carriedGbps, 0.0);
+}
+
+void tst_EffectiveBisection::groupedChannelsAreExact_data() {
+    QTest::addColumn<QByteArray>("kind");
+    QTest::addColumn<int>("servers");
+    QTest::addColumn<int>("radix");
+    QTest::addColumn<double>("oversubscription");
+    QTest::addColumn<double>("spineOversubscription");
+    QTest::addColumn<int>("seed");
+
+    // Adaptive routing stands a switch's uplinks, and the uplinks of a pod's spines, for
+    // one channel each when flows load them evenly. That must be a reformulation, not an
+    // approximation: the same max-min rates as every cable its own channel. Fat-trees of
+    // two and four pods, oversubscribed at either tier, and a leaf/spine; three
+    // permutations each.
+    const struct {
+        const char* kind;
+        int servers;
+        int radix;
+        double leaf, spine;
+    } fabrics[] = {{"fat-tree", 32, 16, 1.0, 1.0},
+                   {"fat-tree", 64, 16, 1.0, 1.0},
+                   {"fat-tree", 64, 16, 2.0, 1.0},
+                   {"fat-tree", 64, 16, 1.0, 2.0},
+                   {"leaf-spine", 64, 32, 1.0, 1.0}};
+    for (const auto& f : fabrics)
+        for (const int seed : {1, 7, 42})
+            QTest::addRow("%s %d servers, %g:1 / %g:1, seed %d", f.kind, f.servers, f.leaf, f.spine,
+                          seed)
+                << QByteArray(f.kind) << f.servers << f.radix << f.leaf << f.spine << seed;
+}
+
+void tst_EffectiveBisection::groupedChannelsAreExact() {
+    QFETCH(QByteArray, kind);
+    QFETCH(int, servers);
+    QFETCH(int, radix);
+    QFETCH(double, oversubscription);
+    QFETCH(double, spineOversubscription);
+    QFETCH(int, seed);
+
+    const auto generate = kind == "fat-tree" ? model::generateFatTree : model::generateLeafSpine;
+    const model::Topology topology = testing::generateOrFail(
+        generate, testing::generatorRequest(kind.toStdString(), servers, 8, true, radix, radix,
+                                            radix, oversubscription, spineOversubscription));
+    if (QTest::currentTestFailed())
+        return;
+    const model::BisectionResult theoretical = model::theoreticalBisection(topology);
+    const model::Fabric& f = builtinFabric("ib-ndr");
+    QCOMPARE(f.routing, model::Routing::Adaptive);
+    const auto key = static_cast<std::uint64_t>(seed);
+    const FabricNetwork grouped(topology, f, key);
+    const FabricNetwork perCable(topology, f, key, FabricNetwork::Grouping::PerCable);
+    const EffectiveBisection a = effectiveBisection(grouped, theoretical, key, {}, true);
+    const EffectiveBisection b = effectiveBisection(perCable, theoretical, key, {}, true);
+
+    // Relative 1e-9: the two differ only in the order floating-point sums are taken.
+    const auto near = [](double x, double y) {
+        return std::abs(x - y) <= 1e-9 * std::max({std::abs(x), std::abs(y), 1.0});
+    };
+    QVERIFY2(
+        near(a.gbps, b.gbps),
+        qPrintable(QStringLiteral("grouped %1 Gb/s, per cable %2 Gb/s").arg(a.gbps).arg(b.gbps)));
+    for (std::size_t t = 0; t < a.tiers.size(); ++t) {
+        QVERIFY(near(a.tiers[t].capacityGbps, b.tiers[t].capacityGbps));
+        QVERIFY(near(a.tiers[t].carriedGbps, b.tiers[t].carriedGbps));
+    }
+
+    // And the groups are in use: the first server's route to the last crosses fewer
+    // channels grouped (across pods in a fat-tree: 35 instead of one per spine cable).
+    const auto& ends = grouped.servers();
+    const auto length = [&](const FabricNetwork& network) {
+        return network.route({ends.front(), 0}, {ends.back(), 0}, 0).elements.size();
+    };
+    QVERIFY2(length(grouped) < length(perCable),
+             qPrintable(QStringLiteral("%1 channels grouped, %2 per cable")
+                            .arg(length(grouped))
+                            .arg(length(perCable))));
 }
 
 QTEST_APPLESS_MAIN(tst_EffectiveBisection)
