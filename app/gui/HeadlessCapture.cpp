@@ -99,6 +99,9 @@ void HeadlessCapture::resultsArrived() {
     }
     if (m_view == QLatin1String("playback")) {
         // Part way through, so the canvas shows link colours and the cursor sits mid-chart.
+        // The dashboard stages its charts over a few turns of the event loop; the clock
+        // has its timeline only once they are done.
+        m_window.dashboard()->finishChartUpdates();
         auto& clock = m_window.dashboard()->clock();
         clock.seek(clock.duration() * 0.45);
     }

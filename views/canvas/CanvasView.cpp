@@ -335,8 +335,8 @@ void CanvasView::contextMenuEvent(QContextMenuEvent* event) {
                        [this, key = *key, collapsed] { m_scene->setCollapsed(key, !collapsed); });
     }
     if (!model::groupsOf(m_document.topology()).empty()) {
-        menu.addAction(tr("Collapse all units"), this, [this] { m_scene->collapseAll(); });
-        menu.addAction(tr("Expand all units"), this, [this] { m_scene->expandAll(); });
+        menu.addAction(tr("Collapse all groups"), this, [this] { m_scene->collapseAll(); });
+        menu.addAction(tr("Expand all groups"), this, [this] { m_scene->expandAll(); });
     }
     menu.addSeparator();
     if (!m_scene->selectedItems().isEmpty()) {

@@ -144,7 +144,7 @@ void SceneItems::reconcileLinks() {
 
 void SceneItems::reconcileFrames(const model::Topology& topology) {
     // Frames outline units only: a frame around every row of switches would box in the
-    // spine of a four-server teaching design. Switch tiers fold back with Collapse all.
+    // spine of a four-server teaching design. Switch rows fold back from the context menu.
     m_frameMembers.clear();
     for (const model::NodeId id : m_graph.nodes)
         if (const auto key = model::groupOf(topology.node(id));
