@@ -149,6 +149,7 @@ std::size_t verdictWithWorkload(FabricVerdict& v, const std::vector<FabricOutcom
             (list[i].capexUsd == list[b].capexUsd && list[i].trainGpuHours < list[b].trainGpuHours))
             b = i;
     const FabricOutcome& base = list[b];
+    v.baselineId = base.fabricId;
 
     // Challenger: the faster fabric with the largest saving net of premium; ties go to the
     // smaller premium, then to the first listed.
@@ -226,6 +227,7 @@ std::size_t verdictWithoutWorkload(FabricVerdict& v, const std::vector<FabricOut
             (list[i].capexUsd == list[cheapest].capexUsd &&
              list[i].busBwGBps > list[cheapest].busBwGBps))
             cheapest = i;
+    v.baselineId = list[cheapest].fabricId;
 
     // Dollars per GB/s of busbw; a fabric without a busbw figure cannot be ranked by it.
     const auto perGBps = [&](std::size_t i) {
@@ -302,6 +304,7 @@ FabricVerdict fabricVerdict(const std::vector<FabricOutcome>& outcomes, double g
     if (list.size() == 1) {
         const FabricOutcome& o = list.front();
         v.recommendedId = o.fabricId;
+        v.baselineId = o.fabricId;
         v.headline = o.fabricName + " is the only fabric in the comparison.";
         const std::string capex = usd(o.capexUsd) + " of fabric capex.";
         if (workload)

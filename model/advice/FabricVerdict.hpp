@@ -24,7 +24,11 @@ struct FabricOutcome {
 
 /// Which fabric to pick and why, in sentences computed from the outcomes.
 struct FabricVerdict {
-    std::string recommendedId;        ///< empty when there is nothing to compare
+    std::string recommendedId; ///< empty when there is nothing to compare
+    /// What every other fabric is weighed against: the cheapest (ties: with a workload
+    /// the one that trains faster, without one the higher bus bandwidth, then the first
+    /// listed). Empty when there is nothing to compare.
+    std::string baselineId;
     std::string headline;             ///< one sentence: which fabric
     std::vector<std::string> reasons; ///< short sentences with the numbers behind it
     double premiumUsd = 0; ///< recommended fabric's capex over the cheapest fabric's, USD

@@ -215,6 +215,7 @@ void tst_FabricVerdict::threeFabrics() {
     }
     const FabricVerdict v = fabricVerdict(list, 2.90);
     QCOMPARE(v.recommendedId, std::string("spectrum-x"));
+    QCOMPARE(v.baselineId, std::string("roce-v2")); // the cheapest, whatever the order
     COMPARE_REL(v.premiumUsd, 2.27e6, kExact);
     COMPARE_REL(v.savedUsd, 5.22e6, kExact);
     COMPARE_REL(v.breakEvenGpuHourUsd, 2.27e6 / 1.8e6, kExact);
@@ -226,6 +227,7 @@ void tst_FabricVerdict::threeFabrics() {
     list.push_back(outcome("roce-v2-untuned", "RoCEv2 untuned", 1024, 2.8e6, 18.0, 0.6, 1.3e7));
     const FabricVerdict four = fabricVerdict(list, 2.90);
     QCOMPARE(four.recommendedId, std::string("spectrum-x"));
+    QCOMPARE(four.baselineId, std::string("roce-v2")); // as cheap and faster than untuned
     VERIFY_SAYS(four, "RoCEv2 untuned trains no faster than RoCEv2 at the same capex.");
 }
 
@@ -323,6 +325,7 @@ void tst_FabricVerdict::singleFabric() {
     const FabricVerdict v =
         fabricVerdict({outcome("ib-ndr", "InfiniBand NDR", 2048, 1234567, 9.0, 0.3, 5.0e6)}, 2.9);
     QCOMPARE(v.recommendedId, std::string("ib-ndr"));
+    QCOMPARE(v.baselineId, std::string("ib-ndr"));
     QCOMPARE(v.headline, std::string("InfiniBand NDR is the only fabric in the comparison."));
     QCOMPARE(v.premiumUsd, 0.0);
     QCOMPARE(v.savedUsd, 0.0);

@@ -48,16 +48,12 @@ void CompareChart::setResult(const CompareResultPtr& result) {
         setPlaceholder(tr("Compare fabrics runs this design on every fabric and shows them here."));
         return;
     }
-    // The verdict's baseline: the lowest capex; among equals the one that trains faster.
+    // Every bar is set against the fabric the verdict weighed the others against.
+    const QString baselineId = QString::fromStdString(result->verdict.baselineId);
     const CompareRow* base = nullptr;
-    for (const CompareRow& row : result->rows) {
-        if (!row.ok() || !row.hasWorkload)
-            continue;
-        if (!base || row.outcome.capexUsd < base->outcome.capexUsd ||
-            (row.outcome.capexUsd == base->outcome.capexUsd &&
-             row.outcome.trainGpuHours < base->outcome.trainGpuHours))
+    for (const CompareRow& row : result->rows)
+        if (row.ok() && row.hasWorkload && row.fabricId == baselineId)
             base = &row;
-    }
     if (!base) {
         setPlaceholder(tr("No fabric has a step time to compare: the design has no workload, or "
                           "no fabric could run it. The table has what was measured."));
