@@ -12,6 +12,7 @@
 #include "model/fabric/Generators.hpp"
 #include "model/topology/Topology.hpp"
 #include "support/BuiltinCatalog.hpp"
+#include "support/RelativeCompare.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -30,18 +31,6 @@ constexpr double kExact = 1e-9;
 // Article 000 rounds its figures ("~$65K", "roughly $490K", "~$0.29/GPU/hour") and the
 // catalog takes the midpoints of its price ranges, so we agree with it to 10%.
 constexpr double kArticle = 0.10;
-
-bool within(double actual, double expected, double relTol) {
-    return std::abs(actual - expected) <= relTol * std::max(1e-12, std::abs(expected));
-}
-
-#define COMPARE_REL(actual, expected, tol)                                                         \
-    QVERIFY2(within((actual), (expected), (tol)),                                                  \
-             qPrintable(QStringLiteral("%1 = %2, expected %3 within %4")                           \
-                            .arg(QLatin1String(#actual))                                           \
-                            .arg(actual, 0, 'g', 12)                                               \
-                            .arg(expected, 0, 'g', 12)                                             \
-                            .arg(tol)))
 
 /// `servers` 8-GPU servers with 8 NICs each on radix-64 leaves and spines; the two
 /// clusters below differ only in size, which decides whether a spine tier is needed.
@@ -114,12 +103,12 @@ void tst_CostModel::articleCluster() {
 
     // One switch, 64 NICs, 64 server cables, no switch-to-switch fibre or optics.
     QCOMPARE(report.bom.size(), std::size_t(3));
-    COMPARE_REL(report.capex.value, catalogCapex, kExact);
-    COMPARE_REL(report.capex.value, articleCapex, kArticle);
+    COMPARE_WITHIN(report.capex.value, catalogCapex, kExact);
+    COMPARE_WITHIN(report.capex.value, articleCapex, kArticle);
     // capex / (36 months x 730 h x 64 GPUs = 1,681,920 GPU-hours).
     QCOMPARE(report.amortizationMonths, 36.0);
-    COMPARE_REL(report.perGpuHour, catalogCapex / 1681920.0, kExact);
-    COMPARE_REL(report.perGpuHour, articlePerGpuHour, kArticle);
+    COMPARE_WITHIN(report.perGpuHour, catalogCapex / 1681920.0, kExact);
+    COMPARE_WITHIN(report.perGpuHour, articlePerGpuHour, kArticle);
 }
 
 void tst_CostModel::twoTierBom() {
@@ -157,25 +146,26 @@ void tst_CostModel::twoTierBom() {
         QVERIFY2(line.category == expected[i].category, line.item.c_str());
         QCOMPARE(QString::fromStdString(line.partId), QString::fromLatin1(expected[i].partId));
         QCOMPARE(line.quantity, expected[i].quantity);
-        COMPARE_REL(line.unitPrice.value, expected[i].unitPrice, kExact);
+        COMPARE_WITHIN(line.unitPrice.value, expected[i].unitPrice, kExact);
     }
     QVERIFY(QString::fromStdString(report.bom[0].item).startsWith(QStringLiteral("leaf switch")));
     QVERIFY(QString::fromStdString(report.bom[1].item).startsWith(QStringLiteral("spine switch")));
 
-    COMPARE_REL(report.switches.value, 650000.0, kExact);
-    COMPARE_REL(report.nics.value, 800000.0, kExact);
-    COMPARE_REL(report.cables.value, 241920.0, kExact);
-    COMPARE_REL(report.capex.value, 1691920.0, kExact);
-    COMPARE_REL((report.switches + report.nics + report.cables).value, report.capex.value, kExact);
+    COMPARE_WITHIN(report.switches.value, 650000.0, kExact);
+    COMPARE_WITHIN(report.nics.value, 800000.0, kExact);
+    COMPARE_WITHIN(report.cables.value, 241920.0, kExact);
+    COMPARE_WITHIN(report.capex.value, 1691920.0, kExact);
+    COMPARE_WITHIN((report.switches + report.nics + report.cables).value, report.capex.value,
+                   kExact);
     double lines = 0;
     double power = 0;
     for (const BomLine& line : report.bom) {
         lines += line.total().value;
         power += line.power().value;
     }
-    COMPARE_REL(lines, report.capex.value, kExact);
-    COMPARE_REL(report.power.value, power, kExact);
-    COMPARE_REL(report.perGpuHour, 1691920.0 / 3363840.0, kExact);
+    COMPARE_WITHIN(lines, report.capex.value, kExact);
+    COMPARE_WITHIN(report.power.value, power, kExact);
+    COMPARE_WITHIN(report.perGpuHour, 1691920.0 / 3363840.0, kExact);
 }
 
 void tst_CostModel::amortizationOverride() {
@@ -188,9 +178,9 @@ void tst_CostModel::amortizationOverride() {
 
     QCOMPARE(base.amortizationMonths, 36.0);
     QCOMPARE(longer.amortizationMonths, 72.0);
-    COMPARE_REL(longer.capex.value, base.capex.value, kExact);
-    COMPARE_REL(longer.perGpuHour, base.perGpuHour / 2, kExact);
-    COMPARE_REL(longer.perGpuHour, 489960.0 / (72 * 730 * 64), kExact);
+    COMPARE_WITHIN(longer.capex.value, base.capex.value, kExact);
+    COMPARE_WITHIN(longer.perGpuHour, base.perGpuHour / 2, kExact);
+    COMPARE_WITHIN(longer.perGpuHour, 489960.0 / (72 * 730 * 64), kExact);
 }
 
 void tst_CostModel::refusals() {
@@ -261,15 +251,15 @@ void tst_CostModel::fatTreeBomByTier() {
         byTier[static_cast<int>(line.tier)] += line.total().value;
     double sum = 0;
     for (int t = 0; t < kCostTierCount; ++t) {
-        QVERIFY2(within(byTier[t], expected[t], kExact),
+        QVERIFY2(fabriclab::testing::within(byTier[t], expected[t], kExact),
                  qPrintable(QStringLiteral("%1: $%2, expected $%3")
                                 .arg(toString(static_cast<CostTier>(t)).data())
                                 .arg(byTier[t], 0, 'f', 0)
                                 .arg(expected[t], 0, 'f', 0)));
         sum += byTier[t];
     }
-    COMPARE_REL(sum, report.capex.value, kExact);
-    COMPARE_REL(report.capex.value, 7667840.0, kExact);
+    COMPARE_WITHIN(sum, report.capex.value, kExact);
+    COMPARE_WITHIN(report.capex.value, 7667840.0, kExact);
 }
 
 QTEST_APPLESS_MAIN(tst_CostModel)

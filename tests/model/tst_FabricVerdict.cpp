@@ -9,6 +9,7 @@
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers may pull in.
 #ifndef Q_MOC_RUN
 #include "model/advice/FabricVerdict.hpp"
+#include "support/RelativeCompare.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -23,18 +24,6 @@ namespace {
 // savedUsd is GPU-hours x $2.90, and 2.90 has no exact binary form, so the product may sit
 // an ulp or two off the decimal hand value; 1e-9 relative is far below a cent at these sizes.
 constexpr double kExact = 1e-9;
-
-bool within(double actual, double expected, double relTol) {
-    return std::abs(actual - expected) <= relTol * std::max(1e-12, std::abs(expected));
-}
-
-#define COMPARE_REL(actual, expected, tol)                                                         \
-    QVERIFY2(within((actual), (expected), (tol)),                                                  \
-             qPrintable(QStringLiteral("%1 = %2, expected %3 within %4")                           \
-                            .arg(QLatin1String(#actual))                                           \
-                            .arg(actual, 0, 'g', 12)                                               \
-                            .arg(expected, 0, 'g', 12)                                             \
-                            .arg(tol)))
 
 FabricOutcome outcome(const char* id, const char* name, int gpus, double capexUsd,
                       double stepSeconds, double commToCompute, double trainGpuHours,
@@ -180,10 +169,10 @@ void tst_FabricVerdict::twoFabrics() {
         rate);
 
     QCOMPARE(QString::fromStdString(v.recommendedId), recommended);
-    COMPARE_REL(v.premiumUsd, premium, kExact);
-    COMPARE_REL(v.savedUsd, saved, kExact);
+    COMPARE_WITHIN(v.premiumUsd, premium, kExact);
+    COMPARE_WITHIN(v.savedUsd, saved, kExact);
     QCOMPARE(QString::fromStdString(v.challengerId), challenger);
-    COMPARE_REL(v.breakEvenGpuHourUsd, breakEven, kExact);
+    COMPARE_WITHIN(v.breakEvenGpuHourUsd, breakEven, kExact);
     QCOMPARE(v.scaleTier, tier);
     const char* name = recommended == QLatin1String("ib-ndr") ? "InfiniBand NDR" : "RoCEv2";
     QVERIFY(v.headline.starts_with(std::string("Choose ") + name + ":"));
@@ -216,9 +205,9 @@ void tst_FabricVerdict::threeFabrics() {
     const FabricVerdict v = fabricVerdict(list, 2.90);
     QCOMPARE(v.recommendedId, std::string("spectrum-x"));
     QCOMPARE(v.baselineId, std::string("roce-v2")); // the cheapest, whatever the order
-    COMPARE_REL(v.premiumUsd, 2.27e6, kExact);
-    COMPARE_REL(v.savedUsd, 5.22e6, kExact);
-    COMPARE_REL(v.breakEvenGpuHourUsd, 2.27e6 / 1.8e6, kExact);
+    COMPARE_WITHIN(v.premiumUsd, 2.27e6, kExact);
+    COMPARE_WITHIN(v.savedUsd, 5.22e6, kExact);
+    COMPARE_WITHIN(v.breakEvenGpuHourUsd, 2.27e6 / 1.8e6, kExact);
     QCOMPARE(v.scaleTier, 1);
     VERIFY_SAYS(v, "by $2,950,000.");
     VERIFY_SAYS(v, "InfiniBand NDR would save $6,960,000 for a $5,040,000 premium.");
@@ -312,7 +301,7 @@ void tst_FabricVerdict::noWorkload() {
                        outcome("roce-v2", "RoCEv2", 64, 175136, 0, 0, 0, roceBusBw)},
                       2.90);
     QCOMPARE(QString::fromStdString(v.recommendedId), recommended);
-    COMPARE_REL(v.premiumUsd, premium, kExact);
+    COMPARE_WITHIN(v.premiumUsd, premium, kExact);
     QCOMPARE(v.savedUsd, 0.0);
     QVERIFY(v.challengerId.empty());
     VERIFY_SAYS(v, "Spectrum-X: 350 GB/s for $316,568, $904 per GB/s.");
