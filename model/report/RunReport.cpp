@@ -155,8 +155,9 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             return outcome;
         });
 
-    report.bisection =
-        options.bisection ? theoreticalBisection(topology, options.stop) : BisectionResult{};
+    if (options.bisection)
+        report.bisection = options.theoretical ? options.theoretical()
+                                               : theoreticalBisection(topology, options.stop);
     report.warnings = report.bisection.warnings;
     report.cost = estimateCost(topology, report.fabric, catalog.prices(),
                                CostOptions{options.amortizationMonths});

@@ -51,6 +51,7 @@ private Q_SLOTS:
     void uncabledServerIsWarnedAbout();
     void soundDesignHasNoWarnings();
     void uncabledServerDoesNotStopTheSimulation();
+    void suppliedTheoreticalBisectionIsUsed();
     void refused_data();
     void refused();
 };
@@ -163,6 +164,30 @@ void tst_RunReport::refused() {
                  qPrintable(what));
         QVERIFY2(what.contains(words), qPrintable(what));
     }
+}
+
+void tst_RunReport::suppliedTheoreticalBisectionIsUsed() {
+    // A caller that has the theoretical bisection already (the app, which also shows it
+    // in its status bar) hands it in: the report carries it as given, and the engine does
+    // not work it out a second time. The halves are the design's (the simulated traffic
+    // crosses them); the min cut is deliberately not.
+    const Design design = teachingDesign();
+    BisectionResult given = theoreticalBisection(design.topology);
+    given.minCut = Gbps(1234);
+    int calls = 0;
+    RunOptions options;
+    options.theoretical = [&] {
+        ++calls;
+        return given;
+    };
+    const RunReport report = runDesign(design, Catalog::builtin(), options);
+    QCOMPARE(calls, 1);
+    QCOMPARE(report.bisection.minCut.value, 1234.0);
+    QCOMPARE(report.effective.ratio, report.effective.gbps / 1234.0);
+
+    options.bisection = false; // no bisection at all: not asked for
+    runDesign(design, Catalog::builtin(), options);
+    QCOMPARE(calls, 1);
 }
 
 QTEST_APPLESS_MAIN(tst_RunReport)

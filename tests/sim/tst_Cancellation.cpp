@@ -181,7 +181,7 @@ void tst_Cancellation::stoppedDuringRun_data() {
 
     // The stop comes `delayMs` after the named stage starts (RunProgress::stage), so each
     // row lands inside a different part of the engine. In Release the stages on this
-    // design last about 0.2 s (before the first) and 0.6 s (effective bisection, both
+    // design last about 0.15 s (before the first) and 0.3 s (effective bisection, both
     // routings), in Debug ten times that, so every row lands where it aims with the run
     // still going. The collective (ring, tree and SHARP candidates of the 1 GiB
     // all-reduce, links recorded) runs on its own thread beside all of them from the
@@ -194,7 +194,7 @@ void tst_Cancellation::stoppedDuringRun_data() {
     // Routing the permutation (adaptive spreads worked out per switch pair).
     QTest::addRow("50 ms into effective bisection") << QByteArray("effective bisection") << 50;
     // Solving it, or the same traffic under the other routing.
-    QTest::addRow("300 ms into effective bisection") << QByteArray("effective bisection") << 300;
+    QTest::addRow("150 ms into effective bisection") << QByteArray("effective bisection") << 150;
 }
 
 void tst_Cancellation::stoppedDuringRun() {

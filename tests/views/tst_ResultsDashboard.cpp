@@ -45,11 +45,11 @@ std::unique_ptr<Fixture> run(const char* name) {
     auto result = std::make_shared<RunResult>();
     fabriclab::model::RunOptions options;
     options.detail = true;
-    result->design = f->document.design();
-    result->report = fabriclab::model::runDesign(result->design, Catalog::builtin(), options);
+    result->design = f->document.snapshot();
+    result->report = fabriclab::model::runDesign(*result->design, Catalog::builtin(), options);
     f->result = result;
     f->scaling = std::make_shared<const fabriclab::model::ScalingStudy>(
-        fabriclab::model::scalingStudy(result->design, Catalog::builtin()));
+        fabriclab::model::scalingStudy(*result->design, Catalog::builtin()));
     return f;
 }
 

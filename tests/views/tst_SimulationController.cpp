@@ -9,6 +9,7 @@
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/DesignRegeneration.hpp"
 #include "views/sim/ScalingRunner.hpp"
+#include "views/sim/SharedBisection.hpp"
 #include "views/sim/SimulationController.hpp"
 
 #include <QElapsedTimer>
@@ -55,6 +56,7 @@ private Q_SLOTS:
     void manualModeWaitsForRun();
     void refusalIsAResultNotACrash();
     void scalingStudyFollowsTheCurrentResult();
+    void snapshotAndBisectionAreSharedUntilAnEdit();
 };
 
 void tst_SimulationController::resultCarriesItsRevision_data() {
@@ -184,6 +186,32 @@ void tst_SimulationController::scalingStudyFollowsTheCurrentResult() {
     QTRY_COMPARE_WITH_TIMEOUT(studies.size(), 2, 60000);
     QCOMPARE(studies.back().front().value<fabriclab::views::ScalingStudyPtr>()->fabricIds.front(),
              std::string("efa"));
+}
+
+void tst_SimulationController::snapshotAndBisectionAreSharedUntilAnEdit() {
+    // The simulation and the status bar read one copy of the design and one theoretical
+    // bisection per edit: asked twice, the document and the share hand out the same; an
+    // edit makes new ones and leaves the old snapshot as it was.
+    TopologyDocument document(Catalog::builtin());
+    open(document, "teaching-4-servers");
+    const auto before = document.snapshot();
+    QCOMPARE(document.snapshot().get(), before.get());
+    auto& share = fabriclab::views::SharedBisection::of(document);
+    QCOMPARE(&fabriclab::views::SharedBisection::of(document), &share);
+    const auto first = share.current();
+    share.current();
+    QCOMPARE(share.started(), 1);
+    const auto expected = fabriclab::model::theoreticalBisection(document.topology());
+    QCOMPARE(fabriclab::views::SharedBisection::await(first).minCut.value, expected.minCut.value);
+
+    const std::size_t nodes = before->topology.nodes().size();
+    document.addNode(fabriclab::model::NodeKind::Leaf, QPointF(0, 0));
+    const auto after = document.snapshot();
+    QVERIFY(after.get() != before.get());
+    QCOMPARE(before->topology.nodes().size(), nodes);
+    QCOMPARE(after->topology.nodes().size(), nodes + 1);
+    share.current();
+    QCOMPARE(share.started(), 2);
 }
 
 QTEST_MAIN(tst_SimulationController)

@@ -71,6 +71,7 @@ void TopologyDocument::save(const QString& path) {
 
 void TopologyDocument::adopt(model::Design design, const QString& path, bool unsaved) {
     m_design = std::move(design);
+    m_snapshot.reset();
     m_undo.clear();
     if (unsaved)
         m_undo.resetClean();
@@ -285,6 +286,7 @@ void TopologyDocument::replaceDesign(model::Design design, const QString& text) 
 
 void TopologyDocument::applyInsertNode(model::NodeId id, const model::Node& node) {
     m_design.topology.restoreNode(id, node);
+    m_snapshot.reset();
     Q_EMIT nodeAdded(id);
     Q_EMIT changed();
 }
@@ -294,36 +296,48 @@ void TopologyDocument::applyRemoveNode(model::NodeId id) {
     for (const model::LinkId link : m_design.topology.linksOf(id))
         applyRemoveLink(link);
     m_design.topology.removeNode(id);
+    m_snapshot.reset();
     Q_EMIT nodeRemoved(id);
     Q_EMIT changed();
 }
 
 void TopologyDocument::applyUpdateNode(model::NodeId id, const model::Node& node) {
     m_design.topology.replaceNode(id, node);
+    m_snapshot.reset();
     Q_EMIT nodeChanged(id);
     Q_EMIT changed();
 }
 
 void TopologyDocument::applyInsertLink(model::LinkId id, const model::Link& link) {
     m_design.topology.restoreLink(id, link);
+    m_snapshot.reset();
     Q_EMIT linkAdded(id);
     Q_EMIT changed();
 }
 
 void TopologyDocument::applyRemoveLink(model::LinkId id) {
     m_design.topology.removeLink(id);
+    m_snapshot.reset();
     Q_EMIT linkRemoved(id);
     Q_EMIT changed();
 }
 
 void TopologyDocument::applyUpdateLink(model::LinkId id, const model::Link& link) {
     m_design.topology.replaceLink(id, link);
+    m_snapshot.reset();
     Q_EMIT linkChanged(id);
     Q_EMIT changed();
 }
 
+std::shared_ptr<const model::Design> TopologyDocument::snapshot() const {
+    if (!m_snapshot)
+        m_snapshot = std::make_shared<const model::Design>(m_design);
+    return m_snapshot;
+}
+
 void TopologyDocument::swapDesign(model::Design& other) {
     std::swap(m_design, other);
+    m_snapshot.reset();
     Q_EMIT designReset(DesignReset::Replaced);
     Q_EMIT changed();
 }

@@ -12,6 +12,7 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -33,6 +34,10 @@ public:
 
     const model::Catalog& catalog() const { return m_catalog; }
     const model::Design& design() const { return m_design; }
+    /// The current design as an immutable copy for workers (simulation, status figures,
+    /// bisection): made at the first request after a change and shared by every later
+    /// one, so an edit of a 16K-GPU design is copied once, not once per worker.
+    std::shared_ptr<const model::Design> snapshot() const;
     const model::Topology& topology() const { return m_design.topology; }
     QUndoStack* undoStack() { return &m_undo; }
     /// Empty for a design never saved.
@@ -118,6 +123,7 @@ private:
 
     const model::Catalog& m_catalog;
     model::Design m_design;
+    mutable std::shared_ptr<const model::Design> m_snapshot; ///< of m_design; reset on change
     QUndoStack m_undo;
     QString m_path;
 };

@@ -135,7 +135,7 @@ void CompareController::start() {
     Q_EMIT progress(0, static_cast<int>(ids.size()));
     // The snapshot is taken here, on the GUI thread, and shared read-only by the workers;
     // the catalog is immutable while the document lives.
-    auto design = std::make_shared<const model::Design>(m_document.design());
+    auto design = m_document.snapshot();
     const model::Catalog& catalog = m_document.catalog();
     m_watcher.setFuture(QtConcurrent::mapped(
         &enginePool(), ids, [design, &catalog, stop = m_stop.get_token()](const QString& id) {

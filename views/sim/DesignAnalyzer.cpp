@@ -7,6 +7,7 @@
 #include "model/cost/CostModel.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/sim/EnginePool.hpp"
+#include "views/sim/SharedBisection.hpp"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -17,7 +18,8 @@ namespace {
 constexpr int kDebounceMs = 120;
 
 DesignFigures analyze(const model::Topology& topology, const model::Fabric& fabric,
-                      const model::PriceCatalog& prices) {
+                      const model::PriceCatalog& prices,
+                      QFuture<SharedBisection::Result> sharedBisection) {
     DesignFigures f;
     f.counts = TopologySummary::of(topology);
     const auto oversubscription = model::leafOversubscription(topology);
@@ -27,7 +29,7 @@ DesignFigures analyze(const model::Topology& topology, const model::Fabric& fabr
     f.problems = static_cast<int>(problems.size());
     if (!problems.empty())
         f.firstProblem = QString::fromStdString(problems.front());
-    const auto bisection = model::theoreticalBisection(topology);
+    const model::BisectionResult bisection = SharedBisection::await(sharedBisection);
     f.bisectionGbps = bisection.minCut.value;
     f.bisectionRatio = bisection.ratio;
     f.bisectionSplit = QString::fromStdString(bisection.split);
@@ -84,13 +86,13 @@ void DesignAnalyzer::start() {
         return;
     }
     m_running = m_generation;
-    // Copies taken here, on the GUI thread: the worker never reads the live document.
-    m_watcher.setFuture(QtConcurrent::run(&enginePool(), [topology = m_document.topology(),
-                                                          fabric = m_document.design().fabric.spec,
-                                                          prices = m_document.catalog().prices()] {
-        enterEngineThread();
-        return analyze(topology, fabric, prices);
-    }));
+    // The snapshot is the simulation's too: the worker never reads the live document.
+    m_watcher.setFuture(QtConcurrent::run(
+        &enginePool(), [design = m_document.snapshot(), prices = m_document.catalog().prices(),
+                        bisection = SharedBisection::of(m_document).current()] {
+            enterEngineThread();
+            return analyze(design->topology, design->fabric.spec, prices, bisection);
+        }));
 }
 
 } // namespace fabriclab::views

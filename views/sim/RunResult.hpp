@@ -15,8 +15,9 @@ namespace fabriclab::views {
 /// One finished run of the engine on a snapshot of the document, shared read-only
 /// between the worker that made it and every view that shows it.
 struct RunResult {
-    quint64 revision = 0;        ///< the document revision the snapshot was taken at
-    model::Design design;        ///< that snapshot: link ids in the report refer to it
+    quint64 revision = 0; ///< the document revision the snapshot was taken at
+    std::shared_ptr<const model::Design>
+        design;                  ///< that snapshot: link ids in the report refer to it
     model::RunReport report;     ///< what runDesign computed; meaningful when error is empty
     QString error;               ///< why the engine refused the design, in its words
     double wallMilliseconds = 0; ///< how long the run took on its worker

@@ -44,12 +44,12 @@ void ScalingRunner::start() {
     // Snapshot on the GUI thread; the catalog is immutable.
     m_watcher.setFuture(QtConcurrent::run(
         &enginePool(),
-        [this, design = m_document.design(), &catalog = m_document.catalog(),
+        [this, design = m_document.snapshot(), &catalog = m_document.catalog(),
          options]() -> ScalingStudyPtr {
             enterEngineThread();
             try {
                 return std::make_shared<const model::ScalingStudy>(
-                    model::scalingStudy(design, catalog, options));
+                    model::scalingStudy(*design, catalog, options));
             } catch (const model::Cancelled&) {
                 return nullptr;
             } catch (const std::exception& e) {

@@ -6,6 +6,7 @@
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
 #include "views/sim/EnginePool.hpp"
+#include "views/sim/SharedBisection.hpp"
 
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
@@ -16,8 +17,9 @@ namespace fabriclab::views {
 namespace {
 
 /// The worker: the engine on a snapshot, never the live document.
-void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision, model::Design design,
-                 const model::Catalog& catalog, std::stop_token stop) {
+void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision,
+                 std::shared_ptr<const model::Design> design, const model::Catalog& catalog,
+                 QFuture<SharedBisection::Result> bisection, std::stop_token stop) {
     enterEngineThread();
     promise.setProgressRange(0, 1000);
     auto result = std::make_shared<RunResult>();
@@ -26,12 +28,13 @@ void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision, model::Desig
     model::RunOptions options;
     options.detail = true;
     options.stop = stop;
+    options.theoretical = [&] { return SharedBisection::await(bisection); };
     options.progress = [&promise](const model::RunProgress& p) {
         promise.setProgressValueAndText(
             p.permille, QString::fromUtf8(p.stage.data(), static_cast<int>(p.stage.size())));
     };
     try {
-        result->report = model::runDesign(design, catalog, options);
+        result->report = model::runDesign(*design, catalog, options);
     } catch (const model::Cancelled&) {
         promise.future().cancel();
         return;
@@ -120,9 +123,11 @@ void SimulationController::start() {
     m_running = m_revision;
     setState(State::Running);
     Q_EMIT progress(0, tr("starting"));
-    // The snapshot is taken here, on the GUI thread; the catalog is immutable.
+    // The snapshot is taken here, on the GUI thread, and shared with the status bar's
+    // figures, as is the theoretical bisection; the catalog is immutable.
     m_watcher.setFuture(QtConcurrent::run(&enginePool(), runSnapshot, m_revision,
-                                          m_document.design(), std::cref(m_document.catalog()),
+                                          m_document.snapshot(), std::cref(m_document.catalog()),
+                                          SharedBisection::of(m_document).current(),
                                           m_stop.get_token()));
 }
 

@@ -9,4 +9,5 @@ target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/PlaybackClock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ResultsDashboard.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ScalingRunner.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/SharedBisection.cpp
   ${CMAKE_CURRENT_LIST_DIR}/SimulationController.cpp)

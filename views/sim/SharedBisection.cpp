@@ -1,0 +1,60 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/sim/SharedBisection.hpp"
+
+#include "model/core/Cancellation.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/sim/EnginePool.hpp"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace fabriclab::views {
+
+SharedBisection& SharedBisection::of(TopologyDocument& document) {
+    if (auto* existing =
+            document.findChild<SharedBisection*>(QString(), Qt::FindDirectChildrenOnly))
+        return *existing;
+    return *new SharedBisection(document);
+}
+
+SharedBisection::SharedBisection(TopologyDocument& document)
+    : QObject(&document), m_document(document) {
+    connect(&document, &TopologyDocument::changed, this, [this] {
+        m_stop.request_stop();
+        m_stop = std::stop_source();
+        m_started = false;
+    });
+}
+
+SharedBisection::~SharedBisection() {
+    m_stop.request_stop();
+    m_future.waitForFinished();
+}
+
+QFuture<SharedBisection::Result> SharedBisection::current() {
+    if (!m_started) {
+        m_started = true;
+        ++m_count;
+        m_future = QtConcurrent::run(
+            &enginePool(), [design = m_document.snapshot(), stop = m_stop.get_token()]() -> Result {
+                enterEngineThread();
+                try {
+                    return model::theoreticalBisection(design->topology, stop);
+                } catch (const model::Cancelled&) {
+                    return std::nullopt;
+                }
+            });
+    }
+    return m_future;
+}
+
+model::BisectionResult SharedBisection::await(QFuture<Result> future) {
+    // QFuture::result() waits, and runs the task itself if it has not started (a worker
+    // waiting on a queued task of its own pool would otherwise hold a thread it needs).
+    const Result result = future.result();
+    if (!result)
+        throw model::Cancelled();
+    return *result;
+}
+
+} // namespace fabriclab::views
