@@ -8,6 +8,9 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <chrono>
+#include <thread>
+
 namespace fabriclab::views {
 
 SharedBisection& SharedBisection::of(TopologyDocument& document) {
@@ -48,9 +51,19 @@ QFuture<SharedBisection::Result> SharedBisection::current() {
     return m_future;
 }
 
-model::BisectionResult SharedBisection::await(QFuture<Result> future) {
-    // QFuture::result() waits, and runs the task itself if it has not started (a worker
-    // waiting on a queued task of its own pool would otherwise hold a thread it needs).
+model::BisectionResult SharedBisection::await(QFuture<Result> future, std::stop_token stop) {
+    // Another thread is at it: look at `stop` while it works. A task no thread has
+    // started yet runs here (QFuture::waitForFinished takes it off the pool's queue),
+    // or a worker waiting on a queued task of its own pool would hold a thread it needs.
+    constexpr auto kPoll = std::chrono::milliseconds(2);
+    while (!future.isFinished()) {
+        model::throwIfStopped(stop);
+        if (!future.isStarted()) {
+            future.waitForFinished();
+            break;
+        }
+        std::this_thread::sleep_for(kPoll);
+    }
     const Result result = future.result();
     if (!result)
         throw model::Cancelled();

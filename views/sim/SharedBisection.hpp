@@ -34,8 +34,10 @@ public:
     /// The current design's, started at the first call after an edit. GUI thread only.
     QFuture<Result> current();
     /// Waits for `future` on a worker (running it there if no thread has started it
-    /// yet); throws model::Cancelled when it stopped for a newer edit.
-    static model::BisectionResult await(QFuture<Result> future);
+    /// yet); throws model::Cancelled when it stopped for a newer edit, or as soon as
+    /// `stop` is requested while it is still being worked out elsewhere (Esc on a run
+    /// must not wait for a max-flow the status bar still wants).
+    static model::BisectionResult await(QFuture<Result> future, std::stop_token stop = {});
     /// How many computations have been started: one per edit that asked for one.
     int started() const { return m_count; }
 

@@ -28,7 +28,7 @@ void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision,
     model::RunOptions options;
     options.detail = true;
     options.stop = stop;
-    options.theoretical = [&] { return SharedBisection::await(bisection); };
+    options.theoretical = [&] { return SharedBisection::await(bisection, stop); };
     options.progress = [&promise](const model::RunProgress& p) {
         promise.setProgressValueAndText(
             p.permille, QString::fromUtf8(p.stage.data(), static_cast<int>(p.stage.size())));
