@@ -125,7 +125,15 @@ void tst_SimulationController::editDuringARunCancelsItAndTheNewerWins() {
 
 void tst_SimulationController::stopReturnsWithinTheBound() {
     // A bound, not a benchmark: the product target is 100 ms from Esc to an idle worker
-    // on a 16K-GPU design; 400 ms leaves room for a loaded 2-core CI machine.
+    // on a 16K-GPU design; 400 ms leaves room for a loaded 2-core CI machine. Unoptimised
+    // sanitizer builds run the engine about ten times slower, and the shared bisection
+    // the status bar still wants keeps computing beside the stopping threads: 1.5 s
+    // there, as tst_Cancellation allows.
+#ifdef NDEBUG
+    constexpr qint64 kBoundMs = 400;
+#else
+    constexpr qint64 kBoundMs = 1500;
+#endif
     TopologyDocument document(Catalog::builtin());
     open(document, "fat-tree-16k-ib-ndr");
     SimulationController controller(document);
@@ -137,7 +145,9 @@ void tst_SimulationController::stopReturnsWithinTheBound() {
     controller.cancel();
     QCOMPARE(controller.state(), State::Cancelled);
     QTRY_VERIFY_WITH_TIMEOUT(!controller.isRunning(), 5000);
-    QVERIFY2(clock.elapsed() <= 400, qPrintable(QString::number(clock.elapsed()) + " ms"));
+    qInfo("Esc to an idle worker: %lld ms (bound %lld ms)", static_cast<long long>(clock.elapsed()),
+          static_cast<long long>(kBoundMs));
+    QVERIFY2(clock.elapsed() <= kBoundMs, qPrintable(QString::number(clock.elapsed()) + " ms"));
     QVERIFY(!controller.result()); // nothing stale was passed off as a result
 }
 
