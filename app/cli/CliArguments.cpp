@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/CliArguments.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <string_view>
 
 namespace fabriclab::app {
 namespace {
@@ -66,6 +68,53 @@ double parseTokens(const std::string& option, const std::string& text) {
     return *value;
 }
 
+/// A size as nccl-tests reads it: a whole number of bytes, optionally K, M or G (powers of
+/// 1024), e.g. 8, 256K, 8G.
+double parseSize(const std::string& option, const std::string& text) {
+    std::string digits = text;
+    double scale = 1;
+    if (!digits.empty()) {
+        const char unit =
+            static_cast<char>(std::toupper(static_cast<unsigned char>(digits.back())));
+        const double scales[] = {1024.0, 1024.0 * 1024, 1024.0 * 1024 * 1024};
+        if (const auto at = std::string_view("KMG").find(unit); at != std::string_view::npos) {
+            scale = scales[at];
+            digits.pop_back();
+        }
+    }
+    const auto value = parseExact<long long>(digits);
+    if (!value || *value < 1 || *value * scale > 1e15)
+        throw UsageError(option +
+                         " expects a size in bytes from 1 to 1e15, with an optional K, M "
+                         "or G, got \"" +
+                         text + "\"");
+    return static_cast<double>(*value) * scale;
+}
+
+double parseFactor(const std::string& option, const std::string& text) {
+    const auto value = parseExact<double>(text);
+    if (!value || !std::isfinite(*value) || *value < 1.01 || *value > 1024)
+        throw UsageError(option + " expects a factor from 1.01 to 1024, got \"" + text + "\"");
+    return *value;
+}
+
+/// nccl-tests' operation names (all_reduce, all_gather, ...) or FabricLab's (allreduce).
+std::string parseOperation(const std::string& option, const std::string& text) {
+    std::string name = text;
+    if (name.ends_with("_perf"))
+        name.resize(name.size() - 5);
+    std::erase(name, '_');
+    const std::string_view known[] = {"allreduce", "allgather", "reducescatter", "alltoall",
+                                      "broadcast"};
+    for (const auto op : known)
+        if (name == op)
+            return name;
+    throw UsageError(option +
+                     " expects all_reduce, all_gather, reduce_scatter, alltoall or "
+                     "broadcast, got \"" +
+                     text + "\"");
+}
+
 } // namespace
 
 std::string usageText() {
@@ -77,6 +126,8 @@ Usage:
                                                         the same design on several fabrics
   fabriclab-cli sweep DESIGN --servers N,N,... [--fabrics ID,...] [--json]
                                                         regenerate at several sizes
+  fabriclab-cli nccl-tests DESIGN [-g OP] [-b 8] [-e 8G] [-f 2] [--servers N] [--json]
+                                                        nccl-tests' table for the design
   fabriclab-cli catalog [--json]                        list fabric, GPU and model ids
   fabriclab-cli --help | --version
 
@@ -88,7 +139,18 @@ Options:
   --months N         amortization period for $/GPU-hour (default from the price catalog: 36)
   --seed N           seed for static-ECMP hashing and the bisection traffic permutation (default 1)
   --train-tokens N   token budget for time, GPU-hours and cost to train (default 1e12)
-  --json             machine-readable output: one object (run) or an array (compare, sweep)
+  --json             machine-readable output: one object (run) or an array (compare, sweep,
+                     nccl-tests: one object per size)
+
+nccl-tests options (as all_reduce_perf and its siblings take them):
+  -g, --op OP        all_reduce (default), all_gather, reduce_scatter, alltoall, broadcast
+  -b, -e SIZE        smallest and largest size in bytes, K/M/G allowed (default 8 and 8G)
+  -f FACTOR          each size this many times the last (default 2)
+  --servers N        run on the design's first N servers (default all)
+  --algo NAME        as NCCL_ALGO: ring, tree, nvls, nvls-tree, collnet-direct, collnet-chain,
+                     pat, sharp (default: NCCL's own choice per size)
+  --proto NAME       as NCCL_PROTO: LL, LL128, Simple (default: NCCL's own choice)
+  --fabric ID, --seed N   as for run
 
 DESIGN is a *.fabric.json file (format "fabriclab-design", version 1). The report gives
 GPU and switch counts; bisection bandwidth, theoretical (max-flow min-cut over the worst
@@ -117,9 +179,11 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         parsed.command = "version";
         return parsed;
     }
-    if (first != "run" && first != "compare" && first != "sweep" && first != "catalog")
+    if (first != "run" && first != "compare" && first != "sweep" && first != "catalog" &&
+        first != "nccl-tests")
         throw UsageError("unknown command \"" + first +
-                         "\" (expected run, compare, sweep or catalog)");
+                         "\" (expected run, compare, sweep, nccl-tests or catalog)");
+    const bool ncclTests = first == "nccl-tests";
     parsed.command = first;
 
     for (std::size_t i = 1; i < args.size(); ++i) {
@@ -138,9 +202,23 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             parsed.fabric = value();
         } else if (arg == "--fabrics") {
             parsed.fabrics = splitList(arg, value());
+        } else if (arg == "--servers" && ncclTests) {
+            parsed.servers = {parseCount(arg, value())};
         } else if (arg == "--servers") {
             for (const auto& item : splitList(arg, value()))
                 parsed.servers.push_back(parseCount(arg, item));
+        } else if (ncclTests && (arg == "-g" || arg == "--op")) {
+            parsed.collective = parseOperation(arg, value());
+        } else if (ncclTests && (arg == "-b" || arg == "--minbytes")) {
+            parsed.minBytes = parseSize(arg, value());
+        } else if (ncclTests && (arg == "-e" || arg == "--maxbytes")) {
+            parsed.maxBytes = parseSize(arg, value());
+        } else if (ncclTests && (arg == "-f" || arg == "--stepfactor")) {
+            parsed.stepFactor = parseFactor(arg, value());
+        } else if (ncclTests && arg == "--algo") {
+            parsed.algorithm = value();
+        } else if (ncclTests && arg == "--proto") {
+            parsed.protocol = value();
         } else if (arg == "--prices") {
             parsed.pricesFile = value();
         } else if (arg == "--months") {
@@ -166,10 +244,14 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         throw UsageError("compare needs --fabrics ID,ID,...");
     if (parsed.command == "sweep" && parsed.servers.empty())
         throw UsageError("sweep needs --servers N,N,...");
-    if (parsed.command != "run" && parsed.fabric)
+    if (parsed.command != "run" && !ncclTests && parsed.fabric)
         throw UsageError("--fabric is for run; use --fabrics with " + parsed.command);
-    if (parsed.command != "sweep" && !parsed.servers.empty())
-        throw UsageError("--servers is for sweep");
+    if (parsed.command != "sweep" && !ncclTests && !parsed.servers.empty())
+        throw UsageError("--servers is for sweep and nccl-tests");
+    if (ncclTests && !parsed.fabrics.empty())
+        throw UsageError("nccl-tests takes --fabric ID");
+    if (parsed.minBytes > parsed.maxBytes)
+        throw UsageError("-b must not be larger than -e");
     return parsed;
 }
 

@@ -28,6 +28,13 @@ struct CliArguments {
     std::optional<std::uint64_t> seed;     ///< --seed: ECMP hashes and traffic permutation
     std::optional<double> trainTokens;     ///< --train-tokens
     bool json = false;
+    // nccl-tests, named as all_reduce_perf names them
+    std::string collective = "allreduce"; ///< -g / --op
+    double minBytes = 8;                  ///< -b
+    double maxBytes = 8.0 * (1ull << 30); ///< -e
+    double stepFactor = 2;                ///< -f
+    std::optional<std::string> algorithm; ///< --algo (NCCL_ALGO)
+    std::optional<std::string> protocol;  ///< --proto (NCCL_PROTO)
 };
 
 /// Throws UsageError naming the bad argument.

@@ -5,6 +5,7 @@
 #include "app/cli/TextReport.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/io/JsonCursor.hpp"
+#include "model/report/NcclTests.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -83,6 +84,35 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
     return render(args, reports, rows);
 }
 
+/// `nccl-tests`: the sizes table of all_reduce_perf and its siblings for the design.
+std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
+    const Design design = loadDesign(args.design, catalog);
+    NcclTestsOptions options;
+    options.op = *collectiveOpFromString(args.collective); // checked by parseArguments
+    options.minBytes = args.minBytes;
+    options.maxBytes = args.maxBytes;
+    options.factor = args.stepFactor;
+    if (!args.servers.empty())
+        options.servers = args.servers.front();
+    options.fabricId = args.fabric;
+    options.seed = args.seed.value_or(options.seed);
+    if (args.algorithm) {
+        const auto algorithm = collectiveAlgorithmFromString(*args.algorithm);
+        if (!algorithm)
+            throw UsageError("--algo: unknown algorithm \"" + *args.algorithm + "\"");
+        options.algorithm = *algorithm;
+    }
+    if (args.protocol) {
+        const auto protocol = collectiveProtocolFromString(*args.protocol);
+        if (!protocol)
+            throw UsageError("--proto: unknown protocol \"" + *args.protocol +
+                             "\" (expected LL, LL128 or Simple)");
+        options.protocol = *protocol;
+    }
+    const NcclTestsReport report = runNcclTests(design, catalog, options);
+    return args.json ? ncclTestsJson(report) : formatNcclTests(report);
+}
+
 } // namespace
 
 std::string executeCommand(const CliArguments& args) {
@@ -103,6 +133,8 @@ std::string executeCommand(const CliArguments& args) {
     }
 
     try {
+        if (args.command == "nccl-tests")
+            return executeNcclTests(args, catalog);
         return executeOnDesign(args, catalog);
     } catch (const JsonError&) {
         throw; // already names the file and the JSON path

@@ -67,7 +67,7 @@ Fabric parseFabric(const JsonCursor& c) {
 GpuSpec parseGpu(const JsonCursor& c) {
     c.allowOnly({"id", "name", "bf16Tflops", "fp8Tflops", "hbmGB", "scaleUpGBps", "scaleUpDomain",
                  "scaleUpEfficiency", "scaleUpStepLatencyUs", "defaultMfu", "powerWatts",
-                 "source"});
+                 "architecture", "nvSwitch", "nvlsMulticast", "pcieGBps", "source"});
     GpuSpec g;
     g.id = c["id"].string();
     g.name = c["name"].string();
@@ -85,6 +85,18 @@ GpuSpec parseGpu(const JsonCursor& c) {
     g.defaultMfuBf16 = sourcedNumber(mfu["bf16"], 0.01, 1);
     g.defaultMfuFp8 = sourcedNumber(mfu["fp8"], 0.01, 1);
     g.powerWatts = sourcedNumber(c["powerWatts"], 0, 1e5);
+    if (auto architecture = c.find("architecture")) {
+        const auto parsed = gpuArchitectureFromString(architecture->string());
+        if (!parsed)
+            architecture->fail("expected \"volta\", \"ampere\", \"hopper\" or \"blackwell\"");
+        g.architecture = *parsed;
+    }
+    if (auto nvSwitch = c.find("nvSwitch"))
+        g.nvSwitch = nvSwitch->boolean();
+    if (auto multicast = c.find("nvlsMulticast"))
+        g.nvlsMulticast = multicast->boolean();
+    if (auto pcie = c.find("pcieGBps"))
+        g.pcieGBps = sourcedNumber(*pcie, 0.1, 1e4);
     return g;
 }
 
@@ -155,7 +167,11 @@ nlohmann::json toJson(const GpuSpec& g) {
             {"scaleUpEfficiency", g.scaleUpEfficiency},
             {"scaleUpStepLatencyUs", g.scaleUpStepLatencyUs},
             {"defaultMfu", {{"bf16", g.defaultMfuBf16}, {"fp8", g.defaultMfuFp8}}},
-            {"powerWatts", g.powerWatts}};
+            {"powerWatts", g.powerWatts},
+            {"architecture", toString(g.architecture)},
+            {"nvSwitch", g.nvSwitch},
+            {"nvlsMulticast", g.nvlsMulticast},
+            {"pcieGBps", g.pcieGBps}};
 }
 
 nlohmann::json toJson(const ModelSpec& m) {

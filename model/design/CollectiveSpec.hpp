@@ -8,18 +8,40 @@
 namespace fabriclab::model {
 
 enum class CollectiveOp { AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast };
-enum class CollectiveAlgorithm { Auto, Ring, Hierarchical, Tree, Sharp, Direct, Pxn };
+/// What a user may ask for. Ring, Tree, Nvls, NvlsTree, CollNetDirect, CollNetChain and Pat
+/// are NCCL's own algorithms (NCCL_ALGO); Sharp means any in-network reduction (CollNet or
+/// NVLS with switch reduction); Hierarchical is FabricLab's per-rail scheme; Direct and Pxn
+/// are the two ways to run an all-to-all.
+enum class CollectiveAlgorithm {
+    Auto,
+    Ring,
+    Hierarchical,
+    Tree,
+    Sharp,
+    Direct,
+    Pxn,
+    Nvls,
+    NvlsTree,
+    CollNetDirect,
+    CollNetChain,
+    Pat
+};
+/// NCCL's protocols (NCCL_PROTO): LL and LL128 trade bandwidth for latency, Simple the reverse.
+enum class CollectiveProtocol { Auto, LL, LL128, Simple };
 
 std::string_view toString(CollectiveOp op);
 std::string_view toString(CollectiveAlgorithm algorithm);
 std::optional<CollectiveOp> collectiveOpFromString(std::string_view text);
 std::optional<CollectiveAlgorithm> collectiveAlgorithmFromString(std::string_view text);
+std::string_view toString(CollectiveProtocol protocol);
+std::optional<CollectiveProtocol> collectiveProtocolFromString(std::string_view text);
 
 /// The collective a user wants timed, as nccl-tests would run it.
 struct CollectiveSpec {
     CollectiveOp op = CollectiveOp::AllReduce;
     long long bytes = 1LL << 30; ///< message size per rank, as nccl-tests' "size"
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Auto;
+    CollectiveProtocol protocol = CollectiveProtocol::Auto;
 
     friend bool operator==(const CollectiveSpec&, const CollectiveSpec&) = default;
 };

@@ -24,6 +24,9 @@ struct Design {
     Topology topology;
     std::optional<Workload> workload;
     std::optional<CollectiveSpec> collective;
+    /// In-network reduction (SHARP) for the job, where the fabric's switches have it: NCCL
+    /// leaves it off unless NCCL_COLLNET_ENABLE=1, and so does FabricLab.
+    bool sharp = false;
 };
 
 /// The design around another topology, without copying the one it had: regenerating a

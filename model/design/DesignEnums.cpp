@@ -17,7 +17,7 @@ constexpr std::array<std::pair<CollectiveOp, std::string_view>, 5> kOps{{
     {CollectiveOp::AllToAll, "alltoall"},
     {CollectiveOp::Broadcast, "broadcast"},
 }};
-constexpr std::array<std::pair<CollectiveAlgorithm, std::string_view>, 7> kAlgorithms{{
+constexpr std::array<std::pair<CollectiveAlgorithm, std::string_view>, 12> kAlgorithms{{
     {CollectiveAlgorithm::Auto, "auto"},
     {CollectiveAlgorithm::Ring, "ring"},
     {CollectiveAlgorithm::Hierarchical, "hierarchical"},
@@ -25,6 +25,17 @@ constexpr std::array<std::pair<CollectiveAlgorithm, std::string_view>, 7> kAlgor
     {CollectiveAlgorithm::Sharp, "sharp"},
     {CollectiveAlgorithm::Direct, "direct"},
     {CollectiveAlgorithm::Pxn, "pxn"},
+    {CollectiveAlgorithm::Nvls, "nvls"},
+    {CollectiveAlgorithm::NvlsTree, "nvls-tree"},
+    {CollectiveAlgorithm::CollNetDirect, "collnet-direct"},
+    {CollectiveAlgorithm::CollNetChain, "collnet-chain"},
+    {CollectiveAlgorithm::Pat, "pat"},
+}};
+constexpr std::array<std::pair<CollectiveProtocol, std::string_view>, 4> kProtocols{{
+    {CollectiveProtocol::Auto, "auto"},
+    {CollectiveProtocol::LL, "LL"},
+    {CollectiveProtocol::LL128, "LL128"},
+    {CollectiveProtocol::Simple, "Simple"},
 }};
 
 } // namespace
@@ -40,6 +51,12 @@ std::optional<CollectiveOp> collectiveOpFromString(std::string_view text) {
 }
 std::optional<CollectiveAlgorithm> collectiveAlgorithmFromString(std::string_view text) {
     return enumValue<CollectiveAlgorithm>(kAlgorithms, text);
+}
+std::string_view toString(CollectiveProtocol protocol) {
+    return enumName(kProtocols, protocol);
+}
+std::optional<CollectiveProtocol> collectiveProtocolFromString(std::string_view text) {
+    return enumValue<CollectiveProtocol>(kProtocols, text);
 }
 std::string_view toString(Precision precision) {
     return precision == Precision::Fp8 ? "fp8" : "bf16";

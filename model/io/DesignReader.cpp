@@ -47,7 +47,7 @@ public:
 
     Design read(const JsonCursor& root) {
         root.allowOnly({"format", "version", "name", "description", "fabric", "generator", "nodes",
-                        "links", "workload", "collective"});
+                        "links", "workload", "collective", "sharp"});
         readHeader(root);
         Design design;
         design.name = root.has("name") ? root["name"].string() : std::string();
@@ -82,6 +82,8 @@ public:
             design.workload = readWorkload(*workload, design.topology.gpuCount());
         if (auto collective = root.find("collective"))
             design.collective = readCollective(*collective);
+        if (auto sharp = root.find("sharp"))
+            design.sharp = sharp->boolean();
         return design;
     }
 
@@ -343,7 +345,7 @@ private:
     }
 
     static CollectiveSpec readCollective(const JsonCursor& c) {
-        c.allowOnly({"op", "bytes", "algorithm"});
+        c.allowOnly({"op", "bytes", "algorithm", "protocol"});
         CollectiveSpec spec;
         const std::string op = c["op"].string();
         const auto parsedOp = collectiveOpFromString(op);
@@ -356,10 +358,17 @@ private:
         if (auto algorithm = c.find("algorithm")) {
             const auto parsed = collectiveAlgorithmFromString(algorithm->string());
             if (!parsed)
-                algorithm->fail(
-                    "unknown algorithm \"" + algorithm->string() +
-                    "\" (expected auto, ring, hierarchical, tree, sharp, direct or pxn)");
+                algorithm->fail("unknown algorithm \"" + algorithm->string() +
+                                "\" (expected auto, ring, tree, nvls, nvls-tree, collnet-direct, "
+                                "collnet-chain, pat, sharp, hierarchical, direct or pxn)");
             spec.algorithm = *parsed;
+        }
+        if (auto protocol = c.find("protocol")) {
+            const auto parsed = collectiveProtocolFromString(protocol->string());
+            if (!parsed)
+                protocol->fail("unknown protocol \"" + protocol->string() +
+                               "\" (expected auto, LL, LL128 or Simple)");
+            spec.protocol = *parsed;
         }
         return spec;
     }

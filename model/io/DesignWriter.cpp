@@ -106,10 +106,15 @@ nlohmann::json designToJson(const Design& design) {
     root["links"] = std::move(links);
     if (design.workload)
         root["workload"] = workloadJson(*design.workload);
-    if (design.collective)
+    if (design.collective) {
         root["collective"] = {{"op", std::string(toString(design.collective->op))},
                               {"bytes", design.collective->bytes},
                               {"algorithm", std::string(toString(design.collective->algorithm))}};
+        if (design.collective->protocol != CollectiveProtocol::Auto)
+            root["collective"]["protocol"] = std::string(toString(design.collective->protocol));
+    }
+    if (design.sharp) // written only when on, as NCCL leaves it off unless asked
+        root["sharp"] = true;
     return root;
 }
 

@@ -116,10 +116,8 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     const CollectiveSpec collective = design.collective.value_or(CollectiveSpec{});
     const model::GpuSpec gpu = workload ? workload->gpu.spec : *catalog.findGpu("h100-sxm");
     const auto groupOn = [&](const sim::FabricNetwork& network) {
-        sim::CollectiveGroup group{network.servers(),
-                                   simulated.node(network.servers().front()).server.gpus, gpu};
-        for (const auto server : group.servers)
-            group.gpusPerServer = std::min(group.gpusPerServer, simulated.node(server).server.gpus);
+        sim::CollectiveGroup group = sim::groupOfServers(network, gpu);
+        group.inNetworkReduction = design.sharp;
         return group;
     };
     struct CollectiveOutcome {

@@ -16,6 +16,7 @@ struct BusBwPoint {
     double algBwGBps = 0;
     double busBwGBps = 0;
     model::CollectiveAlgorithm algorithm = model::CollectiveAlgorithm::Ring; ///< as run
+    model::CollectiveProtocol protocol = model::CollectiveProtocol::Simple;  ///< as run
 };
 
 /// Message sizes from `minBytes` to `maxBytes`, each `factor` times the last, as
@@ -24,7 +25,8 @@ std::vector<double> messageSizes(double minBytes = 8, double maxBytes = 8.0 * (1
                                  double factor = 2);
 
 /// Times the collective `spec.op` with `spec.algorithm` at every size, each as
-/// runCollective() does. Throws what runCollective throws; model::Cancelled when stopped.
+/// runCollective() does: what `fabriclab-cli nccl-tests` prints and the app's
+/// bus-bandwidth chart draws. Throws what runCollective throws; model::Cancelled when stopped.
 /// `phases` (optional) holds phases already simulated on this network and group.
 std::vector<BusBwPoint> busBandwidthCurve(const FabricNetwork& network,
                                           const CollectiveGroup& group,

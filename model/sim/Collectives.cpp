@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/Collectives.hpp"
 
+#include "model/sim/NcclGraphs.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -21,7 +23,7 @@ struct Context {
     std::stop_token stop;
     int servers = 0;
     int gpus = 0;            ///< per server
-    int rails = 0;           ///< NICs per server the collective spreads over
+    int rails = 0;           ///< NICs per server the collective spreads over (all of them)
     double scaleUpBps = 0;   ///< achievable scale-up bytes/s per GPU per direction
     double scaleUpAlpha = 0; ///< seconds per step inside a server
     double stepAlpha = 0;    ///< NCCL's protocol seconds per network step
@@ -88,39 +90,189 @@ double scaleUpStep(const Context& c, double bytes) {
     return c.gpus > 1 ? bytes / c.scaleUpBps + c.scaleUpAlpha : 0.0;
 }
 
-/// Start-up latency of one network step of a ring: NIC, switches and wire between two
-/// neighbouring servers, plus NCCL's protocol latency.
-double networkStepLatency(const Context& c) {
+/// NCCL's NET latencies were measured on InfiniBand, where an 8-byte message between two
+/// servers on one switch takes about 0.9 us (article 000, MPI latency on IB NDR; figures.md).
+/// Fabrics and paths slower than that add the difference, as NCCL adds a NIC's latency.
+constexpr double kNcclNetReferenceUs = 0.9;
+/// Ring neighbours whose paths are timed for that difference (evenly spread over the ring).
+constexpr int kLatencySamples = 64;
+
+double extraNetworkLatencyUs(const Context& c) {
     if (c.servers < 2)
         return 0;
     const auto& servers = c.group.servers;
-    return c.network.latencySeconds(c.network.route({servers[0], 0}, {servers[1], 0}, 0)) +
-           c.stepAlpha;
+    const int stride = std::max(1, c.servers / kLatencySamples);
+    double slowest = 0;
+    for (int i = 0; i < c.servers; i += stride) {
+        const auto from = servers[static_cast<std::size_t>(i)];
+        const auto to = servers[static_cast<std::size_t>((i + 1) % c.servers)];
+        slowest =
+            std::max(slowest, c.network.latencySeconds(c.network.route({from, 0}, {to, 0}, 0)));
+    }
+    return std::max(0.0, slowest * 1e6 - kNcclNetReferenceUs);
 }
 
-/// A ring over all n = servers x gpus ranks, `stepsPerRank` steps of bytes/n each,
-/// NCCL-style: one ring per rail, each crossing every server once; the other hops run on
-/// scale-up. Time follows NCCL's model, bandwidth plus latency: every step moves a chunk
-/// at the pace of the slower of the fabric (simulated once, reused for every step) and
-/// scale-up; the network latency is paid at each of the ring's server crossings and the
-/// scale-up latency at the other steps.
-CollectiveResult flatRing(const Context& c, double bytes, int stepsPerRank) {
-    const int n = c.servers * c.gpus;
-    const double chunk = bytes / n;
-    CollectiveResult result;
-    result.algorithm = CollectiveAlgorithm::Ring;
-    // In each ring a server holds g consecutive ranks: g - 1 hops on scale-up, one on
-    // the fabric. With one ring per rail a GPU sends (g - 1)/g of its chunk on scale-up.
-    double stepData =
-        c.gpus > 1 ? chunk * (c.servers > 1 ? (c.gpus - 1.0) / c.gpus : 1.0) / c.scaleUpBps : 0.0;
-    if (c.servers > 1) {
-        result.phase = simulatePairs(c, "ring", ringPairs(c.servers), chunk / c.rails);
-        stepData = std::max(stepData, result.phase.dataSeconds);
+/// One server as NCCL sees it: the group's GPUs and every NIC the servers have in common.
+nccl::NodeHardware nodeHardware(const Context& c) {
+    const model::GpuSpec& gpu = c.group.gpu;
+    nccl::NodeHardware h;
+    h.architecture = gpu.architecture;
+    h.gpus = c.gpus;
+    h.scaleUpGBps = gpu.scaleUpGBps * gpu.scaleUpEfficiency;
+    h.nvSwitch = gpu.nvSwitch;
+    h.nvlsMulticast = gpu.nvlsMulticast && gpu.nvSwitch;
+    h.nics = c.rails;
+    const auto& fabric = c.network.fabric();
+    const double goodputShare = fabric.lineEfficiency * (1 - fabric.protocolOverhead);
+    h.nicGBps = c.network.nicGoodputGbps({c.group.servers.front(), 0}) / goodputShare / 8;
+    h.pcieGBps = gpu.pcieGBps;
+    return h;
+}
+
+nccl::Function ncclFunction(CollectiveOp op) {
+    switch (op) {
+    case CollectiveOp::AllGather:
+        return nccl::Function::AllGather;
+    case CollectiveOp::ReduceScatter:
+        return nccl::Function::ReduceScatter;
+    case CollectiveOp::Broadcast:
+        return nccl::Function::Broadcast;
+    case CollectiveOp::AllReduce:
+    case CollectiveOp::AllToAll:
+        break;
     }
-    result.phaseRepeats = stepsPerRank;
-    const int crossings = stepsPerRank / (n - 1) * (c.servers - 1);
-    result.seconds = stepsPerRank * stepData + crossings * networkStepLatency(c) +
-                     (stepsPerRank - crossings) * c.scaleUpAlpha;
+    return nccl::Function::AllReduce;
+}
+
+CollectiveAlgorithm asRun(nccl::Algorithm a) {
+    switch (a) {
+    case nccl::Algorithm::Tree:
+        return CollectiveAlgorithm::Tree;
+    case nccl::Algorithm::CollNetDirect:
+        return CollectiveAlgorithm::CollNetDirect;
+    case nccl::Algorithm::CollNetChain:
+        return CollectiveAlgorithm::CollNetChain;
+    case nccl::Algorithm::Nvls:
+        return CollectiveAlgorithm::Nvls;
+    case nccl::Algorithm::NvlsTree:
+        return CollectiveAlgorithm::NvlsTree;
+    case nccl::Algorithm::Pat:
+        return CollectiveAlgorithm::Pat;
+    case nccl::Algorithm::Ring:
+        break;
+    }
+    return CollectiveAlgorithm::Ring;
+}
+
+model::CollectiveProtocol asRun(nccl::Protocol p) {
+    switch (p) {
+    case nccl::Protocol::LL:
+        return model::CollectiveProtocol::LL;
+    case nccl::Protocol::LL128:
+        return model::CollectiveProtocol::LL128;
+    case nccl::Protocol::Simple:
+        break;
+    }
+    return model::CollectiveProtocol::Simple;
+}
+
+/// NCCL_ALGO and NCCL_PROTO for the spec; nothing listed means NCCL's own choice.
+nccl::Allowed allowedFor(const model::CollectiveSpec& spec) {
+    nccl::Allowed allowed;
+    using A = nccl::Algorithm;
+    switch (spec.algorithm) {
+    case CollectiveAlgorithm::Ring:
+        allowed.algorithms = {A::Ring};
+        break;
+    case CollectiveAlgorithm::Tree:
+        allowed.algorithms = {A::Tree};
+        break;
+    case CollectiveAlgorithm::Sharp:
+        allowed.algorithms = {A::CollNetDirect, A::CollNetChain, A::Nvls};
+        break;
+    case CollectiveAlgorithm::Nvls:
+        allowed.algorithms = {A::Nvls};
+        break;
+    case CollectiveAlgorithm::NvlsTree:
+        allowed.algorithms = {A::NvlsTree};
+        break;
+    case CollectiveAlgorithm::CollNetDirect:
+        allowed.algorithms = {A::CollNetDirect};
+        break;
+    case CollectiveAlgorithm::CollNetChain:
+        allowed.algorithms = {A::CollNetChain};
+        break;
+    case CollectiveAlgorithm::Pat:
+        allowed.algorithms = {A::Pat};
+        break;
+    case CollectiveAlgorithm::Auto:
+    case CollectiveAlgorithm::Hierarchical:
+    case CollectiveAlgorithm::Direct:
+    case CollectiveAlgorithm::Pxn:
+        break;
+    }
+    switch (spec.protocol) {
+    case model::CollectiveProtocol::LL:
+        allowed.protocols = {nccl::Protocol::LL};
+        break;
+    case model::CollectiveProtocol::LL128:
+        allowed.protocols = {nccl::Protocol::LL128};
+        break;
+    case model::CollectiveProtocol::Simple:
+        allowed.protocols = {nccl::Protocol::Simple};
+        break;
+    case model::CollectiveProtocol::Auto:
+        break;
+    }
+    return allowed;
+}
+
+bool wantsInNetworkReduction(CollectiveAlgorithm a) {
+    return a == CollectiveAlgorithm::Sharp || a == CollectiveAlgorithm::CollNetDirect ||
+           a == CollectiveAlgorithm::CollNetChain;
+}
+
+/// The communicator NCCL would build over the group, with the fabric's ring rate from the
+/// flow simulator (one ring step on every NIC, simulated once per network and group).
+nccl::System ncclSystem(const Context& c, double bytes, bool sharpAsked, CollectiveResult& result) {
+    double fabricGBps = std::numeric_limits<double>::infinity();
+    if (c.servers > 1) {
+        const double chunk = bytes / (c.servers * c.gpus);
+        result.phase = simulatePairs(c, "ring", ringPairs(c.servers), chunk / c.rails);
+        if (result.phase.dataSeconds > 0)
+            fabricGBps = chunk / result.phase.dataSeconds / 1e9;
+    }
+    const bool reduction = c.network.fabric().inNetworkReduction;
+    const bool collNet = reduction && (c.group.inNetworkReduction || sharpAsked);
+    return nccl::searchGraphs(nccl::Communicator{nodeHardware(c), c.servers, fabricGBps,
+                                                 extraNetworkLatencyUs(c), collNet});
+}
+
+/// All-reduce, all-gather, reduce-scatter and broadcast, timed by NCCL's cost model.
+CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& spec) {
+    const double bytes = static_cast<double>(spec.bytes);
+    const bool sharpAsked = wantsInNetworkReduction(spec.algorithm);
+    if (sharpAsked && !c.network.fabric().inNetworkReduction)
+        throw std::invalid_argument(
+            "fabric " + c.network.fabric().id +
+            " has no in-network reduction (SHARP); use auto, ring, tree or hierarchical");
+    CollectiveResult result;
+    const nccl::TuningTable table(ncclSystem(c, bytes, sharpAsked, result));
+    const auto cost = table.select(ncclFunction(spec.op), bytes, allowedFor(spec));
+    if (!cost)
+        throw std::invalid_argument(
+            "NCCL would not run " + std::string(model::toString(spec.algorithm)) + " with " +
+            std::string(model::toString(spec.protocol)) + " for " +
+            std::string(model::toString(spec.op)) + " on " + std::to_string(c.servers) +
+            " servers of " + std::to_string(c.gpus) + " " + c.group.gpu.id +
+            " (NVLS needs NVSwitch multicast, PAT one GPU per server, SHARP the design's "
+            "in-network reduction)");
+    result.algorithm = asRun(cost->algorithm);
+    result.protocol = asRun(cost->protocol);
+    result.seconds = cost->timeUs * 1e-6;
+    const int n = c.servers * c.gpus;
+    if (cost->algorithm == nccl::Algorithm::Ring)
+        result.phaseRepeats = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;
     return result;
 }
 
@@ -138,55 +290,6 @@ CollectiveResult hierarchical(const Context& c, double bytes) {
         result.phaseRepeats = 2 * (c.servers - 1);
     }
     result.seconds = std::max(2 * intra, inter) + (c.gpus > 1 ? 2 * c.scaleUpAlpha : 0.0);
-    return result;
-}
-
-/// NCCL's double binary tree across servers: two trees, each carrying half the data,
-/// reduce up and broadcast down pipelined, so both directions run at once.
-CollectiveResult doubleTree(const Context& c, double bytes) {
-    CollectiveResult result;
-    result.algorithm = CollectiveAlgorithm::Tree;
-    std::vector<std::pair<int, int>> pairs;
-    const int n = c.servers;
-    for (int i = 1; i < n; ++i) {
-        const int parent = (i - 1) / 2;
-        pairs.emplace_back(i, parent);                 // tree A, reduce
-        pairs.emplace_back(parent, i);                 // tree A, broadcast
-        pairs.emplace_back(n - 1 - i, n - 1 - parent); // tree B mirrors A
-        pairs.emplace_back(n - 1 - parent, n - 1 - i);
-    }
-    result.phase = simulatePairs(c, "tree", pairs, bytes / 2 / c.rails);
-    // Pipelining hides all but the fill and drain of a tree of this depth: one hop's
-    // latency per level on the way up and on the way down.
-    const int depth = static_cast<int>(std::ceil(std::log2(n + 1.0)));
-    const double fill = 2.0 * (depth - 1) * networkStepLatency(c);
-    // Inside a server NCCL chains the GPUs: each sends its data once towards the NIC
-    // while reducing and receives it once while broadcasting, one per direction.
-    const double intra = c.gpus > 1 ? bytes / c.scaleUpBps : 0.0;
-    result.seconds = std::max(result.phase.seconds + fill, intra);
-    return result;
-}
-
-/// In-network reduction (SHARP): each rail sends its shard up once and receives the
-/// result once; the switches add. Scale-up reduce-scatter and all-gather around it.
-CollectiveResult sharp(const Context& c, double bytes) {
-    if (!c.network.fabric().inNetworkReduction)
-        throw std::invalid_argument(
-            "fabric " + c.network.fabric().id +
-            " has no in-network reduction (SHARP); use auto, ring, tree or hierarchical");
-    CollectiveResult result;
-    result.algorithm = CollectiveAlgorithm::Sharp;
-    const double intra = (c.gpus - 1) * scaleUpStep(c, bytes / c.gpus);
-    // Every NIC is busy once in each direction with its rail's share.
-    double slowest = std::numeric_limits<double>::infinity();
-    for (const auto server : c.group.servers)
-        for (int rail = 0; rail < c.rails; ++rail)
-            slowest = std::min(slowest, c.network.nicGoodputGbps({server, rail}));
-    const auto& fabric = c.network.fabric();
-    const double treeLatency =
-        2 * (fabric.nicLatencyNs + 3 * fabric.switchLatencyNs) * 1e-9 + c.stepAlpha;
-    // Scale-up stages and the network stage are pipelined, as in hierarchical().
-    result.seconds = std::max(2 * intra, bytes / c.rails / (slowest * 1e9 / 8)) + treeLatency;
     return result;
 }
 
@@ -251,26 +354,6 @@ CollectiveResult allToAll(const Context& c, double bytes, bool pxn) {
     return result;
 }
 
-/// Pipelined chain: every server forwards to the next at once, plus the pipeline fill.
-CollectiveResult broadcast(const Context& c, double bytes) {
-    CollectiveResult result;
-    result.algorithm = CollectiveAlgorithm::Ring;
-    const double intra = c.gpus > 1 ? bytes / c.scaleUpBps + (c.gpus - 1) * c.scaleUpAlpha : 0.0;
-    if (c.servers == 1) {
-        result.seconds = intra;
-        return result;
-    }
-    std::vector<std::pair<int, int>> chain;
-    for (int i = 0; i + 1 < c.servers; ++i)
-        chain.emplace_back(i, i + 1);
-    result.phase = simulatePairs(c, "chain", chain, bytes / c.rails);
-    const double hop = c.network.latencySeconds(
-                           c.network.route({c.group.servers[0], 0}, {c.group.servers[1], 0}, 0)) +
-                       c.stepAlpha;
-    result.seconds = std::max(result.phase.seconds + (c.servers - 2) * hop, intra);
-    return result;
-}
-
 } // namespace
 
 SimulationResult PhaseCache::phase(std::string_view kind, double bytes,
@@ -304,11 +387,6 @@ SimulationResult simulateRings(const FabricNetwork& network,
 
 namespace {
 
-CollectiveResult fastest(std::vector<CollectiveResult> candidates) {
-    return *std::min_element(candidates.begin(), candidates.end(),
-                             [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
-}
-
 [[noreturn]] void refuse(CollectiveAlgorithm algorithm, CollectiveOp op, const char* fits) {
     throw std::invalid_argument("algorithm " + std::string(model::toString(algorithm)) +
                                 " does not apply to " + std::string(model::toString(op)) +
@@ -316,60 +394,47 @@ CollectiveResult fastest(std::vector<CollectiveResult> candidates) {
 }
 
 CollectiveResult dispatch(const Context& c, const model::CollectiveSpec& spec) {
-    const double bytes = static_cast<double>(spec.bytes);
-    const int n = c.servers * c.gpus;
     const auto algorithm = spec.algorithm;
-    switch (spec.op) {
-    case CollectiveOp::AllReduce:
-        switch (algorithm) {
-        case CollectiveAlgorithm::Ring:
-            return flatRing(c, bytes, 2 * (n - 1));
-        case CollectiveAlgorithm::Hierarchical:
-            return hierarchical(c, bytes);
-        case CollectiveAlgorithm::Tree:
-            return c.servers > 1 ? doubleTree(c, bytes) : flatRing(c, bytes, 2 * (n - 1));
-        case CollectiveAlgorithm::Sharp:
-            return sharp(c, bytes);
-        case CollectiveAlgorithm::Auto: {
-            // NCCL's own choices: ring, tree, and in-network reduction where the fabric has
-            // it. The per-rail hierarchical scheme runs only when asked for.
-            std::vector<CollectiveResult> options{flatRing(c, bytes, 2 * (n - 1))};
-            if (c.servers > 1) {
-                options.push_back(doubleTree(c, bytes));
-                if (c.network.fabric().inNetworkReduction)
-                    options.push_back(sharp(c, bytes));
-            }
-            return fastest(std::move(options));
-        }
-        default:
-            refuse(algorithm, spec.op, "auto, ring, hierarchical, tree or sharp");
-        }
-    case CollectiveOp::AllGather:
-    case CollectiveOp::ReduceScatter:
-        if (algorithm != CollectiveAlgorithm::Auto && algorithm != CollectiveAlgorithm::Ring)
-            refuse(algorithm, spec.op, "auto or ring");
-        return flatRing(c, bytes, n - 1);
-    case CollectiveOp::Broadcast:
-        if (algorithm != CollectiveAlgorithm::Auto && algorithm != CollectiveAlgorithm::Ring)
-            refuse(algorithm, spec.op, "auto or ring");
-        return broadcast(c, bytes);
-    case CollectiveOp::AllToAll:
+    if (spec.op == CollectiveOp::AllToAll) {
         switch (algorithm) {
         case CollectiveAlgorithm::Direct:
-            return allToAll(c, bytes, false);
+            return allToAll(c, static_cast<double>(spec.bytes), false);
         case CollectiveAlgorithm::Pxn:
-            return allToAll(c, bytes, true);
+            return allToAll(c, static_cast<double>(spec.bytes), true);
         case CollectiveAlgorithm::Auto:
             // NCCL enables PXN by default where servers have a NIC per rail.
-            return allToAll(c, bytes, c.rails > 1 && c.servers > 1);
+            return allToAll(c, static_cast<double>(spec.bytes), c.rails > 1 && c.servers > 1);
         default:
             refuse(algorithm, spec.op, "auto, direct or pxn");
         }
     }
-    throw std::invalid_argument("unknown collective");
+    if (algorithm == CollectiveAlgorithm::Direct || algorithm == CollectiveAlgorithm::Pxn)
+        refuse(algorithm, spec.op, "auto or one of NCCL's algorithms");
+    if (algorithm == CollectiveAlgorithm::Hierarchical) {
+        if (spec.op != CollectiveOp::AllReduce)
+            refuse(algorithm, spec.op, "auto or ring");
+        return hierarchical(c, static_cast<double>(spec.bytes));
+    }
+    return ncclCollective(c, spec);
 }
 
 } // namespace
+
+CollectiveGroup groupOfServers(const FabricNetwork& network, const model::GpuSpec& gpu,
+                               std::size_t servers) {
+    const auto& all = network.servers();
+    CollectiveGroup group;
+    group.servers.assign(all.begin(),
+                         all.begin() + static_cast<std::ptrdiff_t>(std::min(servers, all.size())));
+    group.gpu = gpu;
+    group.gpusPerServer = std::numeric_limits<int>::max();
+    for (const auto server : group.servers)
+        group.gpusPerServer =
+            std::min(group.gpusPerServer, network.topology().node(server).server.gpus);
+    if (group.servers.empty())
+        group.gpusPerServer = 0;
+    return group;
+}
 
 double busBandwidthFactor(CollectiveOp op, int ranks) {
     const double n = ranks;
@@ -399,13 +464,17 @@ CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGro
     Context c{network, group, stop, 0, 0, 0, 0, 0, 0, {}, cache};
     c.servers = static_cast<int>(group.servers.size());
     c.gpus = group.gpusPerServer;
-    c.rails = c.gpus;
+    // Every NIC the servers have in common carries traffic, also beyond one per GPU
+    // (16 x 200G or 32 x 100G EFA for 8 GPUs). A group on part of a server's GPUs gets
+    // the NICs next to them, as NCCL hands each GPU its local NICs: the server's share.
+    c.rails = std::numeric_limits<int>::max();
     for (const auto server : group.servers) {
         const int nics = network.nicCount(server);
         if (nics == 0 && c.servers > 1)
             throw std::invalid_argument("server " + network.topology().node(server).name +
                                         " has no NIC connected to the fabric");
-        c.rails = std::min(c.rails, std::max(1, nics));
+        const int serverGpus = std::max(c.gpus, network.topology().node(server).server.gpus);
+        c.rails = std::min(c.rails, std::max(1, nics * c.gpus / serverGpus));
     }
     c.scaleUpBps = group.gpu.scaleUpGBps * group.gpu.scaleUpEfficiency * 1e9;
     c.scaleUpAlpha = group.gpu.scaleUpStepLatencyUs * 1e-6;

@@ -22,8 +22,15 @@ struct CollectiveGroup {
     std::vector<model::NodeId> servers;
     int gpusPerServer = 8;
     model::GpuSpec gpu; ///< scale-up bandwidth, efficiency and step latency
+    /// SHARP enabled for the job (NCCL_COLLNET_ENABLE=1); used where the fabric has it.
+    bool inNetworkReduction = false;
     int ranks() const { return static_cast<int>(servers.size()) * gpusPerServer; }
 };
+
+/// The first `servers` servers of the network (all by default) with the GPUs every one of
+/// them has, as a job spread over them would run.
+CollectiveGroup groupOfServers(const FabricNetwork& network, const model::GpuSpec& gpu,
+                               std::size_t servers = static_cast<std::size_t>(-1));
 
 /// Timing of one collective, reported as nccl-tests reports it:
 /// algbw = size / time; busbw = algbw x 2(n-1)/n for all-reduce, x (n-1)/n for
@@ -31,6 +38,7 @@ struct CollectiveGroup {
 struct CollectiveResult {
     model::CollectiveOp op = model::CollectiveOp::AllReduce;
     model::CollectiveAlgorithm algorithm = model::CollectiveAlgorithm::Ring; ///< as run
+    model::CollectiveProtocol protocol = model::CollectiveProtocol::Simple;  ///< as run
     double bytes = 0;
     int ranks = 0;
     double seconds = 0;
@@ -65,11 +73,15 @@ private:
     std::map<std::string, Entry, std::less<>> m_phases;
 };
 
-/// Runs a collective as NCCL would. Repeated identical steps (a ring's 2(n-1) steps) are
-/// simulated once and the time multiplied, so a 16K-GPU all-reduce costs one phase.
-/// `auto` picks the fastest of what NCCL would choose from (ring, double binary tree,
-/// SHARP where the fabric reduces in the network; PXN for all-to-all on multi-NIC
-/// servers), as NCCL's tuner does.
+/// Runs a collective as NCCL would. The fabric's part goes through the flow simulator: one
+/// step of rings on every NIC of every server, whose rate (after oversubscription, ECMP
+/// collisions and failures) caps NCCL's channels. NCCL's cost model (NcclTuning.hpp) then
+/// times every algorithm and protocol it would consider and `auto` runs the fastest, as
+/// NCCL does; a named algorithm or protocol restricts the choice as NCCL_ALGO and
+/// NCCL_PROTO do. In-network reduction is considered only where the group enables it.
+/// All-to-all, which NCCL's model does not cost, is simulated flow by flow (PXN on
+/// multi-NIC servers). Repeated identical steps are simulated once, so a 16K-GPU
+/// all-reduce costs one phase.
 /// Throws std::invalid_argument for an algorithm that does not fit (SHARP without
 /// in-network reduction, PXN for a reduction) or a group of fewer than one GPU.
 /// `recordLinks` keeps per-channel utilization in the phase's timeline, for playback.

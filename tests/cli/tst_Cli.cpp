@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <string>
 #endif
 
@@ -104,6 +105,8 @@ private Q_SLOTS:
     void runJson();
     void compareJson();
     void sweepJson();
+    void ncclTestsJson();
+    void ncclTestsTable();
     void badInput_data();
     void badInput();
     void samples_data();
@@ -240,6 +243,57 @@ void tst_Cli::sweepJson() {
     }
 }
 
+void tst_Cli::ncclTestsJson() {
+    // The contract: one object per size from -b to -e by -f, with the nccl-tests columns
+    // and NCCL's choice. The good design is 4 servers x 8 GPUs; --servers 2 takes 16 ranks.
+    json rows;
+    runForJson({QStringLiteral("nccl-tests"), m_good, QStringLiteral("-b"), QStringLiteral("1M"),
+                QStringLiteral("-e"), QStringLiteral("64M"), QStringLiteral("-f"),
+                QStringLiteral("4"), QStringLiteral("--servers"), QStringLiteral("2"),
+                QStringLiteral("--json")},
+               rows);
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(rows.is_array());
+    QCOMPARE(rows.size(), std::size_t(4)); // 1, 4, 16, 64 MiB
+    const double ranks = 16;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const json& row = rows[i];
+        for (const char* key : {"bytes", "timeUs", "algbwGBps", "busbwGBps"})
+            QVERIFY2(isNumber(row, key), key);
+        for (const char* key : {"algorithm", "protocol"})
+            QVERIFY2(row.contains(key) && row.at(key).is_string(), key);
+        const double bytes = row.at("bytes");
+        QCOMPARE(bytes, double(1 << 20) * std::pow(4.0, double(i)));
+        // nccl-tests' own arithmetic, to the 3 decimals printed: algbw = size / time,
+        // busbw = algbw x 2(n-1)/n.
+        const double algBw = row.at("algbwGBps");
+        QVERIFY(std::abs(algBw - bytes / (row.at("timeUs").get<double>() * 1e3)) < 2e-3);
+        QVERIFY(std::abs(row.at("busbwGBps").get<double>() - algBw * 2 * (ranks - 1) / ranks) <
+                2e-3);
+    }
+}
+
+void tst_Cli::ncclTestsTable() {
+    // The text form reads like all_gather_perf's: header, then size, count, type, time,
+    // algbw, busbw, algorithm, protocol per line.
+    const Outcome o = runCli({QStringLiteral("nccl-tests"), m_good, QStringLiteral("-g"),
+                              QStringLiteral("all_gather"), QStringLiteral("-b"),
+                              QStringLiteral("8"), QStringLiteral("-e"), QStringLiteral("128")});
+    QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
+    const QStringList lines = QString::fromUtf8(o.out).split('\n', Qt::SkipEmptyParts);
+    QVERIFY(lines.first().contains(QStringLiteral("allgather")));
+    QStringList data;
+    for (const QString& line : lines)
+        if (!line.startsWith('#'))
+            data << line;
+    QCOMPARE(data.size(), 5); // 8, 16, 32, 64, 128 B
+    const QStringList first = data.first().split(' ', Qt::SkipEmptyParts);
+    QCOMPARE(first.size(), 8);
+    QCOMPARE(first[0], QStringLiteral("8"));
+    QCOMPARE(first[2], QStringLiteral("float"));
+}
+
 void tst_Cli::badInput_data() {
     // "file" is written to {file} when not null; {good}, {explicit} and {dir} name fixtures.
     QTest::addColumn<QByteArray>("file");
@@ -324,6 +378,19 @@ void tst_Cli::badInput_data() {
     usage("sweep without generator", {"sweep", "{explicit}", "--servers", "8"}, "sweep",
           "generator");
     usage("two designs", {"run", "{good}", "{explicit}"}, "{explicit}", "one design");
+    usage("nccl-tests unknown op", {"nccl-tests", "{good}", "-g", "all_sum"}, "-g", "all_reduce");
+    usage("nccl-tests size 0", {"nccl-tests", "{good}", "-b", "0"}, "-b", "size in bytes");
+    usage("nccl-tests size suffix", {"nccl-tests", "{good}", "-e", "8T"}, "-e", "\"8T\"");
+    usage("nccl-tests -b above -e", {"nccl-tests", "{good}", "-b", "1G", "-e", "1M"}, "-b",
+          "larger");
+    usage("nccl-tests factor 1", {"nccl-tests", "{good}", "-f", "1"}, "-f", "factor");
+    usage("nccl-tests too many servers", {"nccl-tests", "{good}", "--servers", "9"}, "--servers 9",
+          "4 servers");
+    usage("nccl-tests unknown algorithm", {"nccl-tests", "{good}", "--algo", "spiral"}, "--algo",
+          "spiral");
+    usage("nccl-tests nvls-tree on one server",
+          {"nccl-tests", "{good}", "--servers", "1", "--algo", "nvls-tree"}, "{good}",
+          "would not run");
 }
 
 void tst_Cli::badInput() {

@@ -1,0 +1,131 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// Published nccl-tests figures (nccl-tests.json, sources written beside each) run through
+// model::runNcclTests, the function behind `fabriclab-cli nccl-tests` and the app's
+// bus-bandwidth chart. Each case names its set: "fit" figures calibrated a catalog
+// constant (named in the case), "check" figures were never tuned to. Every case asserts
+// the published value, or range, within the tolerance written beside it, and prints a
+// README row (published, FabricLab, error) so the table there can be refreshed from the log.
+#include <QTest>
+
+#ifndef Q_MOC_RUN
+#include "model/catalog/Catalog.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/report/NcclTests.hpp"
+#include "support/DesignText.hpp"
+
+#include <nlohmann/json.hpp>
+#endif
+
+using namespace fabriclab;
+
+namespace {
+
+const std::filesystem::path kFigures = FABRICLAB_SOURCE_DIR "/tests/validation/nccl-tests.json";
+
+nlohmann::json figures() {
+    return nlohmann::json::parse(testing::readFile(kFigures));
+}
+
+/// A generated rail-optimized leaf-spine of the case's servers, with a workload that names
+/// its GPU (runNcclTests takes the GPU from the workload).
+std::string designFor(const nlohmann::json& c) {
+    const int servers = c["servers"];
+    const int gpus = c["gpusPerServer"];
+    nlohmann::json design = {{"format", "fabriclab-design"},
+                             {"version", 1},
+                             {"name", c["id"]},
+                             {"fabric", c["fabric"]},
+                             {"generator",
+                              {{"kind", "leaf-spine"},
+                               {"servers", servers},
+                               {"gpusPerServer", gpus},
+                               {"nicsPerServer", c["nicsPerServer"]},
+                               {"nicGbps", c["nicGbps"]},
+                               {"railOptimized", true},
+                               {"leafRadix", c.value("leafRadix", 64)},
+                               {"spineRadix", c.value("spineRadix", 64)},
+                               {"oversubscription", 1.0}}},
+                             {"workload",
+                              {{"model", "llama3-8b"},
+                               {"gpu", c["gpu"]},
+                               {"globalBatchTokens", 4194304},
+                               {"tp", gpus},
+                               {"pp", 1},
+                               {"dp", servers}}}};
+    return design.dump();
+}
+
+} // namespace
+
+class tst_Validation : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void figuresAreSourced();
+    void ncclTests_data();
+    void ncclTests();
+};
+
+void tst_Validation::figuresAreSourced() {
+    // Every figure says where it comes from and which set it belongs to; a fit figure names
+    // the constant it calibrated, so the two sets cannot blur.
+    int fit = 0;
+    int check = 0;
+    const nlohmann::json all = figures();
+    for (const auto& c : all["cases"]) {
+        const std::string id = c.value("id", "");
+        QVERIFY2(!c.value("source", "").empty(), id.c_str());
+        QVERIFY2(!c.value("why", "").empty(), id.c_str());
+        const std::string set = c.value("set", "");
+        QVERIFY2(set == "fit" || set == "check", id.c_str());
+        if (set == "fit")
+            QVERIFY2(!c.value("calibrates", "").empty(), id.c_str());
+        (set == "fit" ? fit : check) += 1;
+    }
+    QVERIFY(fit > 0);
+    QVERIFY(check > 0);
+}
+
+void tst_Validation::ncclTests_data() {
+    QTest::addColumn<QByteArray>("figure");
+    const nlohmann::json all = figures();
+    for (const auto& c : all["cases"])
+        QTest::addRow("%s %s", c.value("set", "").c_str(), c.value("id", "").c_str())
+            << QByteArray::fromStdString(c.dump());
+}
+
+void tst_Validation::ncclTests() {
+    QFETCH(QByteArray, figure);
+    const nlohmann::json c = nlohmann::json::parse(figure.toStdString());
+
+    const model::Catalog catalog = model::Catalog::builtin();
+    const model::Design design = model::parseDesign(designFor(c), c["id"], catalog);
+    model::NcclTestsOptions options;
+    options.op = *model::collectiveOpFromString(c["op"].get<std::string>());
+    options.algorithm = *model::collectiveAlgorithmFromString(c["algorithm"].get<std::string>());
+    options.minBytes = options.maxBytes = c["bytes"].get<double>();
+    const model::NcclTestsReport report = model::runNcclTests(design, catalog, options);
+    QCOMPARE(report.rows.size(), std::size_t{1});
+    const auto& row = report.rows.front();
+
+    const double low = c["published"][0];
+    const double high = c["published"][1];
+    const double tolerance = c["tolerance"];
+    const double busBw = row.busBwGBps;
+    const double nearest = std::clamp(busBw, low, high);
+    const double error = (busBw - nearest) / nearest;
+    qInfo("| %s | %s | %g-%g | %.1f (%s %s) | %+.1f%% | %.0f%% |",
+          c["set"].get<std::string>().c_str(), c["id"].get<std::string>().c_str(), low, high, busBw,
+          model::toString(row.algorithm).data(), model::toString(row.protocol).data(),
+          100 * (busBw - (low + high) / 2) / ((low + high) / 2), 100 * tolerance);
+    QVERIFY2(std::abs(error) <= tolerance + 1e-12,
+             qPrintable(QStringLiteral("busbw %1 GB/s, published %2-%3 within %4")
+                            .arg(busBw)
+                            .arg(low)
+                            .arg(high)
+                            .arg(tolerance)));
+}
+
+QTEST_APPLESS_MAIN(tst_Validation)
+#include "tst_Validation.moc"
