@@ -26,12 +26,14 @@ std::string formatReport(const RunReport& r) {
         << " (" << b.split << ")\n"
         << "  effective     " << grouped(r.effective.gbps) << " Gb/s under "
         << (r.fabric.routing == Routing::Adaptive ? "adaptive routing" : "static ECMP") << ", "
-        << fixed(100 * r.effective.ratio, 1) << "% of the min cut\n"
+        << fixed(100 * r.effective.ratio, 1) << "% of the min cut (mean of " << r.effective.seeds
+        << " draws; " << grouped(r.effective.minGbps) << " to " << grouped(r.effective.maxGbps)
+        << ", std " << grouped(r.effective.stddevGbps) << ")\n"
         << "  collective    " << toString(r.collective.op) << " of " << grouped(r.collective.bytes)
         << " bytes over " << r.collective.ranks << " GPUs (" << toString(r.collective.algorithm)
-        << "): " << fixed(r.collective.seconds * 1e3, 3) << " ms, algbw "
-        << fixed(r.collective.algBwGBps, 1) << " GB/s, busbw " << fixed(r.collective.busBwGBps, 1)
-        << " GB/s\n"
+        << ", " << toString(r.collective.protocol) << "): " << fixed(r.collective.seconds * 1e3, 3)
+        << " ms, algbw " << fixed(r.collective.algBwGBps, 1) << " GB/s, busbw "
+        << fixed(r.collective.busBwGBps, 1) << " GB/s\n"
         << "  fabric capex  $" << grouped(c.capex.value) << "  (switches $"
         << grouped(c.switches.value) << ", NICs $" << grouped(c.nics.value)
         << ", cables and optics $" << grouped(c.cables.value) << ")\n"

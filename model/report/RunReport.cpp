@@ -177,12 +177,13 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             other.routing = other.routing == Routing::Adaptive ? Routing::Ecmp : Routing::Adaptive;
             const sim::FabricNetwork otherNetwork(simulated, other, options.seed);
             return sim::effectiveBisection(otherNetwork, report.bisection, options.seed,
-                                           options.stop, true);
+                                           options.stop, true, options.bisectionSeeds);
         });
     const sim::FabricNetwork network(simulated, report.fabric, options.seed);
     if (options.bisection)
-        report.effective = sim::effectiveBisection(network, report.bisection, options.seed,
-                                                   options.stop, options.detail);
+        report.effective =
+            sim::effectiveBisection(network, report.bisection, options.seed, options.stop,
+                                    options.detail, options.bisectionSeeds);
 
     stage("collective", 300);
     {
@@ -214,6 +215,11 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     return report;
 }
 
+int interactiveBisectionSeeds(int servers) {
+    constexpr int kServerDraws = 4096; // servers x draws routed per edit
+    return std::clamp(kServerDraws / std::max(1, servers), 2, RunOptions{}.bisectionSeeds);
+}
+
 nlohmann::ordered_json reportToJson(const RunReport& r) {
     const auto& c = r.cost;
     nlohmann::ordered_json json = {
@@ -225,12 +231,17 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
          {{"theoreticalGbps", rounded(r.bisection.minCut.value, 3)},
           {"effectiveGbps", rounded(r.effective.gbps, 3)},
           {"effectiveRatio", rounded(r.effective.ratio, 4)},
+          {"effectiveMinGbps", rounded(r.effective.minGbps, 3)},
+          {"effectiveMaxGbps", rounded(r.effective.maxGbps, 3)},
+          {"effectiveStddevGbps", rounded(r.effective.stddevGbps, 3)},
+          {"effectiveSeeds", r.effective.seeds},
           {"ratio", rounded(r.bisection.ratio, 4)},
           {"halfInjectionGbps", rounded(r.bisection.halfInjection.value, 3)},
           {"split", r.bisection.split}}},
         {"collective",
          {{"op", std::string(toString(r.collective.op))},
           {"algorithm", std::string(toString(r.collective.algorithm))},
+          {"protocol", std::string(toString(r.collective.protocol))},
           {"ranks", r.collective.ranks},
           {"bytes", static_cast<long long>(r.collective.bytes)},
           {"seconds", rounded(r.collective.seconds, 9)},

@@ -35,7 +35,10 @@ struct RunOptions {
     std::optional<std::string> fabricId;      ///< evaluate on this fabric instead of the design's
     std::optional<double> amortizationMonths; ///< the price catalog's default when absent
     std::uint64_t seed = 1;                   ///< ECMP hashes and the bisection permutation
-    double trainTokens = 1e12;                ///< token budget for time and cost to train
+    /// Draws the effective bisection averages over (seeds `seed`, `seed` + 1, ...): one draw
+    /// can be lucky or unlucky by a third on a static-ECMP fabric.
+    int bisectionSeeds = 8;
+    double trainTokens = 1e12; ///< token budget for time and cost to train
     /// False: only topology, theoretical bisection and cost (what a comparison table
     /// shows), without the effective bisection, collective and step simulations.
     bool simulate = true;
@@ -57,6 +60,11 @@ struct RunOptions {
     /// Called from the running thread as each stage starts.
     std::function<void(const RunProgress&)> progress;
 };
+
+/// Draws of the effective bisection for a run that must answer an edit within a second
+/// (the app): 8 up to 512 servers, then fewer as each draw routes more flows, never under 2
+/// so a spread is always shown.
+int interactiveBisectionSeeds(int servers);
 
 /// What training a token budget takes on this design.
 struct TrainingEstimate {

@@ -6,13 +6,16 @@
 #include "model/sim/FlowSolver.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace fabriclab::sim {
 
-EffectiveBisection effectiveBisection(const FabricNetwork& network,
-                                      const model::BisectionResult& theoretical, std::uint64_t seed,
-                                      std::stop_token stop, bool tiers) {
+namespace {
+
+/// One draw: a permutation and the flows' hash keys from `seed`.
+EffectiveBisection oneDraw(const FabricNetwork& network, const model::BisectionResult& theoretical,
+                           std::uint64_t seed, std::stop_token stop, bool tiers) {
     EffectiveBisection result;
     const auto& first = theoretical.firstHalf;
     auto second = theoretical.secondHalf;
@@ -33,7 +36,7 @@ EffectiveBisection effectiveBisection(const FabricNetwork& network,
     Route route;
     const auto addFlow = [&](Endpoint from, Endpoint to, std::vector<VariableId>& into) {
         const VariableId v = solver->addVariable();
-        network.routeInto(from, to, 0, route);
+        network.routeInto(from, to, seed, route);
         for (const PathElement& e : route.elements)
             solver->expand(v, ConstraintId{e.channel}, e.fraction);
         if (tiers) {
@@ -82,6 +85,38 @@ EffectiveBisection effectiveBisection(const FabricNetwork& network,
                 rate * elements[e].fraction;
     }
     return result;
+}
+
+} // namespace
+
+EffectiveBisection effectiveBisection(const FabricNetwork& network,
+                                      const model::BisectionResult& theoretical, std::uint64_t seed,
+                                      std::stop_token stop, bool tiers, int seeds) {
+    seeds = std::max(1, seeds);
+    EffectiveBisection mean;
+    std::vector<double> draws;
+    for (int i = 0; i < seeds; ++i) {
+        const EffectiveBisection draw =
+            oneDraw(network, theoretical, seed + static_cast<std::uint64_t>(i), stop, tiers);
+        draws.push_back(draw.gbps);
+        for (std::size_t t = 0; t < mean.tiers.size(); ++t) {
+            mean.tiers[t].capacityGbps = draw.tiers[t].capacityGbps;
+            mean.tiers[t].carriedGbps += draw.tiers[t].carriedGbps / seeds;
+        }
+    }
+    double sum = 0;
+    for (const double g : draws)
+        sum += g;
+    mean.gbps = sum / seeds;
+    double squares = 0;
+    for (const double g : draws)
+        squares += (g - mean.gbps) * (g - mean.gbps);
+    mean.stddevGbps = std::sqrt(squares / seeds);
+    mean.minGbps = *std::min_element(draws.begin(), draws.end());
+    mean.maxGbps = *std::max_element(draws.begin(), draws.end());
+    mean.seeds = seeds;
+    mean.ratio = theoretical.minCut.value > 0 ? mean.gbps / theoretical.minCut.value : 0;
+    return mean;
 }
 
 } // namespace fabriclab::sim

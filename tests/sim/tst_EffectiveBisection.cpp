@@ -120,6 +120,7 @@ private Q_SLOTS:
     void tierLoads();
     void groupedChannelsAreExact_data();
     void groupedChannelsAreExact();
+    void meanAndSpreadOverSeeds();
 };
 
 void tst_EffectiveBisection::generatedLeafSpine_data() {
@@ -395,6 +396,42 @@ void tst_EffectiveBisection::tierLoads() {
              qPrintable(describe("spine-core carried", tier(LinkTier::SpineCore).carriedGbps,
                                  expectedCore)));
     QCOMPARE(tier(LinkTier::Other).carriedGbps, 0.0);
+}
+
+void tst_EffectiveBisection::meanAndSpreadOverSeeds() {
+    // Under static ECMP a leaf-spine's throughput moves with the draw (the teaching sample
+    // ranges from 280 to 467 Gb/s over seeds 1-8): a single seed is lucky or unlucky.
+    // Eight draws report their mean, extremes and spread, each the statistic of the eight
+    // single draws. 16 servers x 8 NICs, two per radix-32 leaf, 1:1.
+    const model::Topology topology = testing::generateOrFail(
+        model::generateLeafSpine,
+        testing::generatorRequest("leaf-spine", 16, 8, false, 32, 64, 64, 1.0, 1.0));
+    if (QTest::currentTestFailed())
+        return;
+    const model::BisectionResult theoretical = model::theoreticalBisection(topology);
+    const FabricNetwork network(topology, builtinFabric("roce-v2"));
+    constexpr int kSeeds = 8;
+    std::vector<double> singles;
+    for (int i = 0; i < kSeeds; ++i)
+        singles.push_back(effectiveBisection(network, theoretical, 5 + i, {}, false).gbps);
+    const EffectiveBisection over = effectiveBisection(network, theoretical, 5, {}, true, kSeeds);
+    double mean = 0;
+    for (const double g : singles)
+        mean += g / kSeeds;
+    double variance = 0;
+    for (const double g : singles)
+        variance += (g - mean) * (g - mean) / kSeeds;
+    qInfo("roce-v2 16 servers: %.0f Gb/s mean, %.0f .. %.0f, std %.0f", over.gbps, over.minGbps,
+          over.maxGbps, over.stddevGbps);
+    QCOMPARE(over.seeds, kSeeds);
+    // Same draws, summed in the same order: equal to the last bits.
+    QVERIFY(std::abs(over.gbps - mean) <= 1e-9 * mean);
+    QCOMPARE(over.minGbps, *std::min_element(singles.begin(), singles.end()));
+    QCOMPARE(over.maxGbps, *std::max_element(singles.begin(), singles.end()));
+    QVERIFY(std::abs(over.stddevGbps - std::sqrt(variance)) <= 1e-9 * mean);
+    // Static ECMP: the draws differ (a spread of zero would mean the seed is ignored).
+    QVERIFY(over.maxGbps > over.minGbps);
+    QCOMPARE(over.ratio, over.gbps / theoretical.minCut.value);
 }
 
 void tst_EffectiveBisection::groupedChannelsAreExact_data() {

@@ -40,9 +40,10 @@ QPixmap heatScale(int width, int height) {
 }
 
 QString collectiveName(const model::RunReport& r) {
-    return ResultsDashboard::tr("%1 of %2 over %3 GPUs (%4)")
+    return ResultsDashboard::tr("%1 of %2 over %3 GPUs (%4, %5)")
         .arg(engineText(model::toString(r.collective.op)), bytesText(r.collective.bytes),
-             numberText(r.collective.ranks), engineText(model::toString(r.collective.algorithm)));
+             numberText(r.collective.ranks), engineText(model::toString(r.collective.algorithm)),
+             engineText(model::toString(r.collective.protocol)));
 }
 
 } // namespace
@@ -183,9 +184,10 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
 
     QString text =
         tr("%1 GPUs on %2 servers · bisection %3 (%4 of half the injection "
-           "bandwidth; %5 delivered) · %6 in %7, busbw %8")
+           "bandwidth; %5 ± %6 delivered) · %7 in %8, busbw %9")
             .arg(numberText(r.gpus), numberText(r.servers), bandwidthText(r.bisection.minCut.value),
-                 percentText(r.bisection.ratio), bandwidthText(r.effective.gbps), collectiveName(r),
+                 percentText(r.bisection.ratio), bandwidthText(r.effective.gbps),
+                 bandwidthText(r.effective.stddevGbps), collectiveName(r),
                  durationText(r.collective.seconds), busBandwidthText(r.collective.busBwGBps));
     if (r.step)
         text += tr(" · step %1, communication %2 of compute")

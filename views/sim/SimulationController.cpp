@@ -27,6 +27,7 @@ void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision,
     const auto started = std::chrono::steady_clock::now();
     model::RunOptions options;
     options.detail = true;
+    options.bisectionSeeds = model::interactiveBisectionSeeds(design->topology.serverCount());
     options.stop = stop;
     options.theoretical = [&] { return SharedBisection::await(bisection, stop); };
     options.progress = [&promise](const model::RunProgress& p) {
