@@ -271,8 +271,14 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
     result.protocol = asRun(cost->protocol);
     result.seconds = cost->timeUs * 1e-6;
     const int n = c.servers * c.gpus;
+    const int ringSteps = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;
     if (cost->algorithm == nccl::Algorithm::Ring)
-        result.phaseRepeats = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;
+        result.phaseRepeats = ringSteps;
+    else if (result.phase.seconds > 0)
+        // Other algorithms load the same NICs and rails; the ring step stands for their
+        // traffic in the playback, repeated to fill the collective's time.
+        result.phaseRepeats = static_cast<int>(
+            std::clamp(std::round(result.seconds / result.phase.seconds), 1.0, double(ringSteps)));
     return result;
 }
 

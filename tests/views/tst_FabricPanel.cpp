@@ -9,6 +9,7 @@
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/FabricPanel.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
@@ -51,6 +52,7 @@ private Q_SLOTS:
     void sliderShowsEachOpenedDesign_data();
     void sliderShowsEachOpenedDesign();
     void handDrawnRatioFollowsItsCabling();
+    void sharpIsAnUndoableOptIn();
 };
 
 void tst_FabricPanel::iconsAreRegistered() {
@@ -159,6 +161,33 @@ void tst_FabricPanel::fabricPickRegeneratesAsOneStep() {
     document.undoStack()->undo();
     QCOMPARE(snapshot(document), before);
     QCOMPARE(picker->currentData().toString(), QStringLiteral("spectrum-x"));
+}
+
+void tst_FabricPanel::sharpIsAnUndoableOptIn() {
+    // SHARP is off unless asked for (NCCL_COLLNET_ENABLE), can only be asked for where the
+    // switches reduce, and turning it on is one undo step.
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kGenerated)); // spectrum-x: no switch reduction
+    FabricPanel panel(document);
+    auto* sharp = panel.findChild<QCheckBox*>(QStringLiteral("sharpToggle"));
+    QVERIFY(sharp);
+    QVERIFY(!sharp->isChecked());
+    QVERIFY(!sharp->isEnabled());
+
+    auto* picker = panel.findChild<QComboBox*>(QStringLiteral("fabricPicker"));
+    const int ndr = picker->findData(QStringLiteral("ib-ndr"));
+    picker->setCurrentIndex(ndr);
+    Q_EMIT picker->activated(ndr);
+    QVERIFY(sharp->isEnabled());
+    QVERIFY(!document.design().sharp);
+
+    sharp->click();
+    QVERIFY(document.design().sharp);
+    QCOMPARE(document.undoStack()->count(), 2);
+    QCOMPARE(document.undoStack()->text(1), QStringLiteral("Turn SHARP on"));
+    document.undoStack()->undo();
+    QVERIFY(!document.design().sharp);
+    QVERIFY(!sharp->isChecked());
 }
 
 void tst_FabricPanel::refusedFabricChangesNothing() {

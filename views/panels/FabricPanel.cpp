@@ -7,6 +7,7 @@
 #include "views/models/NumberFormat.hpp"
 #include "views/panels/DesignRegeneration.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -49,8 +50,10 @@ QString comparison(const TopologySummary& now, const TopologySummary& next, doub
 
 FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
     : QWidget(parent), m_document(document), m_fabric(new QComboBox(this)),
-      m_fabricInfo(new QLabel(this)), m_slider(new QSlider(Qt::Horizontal, this)),
-      m_ratio(new QLabel(this)), m_preview(new QLabel(this)), m_refusal(new QLabel(this)) {
+      m_fabricInfo(new QLabel(this)),
+      m_sharp(new QCheckBox(tr("In-network reduction (SHARP)"), this)),
+      m_slider(new QSlider(Qt::Horizontal, this)), m_ratio(new QLabel(this)),
+      m_preview(new QLabel(this)), m_refusal(new QLabel(this)) {
     m_fabric->setObjectName(QStringLiteral("fabricPicker"));
     // Catalog names are long ("NVIDIA Spectrum-X (SN5600 Spectrum-4, ConnectX-7)"); let the
     // dock decide the width and show the whole name in the popup and the tooltip.
@@ -61,6 +64,8 @@ FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
     m_fabricInfo->setObjectName(QStringLiteral("fabricInfo"));
     m_fabricInfo->setForegroundRole(QPalette::PlaceholderText);
     m_fabricInfo->setWordWrap(true);
+
+    m_sharp->setObjectName(QStringLiteral("sharpToggle"));
 
     m_slider->setObjectName(QStringLiteral("oversubscriptionSlider"));
     m_slider->setRange(positionOf(kMinRatio), positionOf(kMaxRatio));
@@ -103,6 +108,7 @@ FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
     layout->addWidget(fabricCaption);
     layout->addWidget(m_fabric);
     layout->addWidget(m_fabricInfo);
+    layout->addWidget(m_sharp);
     layout->addSpacing(10);
     layout->addLayout(ratioRow);
     layout->addWidget(m_slider);
@@ -115,6 +121,7 @@ FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
     connect(&m_commit, &QTimer::timeout, this, &FabricPanel::commitRatio);
     // activated is the user's pick only; the programmatic selection in sync does not emit it.
     connect(m_fabric, &QComboBox::activated, this, &FabricPanel::fabricPicked);
+    connect(m_sharp, &QCheckBox::toggled, this, &FabricPanel::sharpToggled);
     connect(m_slider, &QSlider::valueChanged, this, &FabricPanel::sliderMoved);
     connect(m_slider, &QSlider::sliderReleased, this, &FabricPanel::commitRatio);
     connect(&m_candidates, &GeneratorPreview::ready, this, &FabricPanel::showPreview);
@@ -211,6 +218,23 @@ void FabricPanel::describeFabric() {
                               .arg(bandwidthText(fabric.portSpeed.value))
                               .arg(fabric.switchRadix)
                               .arg(transport, routing));
+    const QSignalBlocker blockSharp(m_sharp);
+    m_sharp->setChecked(m_document.design().sharp);
+    m_sharp->setEnabled(fabric.inNetworkReduction);
+    m_sharp->setToolTip(
+        fabric.inNetworkReduction
+            ? tr("Let NCCL reduce in the switches (NCCL_COLLNET_ENABLE=1 with the SHARP "
+                 "plugin). Off by default, as in NCCL.")
+            : tr("This fabric's switches cannot reduce; the setting is kept for fabrics that "
+                 "can."));
+}
+
+void FabricPanel::sharpToggled(bool on) {
+    if (m_document.design().sharp == on)
+        return;
+    model::Design design = m_document.design();
+    design.sharp = on;
+    m_document.replaceDesign(std::move(design), on ? tr("Turn SHARP on") : tr("Turn SHARP off"));
 }
 
 void FabricPanel::showRefusal(const QString& text) {

@@ -10,6 +10,7 @@
 
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -50,6 +51,7 @@ private:
     void commitRatio();
     void showRefusal(const QString& text);
     void describeFabric();
+    void sharpToggled(bool on);
 
     static double ratioAt(int position);
     static int positionOf(double ratio);
@@ -57,6 +59,9 @@ private:
     TopologyDocument& m_document;
     QComboBox* m_fabric;
     QLabel* m_fabricInfo;
+    /// In-network reduction for the job (the design's "sharp"), off by default as in NCCL;
+    /// enabled only on fabrics whose switches reduce.
+    QCheckBox* m_sharp;
     QSlider* m_slider;
     QLabel* m_ratio;
     QLabel* m_preview;
