@@ -205,8 +205,9 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         training.tokens = options.trainTokens;
         training.seconds = options.trainTokens / report.step->tokensPerSecond;
         training.gpuHours = training.seconds / 3600 * simulated.gpuCount();
-        training.costUsd =
-            training.gpuHours * (catalog.prices().gpuHourUsd + report.cost.perGpuHour);
+        // A rented GPU-hour already pays for the network it sits on: the fabric's own
+        // $/GPU-hour (report.cost) is for owners comparing builds, not added again here.
+        training.costUsd = training.gpuHours * catalog.prices().gpuHourUsd;
         report.training = training;
     }
     if (otherRouting.valid())

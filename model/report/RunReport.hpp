@@ -71,7 +71,7 @@ struct TrainingEstimate {
     double tokens = 0;
     double seconds = 0;
     double gpuHours = 0;
-    double costUsd = 0; ///< GPU-hours x (GPU rental + the fabric's $/GPU-hour)
+    double costUsd = 0; ///< GPU-hours x GPU rental, which already includes the network
 };
 
 /// What one design delivers and costs: the figures `fabriclab-cli run` prints.

@@ -12,6 +12,9 @@
 #include "model/io/DesignFile.hpp"
 #include "model/report/RunReport.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,6 +55,7 @@ private Q_SLOTS:
     void soundDesignHasNoWarnings();
     void uncabledServerDoesNotStopTheSimulation();
     void suppliedTheoreticalBisectionIsUsed();
+    void trainingCostCountsTheNetworkOnce();
     void refused_data();
     void refused();
 };
@@ -80,6 +84,28 @@ void tst_RunReport::uncabledServerIsWarnedAbout() {
     const auto json = reportToJson(report);
     QVERIFY(json.contains("warnings"));
     QVERIFY(json.at("warnings") == nlohmann::ordered_json(warning));
+}
+
+void tst_RunReport::trainingCostCountsTheNetworkOnce() {
+    // A rented GPU-hour (figures.md: $2.90 on demand) already pays for the network under
+    // it: doubling every switch and NIC price changes the fabric's capex and $/GPU-hour
+    // but not what training costs a renter.
+    std::ifstream in(FABRICLAB_SOURCE_DIR "/resources/catalog/prices.json");
+    nlohmann::json prices = nlohmann::json::parse(in);
+    for (const char* kind : {"switches", "nics"})
+        for (auto& part : prices[kind]) {
+            auto& price = part["priceUsd"];
+            (price.is_object() ? price["value"] : price) =
+                2 * (price.is_object() ? price["value"] : price).get<double>();
+        }
+    Catalog dear = Catalog::builtin();
+    dear.loadPrices(prices.dump(), "doubled prices");
+    const RunReport cheap = runDesign(teachingDesign(), Catalog::builtin());
+    const RunReport costly = runDesign(teachingDesign(), dear);
+    QVERIFY(cheap.training && costly.training);
+    QVERIFY(costly.cost.capex.value > 1.5 * cheap.cost.capex.value);
+    QCOMPARE(costly.training->costUsd, cheap.training->costUsd);
+    QCOMPARE(cheap.training->costUsd, cheap.training->gpuHours * 2.90);
 }
 
 void tst_RunReport::soundDesignHasNoWarnings() {
