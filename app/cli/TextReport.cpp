@@ -47,9 +47,12 @@ std::string formatReport(const RunReport& r) {
             << fixed(s.exposedCommSeconds, 3) << " s (MFU " << fixed(s.mfu, 2) << ")\n"
             << "  communication " << fixed(s.commSeconds, 3) << " s: data-parallel "
             << fixed(s.dpSeconds, 3) << ", tensor " << fixed(s.tpSeconds, 3) << ", pipeline "
-            << fixed(s.ppSeconds, 3) << ", expert " << fixed(s.epSeconds, 3) << "; comm/compute "
-            << fixed(100 * s.commToCompute, 1) << "%\n"
+            << fixed(s.ppSeconds, 3) << ", expert " << fixed(s.epSeconds, 3) << ", context "
+            << fixed(s.cpSeconds, 3) << "; comm/compute " << fixed(100 * s.commToCompute, 1)
+            << "%\n"
             << "  throughput    " << grouped(s.tokensPerSecond) << " tokens/s\n";
+        for (const auto& assumption : s.assumptions)
+            out << "  assumed       " << assumption << "\n";
     }
     if (r.training)
         out << "  to train      " << grouped(r.training->tokens)

@@ -58,6 +58,18 @@ std::string_view toString(CollectiveProtocol protocol) {
 std::optional<CollectiveProtocol> collectiveProtocolFromString(std::string_view text) {
     return enumValue<CollectiveProtocol>(kProtocols, text);
 }
+constexpr std::array<std::pair<Recompute, std::string_view>, 3> kRecompute{{
+    {Recompute::None, "none"},
+    {Recompute::Selective, "selective"},
+    {Recompute::Full, "full"},
+}};
+
+std::string_view toString(Recompute recompute) {
+    return enumName(kRecompute, recompute);
+}
+std::optional<Recompute> recomputeFromString(std::string_view text) {
+    return enumValue<Recompute>(kRecompute, text);
+}
 std::string_view toString(Precision precision) {
     return precision == Precision::Fp8 ? "fp8" : "bf16";
 }

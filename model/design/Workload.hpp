@@ -14,22 +14,31 @@ namespace fabriclab::model {
 enum class Precision { Bf16, Fp8 };
 std::string_view toString(Precision precision);
 
+/// Activation recomputation: none, the attention core only (selective, Korthikanti et al.
+/// 2022), or every layer's forward pass again in the backward pass (full).
+enum class Recompute { None, Selective, Full };
+std::string_view toString(Recompute recompute);
+std::optional<Recompute> recomputeFromString(std::string_view text);
+
 /// A training job and how it is split over the cluster.
 struct Workload {
     CatalogRef<ModelSpec> model;
     CatalogRef<GpuSpec> gpu;
     long long globalBatchTokens = 4194304; ///< tokens per optimizer step, whole cluster
     int tp = 1;                            ///< tensor parallel (inside the scale-up domain)
+    int cp = 1;                            ///< context parallel: the sequence split over GPUs
     int pp = 1;                            ///< pipeline stages
-    int dp = 1;                            ///< data-parallel replicas; tp x pp x dp = GPUs
-    int ep = 1;                            ///< expert parallel
+    int vpp = 1;                           ///< virtual pipeline stages per pipeline rank
+    int dp = 1;                            ///< data-parallel replicas; tp x cp x pp x dp = GPUs
+    int ep = 1;                            ///< expert parallel (carved out of data parallel)
     int zero = 0;                          ///< ZeRO stage 0-3 (3 = FSDP)
     Precision precision = Precision::Bf16;
+    Recompute recompute = Recompute::None;
     std::optional<double> mfu; ///< the GPU catalog's default for the precision when absent
     double overlap = 0;        ///< share of communication hidden behind compute, 0-1
 
-    /// GPUs one model replica spans (tp x pp), and GPUs the whole split uses.
-    long long gpusPerReplica() const { return static_cast<long long>(tp) * pp; }
+    /// GPUs one model replica spans (tp x cp x pp), and GPUs the whole split uses.
+    long long gpusPerReplica() const { return static_cast<long long>(tp) * cp * pp; }
     long long gpus() const { return gpusPerReplica() * dp; }
 
     friend bool operator==(const Workload&, const Workload&) = default;

@@ -305,8 +305,8 @@ private:
     }
 
     Workload readWorkload(const JsonCursor& w, int gpus) const {
-        w.allowOnly({"model", "gpu", "globalBatchTokens", "tp", "pp", "dp", "ep", "zero",
-                     "precision", "mfu", "overlap"});
+        w.allowOnly({"model", "gpu", "globalBatchTokens", "tp", "cp", "pp", "vpp", "dp", "ep",
+                     "zero", "precision", "recompute", "mfu", "overlap"});
         Workload load;
         load.model = readCatalogRef<ModelSpec>(
             w["model"], "model", [&](std::string_view id) { return m_catalog.findModel(id); },
@@ -316,7 +316,9 @@ private:
             catalog_json::parseGpu, m_catalog.gpus());
         load.globalBatchTokens = w["globalBatchTokens"].integer(1, kMaxTokens);
         load.tp = readInt(w, "tp", 1, kMaxParallelism, 1);
+        load.cp = readInt(w, "cp", 1, kMaxParallelism, 1);
         load.pp = readInt(w, "pp", 1, kMaxParallelism, 1);
+        load.vpp = readInt(w, "vpp", 1, kMaxParallelism, 1);
         load.dp = readInt(w, "dp", 1, kMaxParallelism, 1);
         load.ep = readInt(w, "ep", 1, kMaxParallelism, 1);
         load.zero = readInt(w, "zero", 0, 3, 0);
@@ -329,14 +331,24 @@ private:
             else
                 precision->fail("expected \"bf16\" or \"fp8\", got \"" + text + "\"");
         }
+        if (auto recompute = w.find("recompute")) {
+            const auto parsed = recomputeFromString(recompute->string());
+            if (!parsed)
+                recompute->fail("expected \"none\", \"selective\" or \"full\", got \"" +
+                                recompute->string() + "\"");
+            load.recompute = *parsed;
+        }
         if (w.has("mfu"))
             load.mfu = w["mfu"].number(0.001, 1);
         load.overlap = readNumber(w, "overlap", 0, 1, 0);
         const long long product = load.gpus();
         if (product != gpus && m_options.workloadMustFit)
-            w.fail("tp x pp x dp = " + std::to_string(load.tp) + " x " + std::to_string(load.pp) +
-                   " x " + std::to_string(load.dp) + " = " + std::to_string(product) +
-                   ", but the design has " + std::to_string(gpus) + " GPUs");
+            w.fail((load.cp > 1 ? "tp x cp x pp x dp = " + std::to_string(load.tp) + " x " +
+                                      std::to_string(load.cp)
+                                : "tp x pp x dp = " + std::to_string(load.tp)) +
+                   " x " + std::to_string(load.pp) + " x " + std::to_string(load.dp) + " = " +
+                   std::to_string(product) + ", but the design has " + std::to_string(gpus) +
+                   " GPUs");
         if (load.ep > static_cast<long long>(load.dp) * load.tp)
             w["ep"].fail("expert parallelism " + std::to_string(load.ep) +
                          " exceeds the tp x dp = " + std::to_string(load.dp * load.tp) +

@@ -77,6 +77,13 @@ nlohmann::json workloadJson(const Workload& w) {
                         {"overlap", number(w.overlap)}};
     if (w.mfu)
         j["mfu"] = number(*w.mfu);
+    // Written only when set, so files that never used them stay as they were.
+    if (w.cp > 1)
+        j["cp"] = w.cp;
+    if (w.vpp > 1)
+        j["vpp"] = w.vpp;
+    if (w.recompute != Recompute::None)
+        j["recompute"] = std::string(toString(w.recompute));
     return j;
 }
 

@@ -58,7 +58,12 @@ nlohmann::ordered_json stepJson(const RunReport& r) {
                                    {"dpSeconds", rounded(s.dpSeconds, 6)},
                                    {"tpSeconds", rounded(s.tpSeconds, 6)},
                                    {"ppSeconds", rounded(s.ppSeconds, 6)},
-                                   {"epSeconds", rounded(s.epSeconds, 6)}};
+                                   {"epSeconds", rounded(s.epSeconds, 6)},
+                                   {"cpSeconds", rounded(s.cpSeconds, 6)},
+                                   {"hfu", rounded(s.hfu, 4)},
+                                   {"bubbleFraction", rounded(s.bubbleFraction, 4)},
+                                   {"dpBytesPerGpu", rounded(s.dpBytesPerGpu, 0)},
+                                   {"assumptions", s.assumptions}};
     if (r.training)
         step["train"] = {{"tokens", r.training->tokens},
                          {"days", rounded(r.training->seconds / 86400, 3)},

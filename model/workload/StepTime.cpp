@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -13,6 +14,9 @@ namespace fabriclab::sim {
 namespace {
 
 constexpr double kBytesPerValue = 2; // BF16 gradients and activations on the wire
+/// FP8 training (Transformer Engine, DeepSeek-V3) sends the expert dispatch in FP8 and the
+/// combine in BF16: 1.5 bytes per value on average over the two all-to-alls.
+constexpr double kFp8ExpertBytesPerValue = 1.5;
 
 /// Data-parallel gradient exchange: every GPU's DP group is a ring of `dp` ranks spaced
 /// `tp` apart. Members on one server first combine over scale-up; the rest cross the
@@ -27,13 +31,14 @@ double dataParallelSeconds(const FabricNetwork& network, const model::Workload& 
     // ZeRO-3 also gathers parameters for the forward and the backward pass: 3 passes of
     // (n-1)/n instead of the all-reduce's 2.
     const double volumeFactor = w.zero >= 3 ? 1.5 : 1.0;
-    const int membersPerServer = std::max(1, gpusPerServer / w.tp); // DP members sharing a server
+    const int spacing = w.tp * w.cp; // Megatron order: tp, then cp, then dp
+    const int membersPerServer = std::max(1, gpusPerServer / spacing); // DP members on a server
     const int serversPerGroup = std::max(1, w.dp / membersPerServer);
     double seconds = 0;
     if (membersPerServer > 1)
         seconds += 2.0 * (membersPerServer - 1) / membersPerServer * gradientBytes / scaleUpBps;
     if (serversPerGroup > 1) {
-        const int stride = std::max(1, w.tp / gpusPerServer);
+        const int stride = std::max(1, spacing / gpusPerServer);
         std::vector<std::vector<model::NodeId>> rings(static_cast<std::size_t>(stride));
         for (int d = 0; d < serversPerGroup; ++d)
             for (int o = 0; o < stride; ++o) {
@@ -53,6 +58,45 @@ double dataParallelSeconds(const FabricNetwork& network, const model::Workload& 
     return seconds * volumeFactor;
 }
 
+std::string percent(double share) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100 * share);
+    return text;
+}
+
+/// The inputs the step takes as given, as a practitioner would want them listed.
+std::vector<std::string> stepAssumptions(const model::Workload& w, const StepTime& t, bool fp8) {
+    std::vector<std::string> said;
+    said.push_back(
+        "MFU " + percent(t.mfu) +
+        (w.mfu ? " as given"
+               : " (the GPU catalog's default for " + std::string(fp8 ? "FP8" : "BF16") + ")") +
+        ", end to end: it already holds pipeline bubbles, recomputation and "
+        "scale-up traffic");
+    said.push_back("model FLOPs count attention (12 x layers x hidden x sequence per token)");
+    if (w.pp > 1)
+        said.push_back("pipeline bubble " + percent(t.bubbleFraction) + " with " +
+                       std::to_string(w.vpp) +
+                       " virtual stage(s) and one sequence per micro-batch, inside MFU");
+    if (w.recompute != model::Recompute::None)
+        said.push_back(std::string(toString(w.recompute)) + " recomputation: HFU " +
+                       percent(t.hfu) + " for MFU " + percent(t.mfu));
+    said.push_back("gradients reduced in BF16" +
+                   std::string(w.zero >= 3   ? "; ZeRO-3 gathers parameters twice more"
+                               : w.zero >= 1 ? "; ZeRO reduce-scatters them and gathers "
+                                               "parameters (the same bytes as an all-reduce)"
+                                             : ""));
+    if (w.ep > 1)
+        said.push_back(fp8 ? "expert all-to-alls dispatch in FP8 and combine in BF16"
+                           : "expert all-to-alls in BF16");
+    if (w.cp > 1)
+        said.push_back("context parallel exchanges full keys and values (no grouped-query "
+                       "saving)");
+    said.push_back("fabric traffic hidden behind compute: " + percent(w.overlap) +
+                   " of data, expert and context parallel; none of pipeline");
+    return said;
+}
+
 } // namespace
 
 std::string_view toString(Parallelism parallelism) {
@@ -65,6 +109,8 @@ std::string_view toString(Parallelism parallelism) {
         return "pipeline";
     case Parallelism::Expert:
         return "expert";
+    case Parallelism::Context:
+        return "context";
     }
     return "?";
 }
@@ -99,31 +145,76 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     t.mfu = w.mfu.value_or(fp8 ? gpu.defaultMfuFp8 : gpu.defaultMfuBf16);
     const double peak = (fp8 ? gpu.fp8Tflops : gpu.bf16Tflops) * 1e12;
     const double tokens = static_cast<double>(w.globalBatchTokens);
-    const double flops = 6 * model.activeParamsB * 1e9 * tokens;
-    // Published MFU figures are end to end: they already include pipeline bubbles and
-    // kernel inefficiency, so nothing is added on top here.
-    t.computeSeconds = flops / (static_cast<double>(gpus) * peak * t.mfu);
+    // Model FLOPs per token as MFU counts them (PaLM, Chowdhery et al. 2022, appendix B):
+    // 6 per active parameter (forward and backward) plus 12 x layers x hidden x sequence
+    // for the attention scores and their use.
+    const double attention = 12.0 * model.layers * model.hiddenSize * model.seqLen;
+    t.modelFlopsPerToken = 6 * model.activeParamsB * 1e9 + attention;
+    // Recomputation runs part of the forward pass again (a third of the 6 and of the 12):
+    // full recomputes every layer, selective only the attention core.
+    t.hardwareFlopsPerToken = t.modelFlopsPerToken;
+    if (w.recompute == model::Recompute::Full)
+        t.hardwareFlopsPerToken += t.modelFlopsPerToken / 3;
+    else if (w.recompute == model::Recompute::Selective)
+        t.hardwareFlopsPerToken += attention / 3;
+    // Published MFU figures are end to end: they already include pipeline bubbles,
+    // recomputation and kernel inefficiency, so nothing is added on top here.
+    t.computeSeconds = t.modelFlopsPerToken * tokens / (static_cast<double>(gpus) * peak * t.mfu);
+    t.hfu = t.mfu * t.hardwareFlopsPerToken / t.modelFlopsPerToken;
     const double tokensPerReplica = tokens / w.dp;
+    const double microBatches = std::max(1.0, tokensPerReplica / model.seqLen);
+    t.bubbleFraction = (w.pp - 1) / (w.vpp * microBatches);
 
     const double scaleUpBps = gpu.scaleUpGBps * gpu.scaleUpEfficiency * 1e9;
     const double nicBps = network.nicGoodputGbps({servers.front(), 0}) * 1e9 / 8;
-    // GPUs share NICs when a server has fewer NICs than GPUs.
+    // A GPU's share of its server's NICs: below one when GPUs share a NIC, above one with
+    // more NICs than GPUs (16 x 200G or 32 x 100G for 8 GPUs).
     const double nicsPerGpu =
-        std::min(1.0, static_cast<double>(network.nicCount(servers.front())) / gpusPerServer);
+        static_cast<double>(network.nicCount(servers.front())) / gpusPerServer;
     const int stageServers = static_cast<int>(std::max<long long>(1, gpus / w.pp / gpusPerServer));
     const std::vector<model::NodeId> firstStage(servers.begin(), servers.begin() + stageServers);
 
-    const double gradientBytes = model.paramsB * 1e9 / (w.tp * w.pp) * kBytesPerValue;
-    t.dpSeconds = dataParallelSeconds(network, w, gradientBytes, firstStage, gpusPerServer, stop);
+    // Gradients: dense weights are reduced over all dp replicas; with expert parallelism
+    // each GPU holds 1/ep of the experts, reduced over the dp/ep replicas holding the same
+    // shard (Megatron's expert-data-parallel group). An expert's size comes from total and
+    // active parameters: active = dense + k experts, total = dense + E experts.
+    const int experts = std::max(1, model.experts);
+    const int perToken = std::min(model.expertsPerToken, experts);
+    const double expertParams = experts > perToken ? (model.paramsB - model.activeParamsB) * 1e9 *
+                                                         experts / (experts - perToken)
+                                                   : 0.0;
+    const double denseParams = model.paramsB * 1e9 - expertParams;
+    const int ep = experts > 1 ? std::max(1, w.ep) : 1;
+    const double shard = static_cast<double>(w.tp) * w.pp;
+    const double denseBytes = denseParams / shard * kBytesPerValue;
+    const double expertBytes = expertParams / (shard * ep) * kBytesPerValue;
+    t.dpBytesPerGpu = denseBytes + expertBytes;
+    t.dpSeconds = dataParallelSeconds(network, w, denseBytes, firstStage, gpusPerServer, stop);
+    if (expertBytes > 0) {
+        model::Workload expertGroup = w;
+        expertGroup.dp = std::max(1, w.dp / ep);
+        t.dpSeconds +=
+            dataParallelSeconds(network, expertGroup, expertBytes, firstStage, gpusPerServer, stop);
+    }
 
     const double layersPerStage = static_cast<double>(model.layers) / w.pp;
-    const double activationBytes = tokensPerReplica * model.hiddenSize * kBytesPerValue;
+    // Each tensor-parallel group works on its context-parallel slice of the sequence.
+    const double activationBytes = tokensPerReplica / w.cp * model.hiddenSize * kBytesPerValue;
     if (w.tp > 1) {
         // Megatron: two all-reduces per layer forward, two backward, on the activations.
         const double perRank = 4 * layersPerStage * activationBytes * 2.0 * (w.tp - 1) / w.tp;
         const double bandwidth = w.tp <= gpusPerServer ? scaleUpBps : nicBps * nicsPerGpu;
         t.tpSeconds = perRank / bandwidth +
                       4 * layersPerStage * 2 * (w.tp - 1) * gpu.scaleUpStepLatencyUs * 1e-6;
+    }
+    if (w.cp > 1) {
+        // Ring attention: every layer gathers the other slices' keys and values (2 x hidden
+        // per token, no grouped-query saving assumed) in the forward pass, again in the
+        // backward pass, and reduce-scatters their gradients: 3 passes of (cp-1)/cp.
+        const double kvBytes = tokensPerReplica * 2.0 * model.hiddenSize * kBytesPerValue / w.tp;
+        const double perRank = 3 * layersPerStage * kvBytes * (w.cp - 1.0) / w.cp;
+        const bool inside = static_cast<long long>(w.tp) * w.cp <= gpusPerServer;
+        t.cpSeconds = perRank / (inside ? scaleUpBps : nicBps * nicsPerGpu);
     }
     if (w.pp > 1) {
         // Activations forward and gradients backward across each stage boundary, each
@@ -138,8 +229,9 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
                                        servers.begin() +
                                            std::min<int>(span, static_cast<int>(servers.size()))),
             std::max(1, w.ep / span), gpu};
+        const double bytesPerValue = fp8 ? kFp8ExpertBytesPerValue : kBytesPerValue;
         const double bytes =
-            tokensPerReplica / w.tp * model.hiddenSize * kBytesPerValue * model.expertsPerToken;
+            tokensPerReplica / w.tp * model.hiddenSize * bytesPerValue * model.expertsPerToken;
         const model::CollectiveSpec spec{model::CollectiveOp::AllToAll,
                                          static_cast<long long>(std::max(1.0, bytes)),
                                          model::CollectiveAlgorithm::Auto};
@@ -152,16 +244,24 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     // 38-43% ran TP on NVLink), so only traffic that crosses the fabric counts as
     // communication here and is exposed on top; tpSeconds still reports the scale-up time.
     const double tpOnFabric = w.tp > gpusPerServer ? t.tpSeconds : 0.0;
-    t.commSeconds = t.dpSeconds + tpOnFabric + t.ppSeconds + t.epSeconds;
+    // Context parallelism inside a server rides NVLink like tensor parallelism; across
+    // servers it is fabric traffic that ring attention overlaps with compute.
+    const bool cpOnFabric = static_cast<long long>(w.tp) * w.cp > gpusPerServer;
+    const double cpFabricSeconds = cpOnFabric ? t.cpSeconds : 0.0;
+    t.commSeconds = t.dpSeconds + tpOnFabric + t.ppSeconds + t.epSeconds + cpFabricSeconds;
     const auto set = [&](Parallelism p, double seconds, double exposed, bool onFabric) {
         t.parts[static_cast<std::size_t>(p)] = CommPart{seconds, exposed, onFabric};
     };
-    set(Parallelism::Data, t.dpSeconds, t.dpSeconds * (1 - w.overlap), t.dpSeconds > 0);
+    const double hidden = 1 - w.overlap;
+    set(Parallelism::Data, t.dpSeconds, t.dpSeconds * hidden, t.dpSeconds > 0);
     set(Parallelism::Tensor, t.tpSeconds, tpOnFabric, tpOnFabric > 0);
     set(Parallelism::Pipeline, t.ppSeconds, t.ppSeconds, t.ppSeconds > 0);
-    set(Parallelism::Expert, t.epSeconds, t.epSeconds * (1 - w.overlap), t.epSeconds > 0);
+    set(Parallelism::Expert, t.epSeconds, t.epSeconds * hidden, t.epSeconds > 0);
+    set(Parallelism::Context, t.cpSeconds, cpFabricSeconds * hidden, cpFabricSeconds > 0);
     // The parts' sum, in the order the reports have always added it.
-    t.exposedCommSeconds = (t.dpSeconds + t.epSeconds) * (1 - w.overlap) + tpOnFabric + t.ppSeconds;
+    t.exposedCommSeconds =
+        (t.dpSeconds + t.epSeconds) * hidden + tpOnFabric + t.ppSeconds + cpFabricSeconds * hidden;
+    t.assumptions = stepAssumptions(w, t, fp8);
     t.stepSeconds = t.computeSeconds + t.exposedCommSeconds;
     t.commToCompute = t.commSeconds / t.computeSeconds;
     t.tokensPerSecond = tokens / t.stepSeconds;

@@ -7,12 +7,14 @@
 
 #include <array>
 #include <stop_token>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace fabriclab::sim {
 
-enum class Parallelism { Data, Tensor, Pipeline, Expert };
-inline constexpr int kParallelismCount = 4;
+enum class Parallelism { Data, Tensor, Pipeline, Expert, Context };
+inline constexpr int kParallelismCount = 5;
 
 /// One kind of parallel traffic in a step: how long it runs and how much of that the
 /// step waits on.
@@ -24,8 +26,18 @@ struct CommPart {
 
 /// One optimizer step of a training job on a fabric, and what it adds up to.
 struct StepTime {
-    double computeSeconds = 0; ///< 6 x active params x tokens / (GPUs x peak x MFU)
-    double dpSeconds = 0;      ///< data-parallel gradient exchange across the fabric
+    /// Model FLOPs (6 x active params + 12 x layers x hidden x sequence for attention, per
+    /// token) x tokens / (GPUs x peak x MFU).
+    double computeSeconds = 0;
+    double modelFlopsPerToken = 0;    ///< what MFU counts
+    double hardwareFlopsPerToken = 0; ///< with recomputation: what the GPUs execute
+    double hfu = 0;                   ///< hardware FLOPs utilization: MFU x hardware / model
+    /// Idle share of a pipeline: (pp - 1) / (vpp x micro-batches), one sequence per
+    /// micro-batch. Published MFU already includes it, so it is reported, not added.
+    double bubbleFraction = 0;
+    double dpBytesPerGpu = 0; ///< gradient bytes each GPU reduces: dense, plus its EP shard
+    double cpSeconds = 0;     ///< context-parallel key/value exchange
+    double dpSeconds = 0;     ///< data-parallel gradient exchange across the fabric
     double tpSeconds =
         0; ///< tensor-parallel all-reduces (scale-up, or fabric when TP spans servers)
     double ppSeconds = 0;          ///< pipeline activations between stages
@@ -40,6 +52,8 @@ struct StepTime {
     /// exposedCommSeconds, fabric parts to commSeconds.
     std::array<CommPart, kParallelismCount> parts{};
     const CommPart& part(Parallelism p) const { return parts[static_cast<std::size_t>(p)]; }
+    /// What the figures take as given rather than simulate, in words, for the report.
+    std::vector<std::string> assumptions;
 };
 
 std::string_view toString(Parallelism parallelism);

@@ -186,14 +186,24 @@ void tst_DesignFile::inlineFabricStaysInline() {
 void tst_DesignFile::workloadAndCollectiveRoundTrip() {
     json workload = workloadFor32Gpus();
     workload["precision"] = "fp8";
-    const json collective = {{"op", "alltoall"}, {"bytes", 1048576}, {"algorithm", "ring"}};
-    const std::string text =
-        patched(generatorDesign(), {{"workload", workload}, {"collective", collective}});
+    workload["tp"] = 4;
+    workload["cp"] = 2; // 4 x 2 x 1 x 4 = 32 GPUs
+    workload["vpp"] = 3;
+    workload["recompute"] = "selective";
+    const json collective = {
+        {"op", "alltoall"}, {"bytes", 1048576}, {"algorithm", "ring"}, {"protocol", "LL128"}};
+    const std::string text = patched(
+        generatorDesign(), {{"workload", workload}, {"collective", collective}, {"sharp", true}});
 
     const Design first = parseDesign(text, "workload.fabric.json", catalog());
     QVERIFY(first.workload.has_value());
     QVERIFY(first.collective.has_value());
-    QCOMPARE(first.workload->tp, 8);
+    QCOMPARE(first.workload->tp, 4);
+    QCOMPARE(first.workload->cp, 2);
+    QCOMPARE(first.workload->vpp, 3);
+    QVERIFY(first.workload->recompute == Recompute::Selective);
+    QVERIFY(first.collective->protocol == CollectiveProtocol::LL128);
+    QVERIFY(first.sharp);
     QCOMPARE(first.workload->dp, 4);
     QCOMPARE(first.workload->zero, 1);
     QVERIFY(first.workload->precision == Precision::Fp8);
@@ -213,6 +223,7 @@ void tst_DesignFile::workloadAndCollectiveRoundTrip() {
     QVERIFY(second.collective.has_value());
     QVERIFY(*second.workload == *first.workload);
     QVERIFY(*second.collective == *first.collective);
+    QVERIFY(second.sharp);
     QCOMPARE(fromStd(serializeDesign(second)), fromStd(once));
 
     const json saved = json::parse(once);
@@ -337,6 +348,19 @@ void tst_DesignFile::refusesBadDocument_data() {
     json badSplit = workload;
     badSplit["dp"] = 2;
     row("tp*pp*dp != GPUs", patched(gen, {{"workload", badSplit}}), "/workload", "tp x pp x dp");
+    json badRecompute = workload;
+    badRecompute["recompute"] = "sometimes";
+    row("unknown recomputation", patched(gen, {{"workload", badRecompute}}), "/workload/recompute",
+        "selective");
+    json badCp = workload;
+    badCp["cp"] = 2; // 8 x 2 x 1 x 4 = 64, not 32
+    row("tp*cp*pp*dp != GPUs", patched(gen, {{"workload", badCp}}), "/workload",
+        "tp x cp x pp x dp = 8 x 2 x 1 x 4 = 64");
+    row("sharp not a boolean", patched(gen, {{"sharp", "yes"}}), "/sharp", "true or false");
+    row("unknown protocol",
+        patched(gen,
+                {{"collective", {{"op", "allreduce"}, {"bytes", 1024}, {"protocol", "LL64"}}}}),
+        "/collective/protocol", "LL128");
     json zero4 = workload;
     zero4["zero"] = 4;
     row("zero stage 4", patched(gen, {{"workload", zero4}}), "/workload/zero", "from 0 to 3");

@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: MIT
 // Training step time (StepTime.hpp): compute from FLOPs, communication from the flow
 // simulator, and the quantities derived from them. Compute is the closed form
-//   6 x active parameters x tokens / (GPUs x peak x MFU)
-// and the rest are identities of the result or comparisons between fabrics.
+//   (6 x active parameters + 12 x layers x hidden x sequence) x tokens / (GPUs x peak x MFU)
+// (PaLM's count, attention included); gradient bytes, recomputation, bubbles and context
+// traffic are worked out by hand below; the rest are identities of the result or
+// comparisons between fabrics.
 #include <QTest>
 
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
@@ -17,6 +19,7 @@
 #include "support/GeneratorRequests.hpp"
 
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -59,6 +62,9 @@ struct Job {
     double mfu = -1;
     bool fp8 = false;
     double overlap = 0;
+    int cp = 1;
+    int vpp = 1;
+    model::Recompute recompute = model::Recompute::None;
 
     static Job of(const char* model, int tp, int pp, int dp) {
         Job j;
@@ -83,6 +89,9 @@ model::Workload workload(const Job& job) {
     w.pp = job.pp;
     w.dp = job.dp;
     w.ep = job.ep;
+    w.cp = job.cp;
+    w.vpp = job.vpp;
+    w.recompute = job.recompute;
     w.precision = job.fp8 ? model::Precision::Fp8 : model::Precision::Bf16;
     if (job.mfu > 0)
         w.mfu = job.mfu;
@@ -122,6 +131,12 @@ private Q_SLOTS:
     void infinibandNotSlowerThanRoce();
     void partsAddUp_data();
     void partsAddUp();
+    void expertGradientsShardedByEp();
+    void recomputationRaisesHfuNotTime_data();
+    void recomputationRaisesHfuNotTime();
+    void pipelineBubble();
+    void contextParallelAcrossServers();
+    void assumptionsAreListed();
 };
 
 void tst_StepTime::computeSeconds_data() {
@@ -132,28 +147,29 @@ void tst_StepTime::computeSeconds_data() {
 
     Job j70 = Job::of("llama3-70b", 8, 1, 8);
     j70.mfu = 0.4;
-    // 6 x 70.6e9 x 4,194,304 = 1.77671e18 FLOP; 64 x 989e12 x 0.4 = 2.53184e16 FLOP/s
-    // -> 70.1745 s.
-    QTest::addRow("llama3-70b, 64 H100, MFU 0.4") << 8 << j70 << 70.17454398382205 << 0.4;
+    // (6 x 70.6e9 + 12 x 80 x 8192 x 8192) x 4,194,304 = 2.04691e18 FLOP;
+    // 64 x 989e12 x 0.4 = 2.53184e16 FLOP/s -> 80.8473 s.
+    QTest::addRow("llama3-70b, 64 H100, MFU 0.4") << 8 << j70 << 80.84725543645055 << 0.4;
 
     const Job j8 = Job::of("llama3-8b", 1, 1, 8);
     // Default BF16 MFU of h100-sxm is 0.4 (catalog, Llama 3 paper 41-43% rounded):
-    // 6 x 8.03e9 x 4,194,304 / (8 x 989e12 x 0.4) = 63.8529 s.
-    QTest::addRow("llama3-8b, 8 H100, catalog MFU") << 1 << j8 << 63.85287118301314 << 0.4;
+    // (6 x 8.03e9 + 12 x 32 x 4096 x 8192) x 4,194,304 / (8 x 989e12 x 0.4) = 80.9292 s.
+    QTest::addRow("llama3-8b, 8 H100, catalog MFU") << 1 << j8 << 80.92920950721877 << 0.4;
 
     Job moe = Job::of("mixtral-8x7b", 8, 1, 8);
     moe.mfu = 0.4;
-    // MoE counts active parameters (12.9B of 46.7B):
-    // 6 x 12.9e9 x 4,194,304 / (64 x 989e12 x 0.4) = 12.8223 s.
-    QTest::addRow("mixtral-8x7b, 64 H100, active params") << 8 << moe << 12.822260869565218 << 0.4;
+    // MoE counts active parameters (12.9B of 46.7B), and attention over its 32K context:
+    // (6 x 12.9e9 + 12 x 32 x 4096 x 32768) x 4,194,304 / (64 x 989e12 x 0.4) = 21.3604 s.
+    QTest::addRow("mixtral-8x7b, 64 H100, active params") << 8 << moe << 21.360430031668027 << 0.4;
 
     Job fp8 = Job::of("llama3-405b", 8, 1, 16);
     fp8.tokens = 4 * 4194304LL;
     fp8.fp8 = true;
     // FP8 peak 1,979 TFLOP/s and the default FP8 MFU 0.3:
-    // 6 x 405e9 x 16,777,216 / (128 x 1979e12 x 0.3) = 536.4746 s.
+    // (6 x 405e9 + 12 x 126 x 16384 x 8192) x 16,777,216 / (128 x 1979e12 x 0.3)
+    // = 581.2773 s.
     QTest::addRow("llama3-405b FP8, 128 H100, catalog MFU")
-        << 16 << fp8 << 536.4745831227893 << 0.3;
+        << 16 << fp8 << 581.2773206992707 << 0.3;
 }
 
 void tst_StepTime::computeSeconds() {
@@ -347,7 +363,9 @@ void tst_StepTime::partsAddUp() {
     QCOMPARE(t.part(Parallelism::Tensor).seconds, t.tpSeconds);
     QCOMPARE(t.part(Parallelism::Pipeline).seconds, t.ppSeconds);
     QCOMPARE(t.part(Parallelism::Expert).seconds, t.epSeconds);
-    const char letters[] = {'d', 't', 'p', 'e'};
+    QCOMPARE(t.part(Parallelism::Context).seconds, t.cpSeconds);
+    const char letters[] = {'d', 't', 'p', 'e', 'c'};
+    static_assert(std::size(letters) == kParallelismCount);
     for (int i = 0; i < kParallelismCount; ++i) {
         const CommPart& part = t.parts[static_cast<std::size_t>(i)];
         const auto name = toString(static_cast<Parallelism>(i));
@@ -382,6 +400,109 @@ void tst_StepTime::partsAddUp() {
     COMPARE_REL(exposed, t.exposedCommSeconds);
     COMPARE_REL(onFabric, t.commSeconds);
     QVERIFY(t.commSeconds > 0);
+}
+
+void tst_StepTime::expertGradientsShardedByEp() {
+    // DeepSeek-V3 (catalog: 671B total, 37B active, 256 experts, 8 per token) on 64
+    // servers, tp 1, pp 8, dp 64, ep 64. One expert: (671 - 37) / (256 - 8) = 2.556452B;
+    // experts 256 x that = 654.4516B; dense 671 - 654.4516 = 16.5484B. Per GPU in BF16:
+    //   dense 16.5484e9 / 8 x 2 = 4.137097e9 B; experts 654.4516e9 / (8 x 64) x 2 = 2.556452e9 B
+    //   -> 6.693548e9 B, where all 671B / 8 x 2 = 167.75e9 B would ignore the sharding.
+    const model::Topology topology = cluster(64);
+    if (QTest::currentTestFailed())
+        return;
+    Job job = Job::of("deepseek-v3", 1, 8, 64);
+    job.ep = 64;
+    const StepTime t = step(topology, "ib-ndr", job);
+    const double expert = (671.0 - 37.0) / (256 - 8) * 1e9;
+    const double expected = (671e9 - 256 * expert) / 8 * 2 + 256 * expert / (8 * 64) * 2;
+    COMPARE_REL(t.dpBytesPerGpu, expected);
+    QVERIFY(std::abs(t.dpBytesPerGpu - 6.693548e9) < 1e3);
+}
+
+void tst_StepTime::recomputationRaisesHfuNotTime_data() {
+    QTest::addColumn<int>("recompute");
+    QTest::addColumn<double>("hfuOverMfu");
+
+    // llama3-70b: model FLOPs per token 6 x 70.6e9 + 12 x 80 x 8192 x 8192
+    // = 4.236e11 + 6.442451e10 = 4.880245e11. Full recomputation runs the forward again,
+    // a third of that; selective only the attention core's forward, a third of 6.442451e10.
+    QTest::addRow("none") << int(model::Recompute::None) << 1.0;
+    QTest::addRow("selective") << int(model::Recompute::Selective)
+                               << 1 + 6.442450944e10 / 3 / 4.8802450944e11;
+    QTest::addRow("full") << int(model::Recompute::Full) << 4.0 / 3.0;
+}
+
+void tst_StepTime::recomputationRaisesHfuNotTime() {
+    QFETCH(int, recompute);
+    QFETCH(double, hfuOverMfu);
+
+    // Published MFU is end to end: recomputation is inside it. It changes what the GPUs
+    // execute (HFU), not the step a given MFU implies.
+    const model::Topology topology = cluster(8);
+    if (QTest::currentTestFailed())
+        return;
+    Job job = Job::of("llama3-70b", 8, 1, 8);
+    job.mfu = 0.4;
+    const StepTime plain = step(topology, "ib-ndr", job);
+    job.recompute = static_cast<model::Recompute>(recompute);
+    const StepTime t = step(topology, "ib-ndr", job);
+    QCOMPARE(t.computeSeconds, plain.computeSeconds);
+    COMPARE_REL(t.hfu / t.mfu, hfuOverMfu);
+}
+
+void tst_StepTime::pipelineBubble() {
+    // llama3-405b, tp 8, pp 4, dp 4 on 16 servers; 4,194,304 tokens / 4 replicas = 128
+    // sequences of 8,192 = 128 micro-batches: bubble (4 - 1) / (vpp x 128):
+    // 2.34375% with vpp 1, 0.5859375% with vpp 4.
+    const model::Topology topology = cluster(16);
+    if (QTest::currentTestFailed())
+        return;
+    Job job = Job::of("llama3-405b", 8, 4, 4);
+    COMPARE_REL(step(topology, "ib-ndr", job).bubbleFraction, 3.0 / 128);
+    job.vpp = 4;
+    COMPARE_REL(step(topology, "ib-ndr", job).bubbleFraction, 3.0 / 512);
+}
+
+void tst_StepTime::contextParallelAcrossServers() {
+    // llama3-70b, tp 8, cp 2, dp 4 on 8 servers: a context-parallel pair spans two servers,
+    // so its keys and values cross the fabric. Per GPU and layer: 1,048,576 tokens per
+    // replica x 2 x 8192 x 2 B / 8 = 4.294967e9 B, x (2 - 1) / 2, x 3 passes, x 80 layers
+    // = 5.153961e11 B at one ib-ndr NIC's goodput (48 GB/s) = 10.7374 s.
+    const model::Topology topology = cluster(8);
+    if (QTest::currentTestFailed())
+        return;
+    Job job = Job::of("llama3-70b", 8, 1, 4);
+    job.cp = 2;
+    job.overlap = 0.5;
+    const StepTime t = step(topology, "ib-ndr", job);
+    const double goodput = builtinFabric("ib-ndr").lineEfficiency * 400e9 / 8;
+    COMPARE_REL(t.cpSeconds, 1048576.0 * 2 * 8192 * 2 / 8 * 0.5 * 3 * 80 / goodput);
+    QVERIFY(t.part(Parallelism::Context).onFabric);
+    COMPARE_REL(t.part(Parallelism::Context).exposedSeconds, t.cpSeconds * 0.5);
+    // The same split with cp 1 has no context traffic.
+    job.cp = 1;
+    job.dp = 8;
+    QCOMPARE(step(topology, "ib-ndr", job).cpSeconds, 0.0);
+}
+
+void tst_StepTime::assumptionsAreListed() {
+    // The report says what it takes as given: the MFU and where it came from, and the
+    // recomputation when there is one.
+    const model::Topology topology = cluster(8);
+    if (QTest::currentTestFailed())
+        return;
+    Job job = Job::of("llama3-70b", 8, 1, 8);
+    job.recompute = model::Recompute::Full;
+    const StepTime t = step(topology, "ib-ndr", job);
+    const auto says = [&](const char* words) {
+        for (const auto& line : t.assumptions)
+            if (line.find(words) != std::string::npos)
+                return true;
+        return false;
+    };
+    QVERIFY(says("MFU 40.0% (the GPU catalog's default for BF16)"));
+    QVERIFY(says("full recomputation: HFU 53.3%"));
 }
 
 QTEST_APPLESS_MAIN(tst_StepTime)

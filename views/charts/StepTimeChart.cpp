@@ -25,6 +25,8 @@ QString parallelismName(sim::Parallelism p) {
         return ChartPanel::tr("pipeline (PP)");
     case sim::Parallelism::Expert:
         return ChartPanel::tr("expert (EP)");
+    case sim::Parallelism::Context:
+        return ChartPanel::tr("context (CP)");
     }
     return {};
 }
