@@ -29,6 +29,8 @@ std::string formatReport(const RunReport& r) {
         << fixed(100 * r.effective.ratio, 1) << "% of the min cut (mean of " << r.effective.seeds
         << " draws; " << grouped(r.effective.minGbps) << " to " << grouped(r.effective.maxGbps)
         << ", std " << grouped(r.effective.stddevGbps) << ")\n"
+        << "                = line efficiency " << fixed(100 * r.effective.lineEfficiency, 1)
+        << "% x routing efficiency " << fixed(100 * r.effective.routingEfficiency, 1) << "%\n"
         << "  collective    " << toString(r.collective.op) << " of " << grouped(r.collective.bytes)
         << " bytes over " << r.collective.ranks << " GPUs (" << toString(r.collective.algorithm)
         << ", " << toString(r.collective.protocol) << "): " << fixed(r.collective.seconds * 1e3, 3)

@@ -237,6 +237,8 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
          {{"theoreticalGbps", rounded(r.bisection.minCut.value, 3)},
           {"effectiveGbps", rounded(r.effective.gbps, 3)},
           {"effectiveRatio", rounded(r.effective.ratio, 4)},
+          {"lineEfficiency", rounded(r.effective.lineEfficiency, 4)},
+          {"routingEfficiency", rounded(r.effective.routingEfficiency, 4)},
           {"effectiveMinGbps", rounded(r.effective.minGbps, 3)},
           {"effectiveMaxGbps", rounded(r.effective.maxGbps, 3)},
           {"effectiveStddevGbps", rounded(r.effective.stddevGbps, 3)},

@@ -116,6 +116,9 @@ EffectiveBisection effectiveBisection(const FabricNetwork& network,
     mean.maxGbps = *std::max_element(draws.begin(), draws.end());
     mean.seeds = seeds;
     mean.ratio = theoretical.minCut.value > 0 ? mean.gbps / theoretical.minCut.value : 0;
+    const auto& fabric = network.fabric();
+    mean.lineEfficiency = fabric.lineEfficiency * (1 - fabric.protocolOverhead);
+    mean.routingEfficiency = mean.ratio / mean.lineEfficiency;
     return mean;
 }
 

@@ -27,6 +27,12 @@ struct EffectiveBisection {
     double maxGbps = 0;
     double stddevGbps = 0; ///< spread over the draws (population standard deviation)
     int seeds = 0;         ///< how many draws the figures cover
+    /// ratio = lineEfficiency x routingEfficiency, kept apart because they are different
+    /// things: the share of line rate the transport delivers on an idle path (headers,
+    /// protocol, the TCP stack), and the share of that the routing keeps when flows meet
+    /// (ECMP collisions, adaptive spreading).
+    double lineEfficiency = 0;
+    double routingEfficiency = 0;
     /// Per model::LinkTier (server links, leaf-spine, spine-core, other), indexed by its
     /// value: where the traffic crosses and how close to full each tier runs.
     std::array<TierLoad, model::kLinkTierCount> tiers{};

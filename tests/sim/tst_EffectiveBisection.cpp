@@ -432,6 +432,11 @@ void tst_EffectiveBisection::meanAndSpreadOverSeeds() {
     // Static ECMP: the draws differ (a spread of zero would mean the seed is ignored).
     QVERIFY(over.maxGbps > over.minGbps);
     QCOMPARE(over.ratio, over.gbps / theoretical.minCut.value);
+    // The ratio splits into the transport's share of line rate (roce-v2: 0.7 in the
+    // catalog) and what routing keeps of it: under static ECMP, less than all.
+    QCOMPARE(over.lineEfficiency, builtinFabric("roce-v2").lineEfficiency);
+    QVERIFY(std::abs(over.lineEfficiency * over.routingEfficiency - over.ratio) <= 1e-12);
+    QVERIFY(over.routingEfficiency < 0.95);
 }
 
 void tst_EffectiveBisection::groupedChannelsAreExact_data() {

@@ -58,13 +58,16 @@ void BisectionChart::showReport(const model::RunReport& r) {
     QString text =
         tr("Min cut %1 across the worst halving (%2): %3 of half the servers' "
            "injection bandwidth. Random-permutation traffic gets %4 under %5 "
-           "(%6 of the min cut; %7 to %8 over %9 random draws). Tier bars: each tier's cables "
-           "and what the traffic puts on them, per direction")
+           "(%6 of the min cut = %10 line efficiency x %11 routing efficiency; %7 to %8 over %9 "
+           "random draws). Tier bars: each tier's cables and what the traffic puts on them, "
+           "per direction")
             .arg(bandwidthText(r.bisection.minCut.value), QString::fromStdString(r.bisection.split),
                  percentText(r.bisection.ratio), bandwidthText(r.effective.gbps), m_routing,
                  percentText(ratio), bandwidthText(r.effective.minGbps),
                  bandwidthText(r.effective.maxGbps))
-            .arg(r.effective.seeds);
+            .arg(r.effective.seeds)
+            .arg(percentText(r.effective.lineEfficiency),
+                 percentText(r.effective.routingEfficiency));
     if (m_hasOther)
         text += tr("; %1 would deliver %2 (%3)")
                     .arg(m_otherRouting, bandwidthText(other.gbps), percentText(other.ratio));
