@@ -302,11 +302,17 @@ CollectiveResult hierarchical(const Context& c, double bytes) {
 /// Every rank sends bytes/n to every other rank. Direct: each pair is its own flow.
 /// PXN: data for a GPU on another rail first crosses scale-up to the local GPU on the
 /// destination's rail, so the fabric only carries same-rail traffic.
-CollectiveResult allToAll(const Context& c, double bytes, bool pxn) {
+CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
     CollectiveResult result;
     result.algorithm = pxn ? CollectiveAlgorithm::Pxn : CollectiveAlgorithm::Direct;
-    const int n = c.servers * c.gpus;
+    const int n = group.servers * group.gpus;
     const double piece = bytes / n;
+    // NCCL runs an all-to-all as grouped sends: LL for small pieces, Simple above, each
+    // send paying that protocol's start-up on top of its path.
+    const nccl::Protocol protocol = nccl::p2pProtocol(piece);
+    result.protocol = asRun(protocol);
+    Context c = group;
+    c.stepAlpha = nccl::p2pLatencyUs(protocol) * 1e-6;
     // Every pair of servers carries its own flows: past a few million the simulation
     // would need gigabytes. Refuse with the numbers rather than run out of memory.
     const double flows = static_cast<double>(c.servers) * (c.servers - 1) *
@@ -351,8 +357,10 @@ CollectiveResult allToAll(const Context& c, double bytes, bool pxn) {
         return transfers;
     };
     if (c.servers > 1)
-        result.phase =
-            simulatePhase(c, pxn ? "all-to-all pxn" : "all-to-all direct", perTransfer, build);
+        result.phase = simulatePhase(c,
+                                     std::string(pxn ? "all-to-all pxn " : "all-to-all direct ") +
+                                         std::string(nccl::toString(protocol)),
+                                     perTransfer, build);
     double intra = (c.gpus - 1) * piece / c.scaleUpBps;
     if (pxn)
         intra += bytes * (c.servers - 1) / c.servers * (c.gpus - 1) / c.gpus / c.scaleUpBps;

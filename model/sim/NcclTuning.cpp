@@ -319,6 +319,17 @@ std::string_view toString(Protocol protocol) {
     return model::enumName(kProtocolNames, protocol);
 }
 
+Protocol p2pProtocol(double bytesPerPeer) {
+    constexpr double kP2pLlThreshold = 16384; // NCCL_P2P_LL_THRESHOLD
+    return bytesPerPeer <= kP2pLlThreshold ? Protocol::LL : Protocol::Simple;
+}
+
+double p2pLatencyUs(Protocol protocol) {
+    const int ring = static_cast<int>(Algorithm::Ring);
+    const int p = static_cast<int>(protocol);
+    return kBaseLatency[ring][p] + kHwLatency[NetHw][ring][p];
+}
+
 TuningTable::TuningTable(const System& system) : m_system(system) {
     for (int f = 0; f < 4; ++f)
         for (int a = 0; a < kAlgorithms; ++a)

@@ -71,6 +71,13 @@ struct Allowed {
     std::vector<Protocol> protocols;
 };
 
+/// Send/recv (and so all-to-all), which NCCL's table does not cost: LL up to 16 KiB per
+/// peer (NCCL_P2P_LL_THRESHOLD), Simple above (nccl-model.md 4.4).
+Protocol p2pProtocol(double bytesPerPeer);
+/// Start-up of one network send with that protocol, us: the ring's base latency plus one
+/// NET hop, the path's own latency excluded (the flow simulator adds it).
+double p2pLatencyUs(Protocol protocol);
+
 /// The latency and bandwidth tables NCCL fills once per communicator (ncclTopoTuneModel).
 class TuningTable {
 public:
