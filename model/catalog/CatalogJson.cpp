@@ -117,7 +117,8 @@ ModelSpec parseModel(const JsonCursor& c) {
 }
 
 PricedPart parsePart(const JsonCursor& c) {
-    c.allowOnly({"id", "name", "ports", "portGbps", "gbps", "medium", "priceUsd", "powerWatts"});
+    c.allowOnly({"id", "name", "ports", "portGbps", "portModes", "gbps", "medium", "priceUsd",
+                 "powerWatts"});
     PricedPart part;
     part.id = c["id"].string();
     part.name = c["name"].string();
@@ -131,6 +132,16 @@ PricedPart parsePart(const JsonCursor& c) {
         part.gbps = speed->number(1, kMaxGbps);
     if (auto medium = c.find("medium"))
         part.medium = medium->string();
+    if (part.ports > 0 && part.gbps > 0)
+        part.portModes.push_back(PortMode{part.gbps, part.ports});
+    if (auto modes = c.find("portModes"))
+        for (std::size_t i = 0; i < modes->size(); ++i) {
+            const JsonCursor mode = modes->at(i);
+            mode.allowOnly({"gbps", "ports", "source"});
+            part.portModes.push_back(PortMode{
+                mode["gbps"].number(1, kMaxGbps),
+                static_cast<int>(mode["ports"].integer(1, static_cast<long long>(kMaxRadix)))});
+        }
     return part;
 }
 

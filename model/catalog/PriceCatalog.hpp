@@ -6,8 +6,16 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace fabriclab::model {
+
+/// One way to run a switch's ports: a 51.2 Tb/s switch is 64 x 800G, or split into
+/// 128 x 400G.
+struct PortMode {
+    double gbps = 0;
+    int ports = 0;
+};
 
 /// One purchasable part: a switch, a NIC, a cable or a transceiver.
 struct PricedPart {
@@ -18,7 +26,14 @@ struct PricedPart {
     int ports = 0;      ///< switches and NICs
     double gbps = 0;    ///< port or cable speed
     std::string medium; ///< cables: "dac", "aoc" or "optics"
+    /// Switches: every port speed the part runs at (port splitting); the first is its
+    /// native one (ports, gbps above).
+    std::vector<PortMode> portModes;
 };
+
+/// Ports a switch offers at `gbps`: those of its slowest mode at least that fast (a faster
+/// port runs slower links); 0 when no mode is fast enough.
+int portsAt(const PricedPart& part, double gbps);
 
 /// The editable price list the bill of materials is priced from.
 struct PriceCatalog {

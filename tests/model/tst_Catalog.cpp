@@ -80,6 +80,9 @@ private Q_SLOTS:
     void loadPricesRefusals_data();
     void loadPricesRefusals();
     void loadPricesReplaces();
+    void fabricRadixIsItsSwitchAtItsSpeed();
+    void portSplitting_data();
+    void portSplitting();
 };
 
 void tst_Catalog::builtinIds_data() {
@@ -247,6 +250,50 @@ void tst_Catalog::loadPricesReplaces() {
     // The built-in catalog is shared and stays as shipped.
     QCOMPARE(Catalog::builtin().prices().amortizationMonths, 36.0);
     QCOMPARE(Catalog::builtin().prices().switches.at("qm9700").price.value, 65000.0);
+}
+
+void tst_Catalog::fabricRadixIsItsSwitchAtItsSpeed() {
+    // A fabric's radix is not a number of its own: it is what its switch part offers at
+    // the fabric's port speed, with port splitting (a Spectrum-4 SN5600 at 400G has 128
+    // ports, not 64). The two catalogs must agree for every built-in fabric.
+    const Catalog& catalog = Catalog::builtin();
+    for (const auto& [id, fabric] : catalog.fabrics()) {
+        const auto part = catalog.prices().switches.find(fabric.hardware.switchId);
+        QVERIFY2(part != catalog.prices().switches.end(), id.c_str());
+        QVERIFY2(portsAt(part->second, fabric.portSpeed.value) == fabric.switchRadix,
+                 qPrintable(QStringLiteral("%1: radix %2, its switch gives %3 at %4G")
+                                .arg(QString::fromStdString(id))
+                                .arg(fabric.switchRadix)
+                                .arg(portsAt(part->second, fabric.portSpeed.value))
+                                .arg(fabric.portSpeed.value)));
+    }
+}
+
+void tst_Catalog::portSplitting_data() {
+    QTest::addColumn<QString>("part");
+    QTest::addColumn<double>("gbps");
+    QTest::addColumn<int>("ports");
+
+    // Datasheet figures (sources in prices.json): a faster port runs a slower link, so a
+    // speed between modes takes the slower mode above it.
+    QTest::addRow("SN5600 at 800G") << QStringLiteral("sn5600") << 800.0 << 64;
+    QTest::addRow("SN5600 at 400G") << QStringLiteral("sn5600") << 400.0 << 128;
+    QTest::addRow("SN5600 at 200G") << QStringLiteral("sn5600") << 200.0 << 256;
+    QTest::addRow("SN5600 at 100G (a 200G port)") << QStringLiteral("sn5600") << 100.0 << 256;
+    QTest::addRow("QM9700 at 400G") << QStringLiteral("qm9700") << 400.0 << 64;
+    QTest::addRow("QM9700 at 200G") << QStringLiteral("qm9700") << 200.0 << 128;
+    QTest::addRow("QM9700 at 800G: too slow") << QStringLiteral("qm9700") << 800.0 << 0;
+    QTest::addRow("Quantum-X800 at 800G") << QStringLiteral("q3400") << 800.0 << 144;
+}
+
+void tst_Catalog::portSplitting() {
+    QFETCH(QString, part);
+    QFETCH(double, gbps);
+    QFETCH(int, ports);
+    const auto& switches = Catalog::builtin().prices().switches;
+    const auto found = switches.find(part.toStdString());
+    QVERIFY(found != switches.end());
+    QCOMPARE(portsAt(found->second, gbps), ports);
 }
 
 QTEST_APPLESS_MAIN(tst_Catalog)

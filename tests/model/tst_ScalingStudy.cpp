@@ -122,13 +122,12 @@ void tst_ScalingStudy::defaultSizes_data() {
         << QByteArray("article004-256gpu-reference.fabric.json")
         << QStringList{QStringLiteral("ib-ndr"), QStringLiteral("roce-v2")}
         << std::vector<int>{4, 8, 16, 32, 64, 128} << 0;
-    // 128 servers: 16 .. 512. Two tiers of radix 64 end at 64 leaves (a spine has 64
-    // ports); 512 servers x 8 NICs on leaves of 32 down, 32 up need 128, so 512 servers
-    // are skipped with the generator's reason.
+    // 128 servers: 16 .. 512. Two tiers of radix 128 (SN5600 at 400G) end at 128 leaves
+    // (a spine has 128 ports); 512 servers x 8 NICs on leaves of 64 down need 64: all fit.
     QTest::addRow("1,024 GPUs on spectrum-x")
         << QByteArray("spectrum-x-1024gpu-rail.fabric.json")
         << QStringList{QStringLiteral("spectrum-x"), QStringLiteral("ib-ndr")}
-        << std::vector<int>{16, 32, 64, 128, 256} << 512;
+        << std::vector<int>{16, 32, 64, 128, 256, 512} << 0;
 }
 
 void tst_ScalingStudy::defaultSizes() {

@@ -66,15 +66,14 @@ void tst_FabricPanel::dragRegeneratesAsOneStep_data() {
     QTest::addColumn<double>("ratio");
     QTest::addColumn<int>("leaves");
     QTest::addColumn<int>("spines");
-    // 128 servers x 8 NICs, rail-optimized, radix 64; starts at 1:1 with 16 spines
-    // (32 leaves x 32 uplinks = 1,024 spine ports / 64 = 16).
-    // 2:1: a leaf keeps floor(64 x 2/3) = 42 downlinks, so 4 units of 32 servers: still
-    // 32 leaves, each with ceil(32 / 2) = 16 uplinks: 512 spine ports / 64 = 8 spines.
-    QTest::newRow("1:1 -> 2:1: 8 spines") << 2.0 << 32 << 8;
-    // 4:1: floor(64 x 4/5) = 51 downlinks, 3 units of 43 servers: 24 leaves with
-    // ceil(43 / 4) = 11 uplinks; 264 ports need 5 spines, but 11 spread evenly only over
-    // 1 or 11: 11 spines of 24 ports each.
-    QTest::newRow("1:1 -> 4:1: 11 spines") << 4.0 << 24 << 11;
+    // 128 servers x 8 NICs, rail-optimized, radix 128 (SN5600 at 400G); starts at 1:1 with
+    // 8 spines (16 leaves x 64 uplinks = 1,024 spine ports / 128 = 8).
+    // 2:1: a leaf keeps floor(128 x 2/3) = 85 downlinks, so 2 units of 64 servers: still
+    // 16 leaves, each with ceil(64 / 2) = 32 uplinks: 512 spine ports / 128 = 4 spines.
+    QTest::newRow("1:1 -> 2:1: 4 spines") << 2.0 << 16 << 4;
+    // 4:1: floor(128 x 4/5) = 102 downlinks, still 2 units of 64: 16 leaves with
+    // ceil(64 / 4) = 16 uplinks; 256 ports / 128 = 2 spines (the fewest allowed).
+    QTest::newRow("1:1 -> 4:1: 2 spines") << 4.0 << 16 << 2;
 }
 
 void tst_FabricPanel::dragRegeneratesAsOneStep() {
@@ -128,7 +127,7 @@ void tst_FabricPanel::arrowKeysCommitOnceAfterAPause() {
     QCOMPARE(document.undoStack()->count(), 0);
     QTRY_COMPARE(document.undoStack()->count(), 1);
     QCOMPARE(document.design().generator->oversubscription, 2.0);
-    QCOMPARE(document.topology().switchCounts().spine, 8); // as derived above
+    QCOMPARE(document.topology().switchCounts().spine, 4); // as derived above
     QTest::qWait(700); // longer than the pause: no second step follows
     QCOMPARE(document.undoStack()->count(), 1);
     document.undoStack()->undo();

@@ -47,12 +47,12 @@ void tst_GenerateDialog::prefillsFromTheDesignsGenerator() {
     document.load(QString::fromUtf8(kGenerated));
     GenerateDialog dialog(document);
     QCOMPARE(dialog.request(), *document.design().generator);
-    // The sample: 1,024 GPUs on 32 rail leaves under 16 spines, 1,024 server cables and
-    // 32 x 32 = 1,024 leaf-spine cables.
+    // The sample: 1,024 GPUs on 16 rail leaves (radix 128) under 8 spines, 1,024 server
+    // cables and 16 x 64 = 1,024 leaf-spine cables.
     QTRY_VERIFY(okButton(dialog)->isEnabled());
     QCOMPARE(figure(dialog, "gpus"), QStringLiteral("1,024"));
-    QCOMPARE(figure(dialog, "leaves"), QStringLiteral("32"));
-    QCOMPARE(figure(dialog, "spines"), QStringLiteral("16"));
+    QCOMPARE(figure(dialog, "leaves"), QStringLiteral("16"));
+    QCOMPARE(figure(dialog, "spines"), QStringLiteral("8"));
     QCOMPARE(figure(dialog, "serverCables"), QStringLiteral("1,024"));
     QCOMPARE(figure(dialog, "leafSpineCables"), QStringLiteral("1,024"));
 }
@@ -70,15 +70,15 @@ void tst_GenerateDialog::refusesAnImpossibleRequest() {
     TopologyDocument document(Catalog::builtin());
     document.load(QString::fromUtf8(kGenerated));
     GenerateDialog dialog(document);
-    // 2,048 servers x 8 rails on radix-64 leaves at 1:1: 512 leaves, each of which a
-    // two-tier spine must reach with a port, and a spine has 64.
+    // 2,048 servers x 8 rails on radix-128 leaves at 1:1: 256 leaves, each of which a
+    // two-tier spine must reach with a port, and a spine has 128.
     auto* refusal = dialog.findChild<QLabel*>(QStringLiteral("refusalLabel"));
     QTRY_VERIFY(okButton(dialog)->isEnabled()); // the sample itself is fine
     dialog.findChild<QSpinBox*>(QStringLiteral("servers"))->setValue(2048);
     // The preview is debounced and computed off the GUI thread, hence the wait.
     QTRY_VERIFY(!refusal->isHidden());
     QVERIFY(!okButton(dialog)->isEnabled());
-    QVERIFY2(refusal->text().contains(QStringLiteral("radix is 64")), qPrintable(refusal->text()));
+    QVERIFY2(refusal->text().contains(QStringLiteral("radix is 128")), qPrintable(refusal->text()));
     QCOMPARE(figure(dialog, "spines"), QStringLiteral("—"));
     QVERIFY(!dialog.params());
     dialog.accept(); // OK pressed anyway (Enter): the dialog stays open

@@ -21,8 +21,8 @@ using fabriclab::views::TopologyDocument;
 
 namespace {
 
-// 1,024 GPUs: 128 servers x 8 NICs on 32 rail leaves (radix 64, 32 down + 32 up) under
-// 16 spines. Every port of a leaf and every NIC of a server is in use.
+// 1,024 GPUs: 128 servers x 8 NICs on 16 rail leaves (SN5600 at 400G: radix 128, 64 down
+// + 64 up) under 8 spines. Every port of a leaf and every NIC of a server is in use.
 const char* const kSample = FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-rail.fabric.json";
 
 std::string snapshot(const TopologyDocument& document) {
@@ -93,8 +93,8 @@ void tst_PropertyTableModel::editIsOneUndoStep_data() {
     QTest::addColumn<QString>("label");
     QTest::addColumn<QVariant>("value");
     QTest::addColumn<QString>("shown");
-    QTest::newRow("leaf radix 64 -> 128") << "leaf-1"
-                                          << "Radix (ports)" << QVariant(128) << "128";
+    QTest::newRow("leaf radix 128 -> 256") << "leaf-1"
+                                           << "Radix (ports)" << QVariant(256) << "256";
     QTest::newRow("leaf renamed") << "leaf-1"
                                   << "Name" << QVariant(QStringLiteral("rail-0-a")) << "rail-0-a";
     QTest::newRow("server GPUs 8 -> 4") << "srv-1"
@@ -145,11 +145,11 @@ void tst_PropertyTableModel::refusedValueChangesNothing_data() {
                              << "Radix (ports)" << QVariant(0);
     QTest::newRow("radix negative") << "leaf-1"
                                     << "Radix (ports)" << QVariant(-4);
-    // leaf-1 has 32 servers below and 32 spine cables above: 64 ports in use.
-    QTest::newRow("radix 63 below 64 ports in use") << "leaf-1"
-                                                    << "Radix (ports)" << QVariant(63);
+    // leaf-1 has 64 servers below and 64 spine cables above: 128 ports in use.
+    QTest::newRow("radix 127 below 128 ports in use") << "leaf-1"
+                                                      << "Radix (ports)" << QVariant(127);
     QTest::newRow("radix not whole") << "leaf-1"
-                                     << "Radix (ports)" << QVariant(64.5);
+                                     << "Radix (ports)" << QVariant(128.5);
     QTest::newRow("port speed 0") << "leaf-1"
                                   << "Port speed (Gb/s)" << QVariant(0.0);
     QTest::newRow("duplicate name") << "leaf-1"
@@ -204,7 +204,7 @@ void tst_PropertyTableModel::refusedValueChangesNothing() {
 void tst_PropertyTableModel::unchangedValuePushesNothing() {
     // An editor that closes without a change must not leave an empty step in Edit > Undo.
     m_model->setSelection({node(*m_document, "leaf-1")}, {});
-    QVERIFY(m_model->setData(valueOf(*m_model, QStringLiteral("Radix (ports)")), 64));
+    QVERIFY(m_model->setData(valueOf(*m_model, QStringLiteral("Radix (ports)")), 128));
     QVERIFY(m_model->setData(valueOf(*m_model, QStringLiteral("Name")), QStringLiteral("leaf-1")));
     QCOMPARE(m_document->undoStack()->count(), 0);
 }
@@ -246,15 +246,15 @@ void tst_PropertyTableModel::followsUndo() {
     const NodeId leaf = node(*m_document, "leaf-1");
     m_model->setSelection({leaf}, {});
     auto changed = m_document->topology().node(leaf);
-    changed.sw.radix = 96;
+    changed.sw.radix = 160;
     m_document->editNode(leaf, changed);
     QCOMPARE(valueOf(*m_model, QStringLiteral("Radix (ports)")).data().toString(),
-             QStringLiteral("96"));
+             QStringLiteral("160"));
     QCOMPARE(valueOf(*m_model, QStringLiteral("Ports free")).data().toString(),
              QStringLiteral("32"));
     m_document->undoStack()->undo();
     QCOMPARE(valueOf(*m_model, QStringLiteral("Radix (ports)")).data().toString(),
-             QStringLiteral("64"));
+             QStringLiteral("128"));
     QCOMPARE(valueOf(*m_model, QStringLiteral("Ports free")).data().toString(),
              QStringLiteral("0"));
 }
