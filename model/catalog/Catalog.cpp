@@ -107,10 +107,9 @@ void Catalog::loadPrices(std::string_view pricesJson, std::string_view origin) {
     for (const auto& [id, fabric] : m_fabrics) {
         const auto& hw = fabric.hardware;
         const std::pair<const std::map<std::string, PricedPart>*, const std::string*> needs[] = {
-            {&parsed.switches, &hw.switchId},
-            {&parsed.nics, &hw.nicId},
-            {&parsed.cables, &hw.serverCableId},
-            {&parsed.cables, &hw.switchCableId},
+            {&parsed.switches, &hw.switchId},         {&parsed.switches, &hw.spineSwitch()},
+            {&parsed.switches, &hw.coreSwitch()},     {&parsed.nics, &hw.nicId},
+            {&parsed.cables, &hw.serverCableId},      {&parsed.cables, &hw.switchCableId},
             {&parsed.transceivers, &hw.transceiverId}};
         for (const auto& [parts, partId] : needs)
             if (!parts->count(*partId))

@@ -57,10 +57,17 @@ Fabric parseFabric(const JsonCursor& c) {
         f.stepLatencyUs = sourcedNumber(*step, 0, 1e6);
     f.inNetworkReduction = c["inNetworkReduction"].boolean();
     const JsonCursor hw = c["hardware"];
-    hw.allowOnly({"switch", "nic", "serverCable", "switchCable", "transceiver"});
-    f.hardware =
-        FabricHardware{hw["switch"].string(), hw["nic"].string(), hw["serverCable"].string(),
-                       hw["switchCable"].string(), hw["transceiver"].string()};
+    hw.allowOnly({"switch", "spineSwitch", "coreSwitch", "nic", "serverCable", "switchCable",
+                  "transceiver"});
+    f.hardware.switchId = hw["switch"].string();
+    if (auto spine = hw.find("spineSwitch"))
+        f.hardware.spineSwitchId = spine->string();
+    if (auto core = hw.find("coreSwitch"))
+        f.hardware.coreSwitchId = core->string();
+    f.hardware.nicId = hw["nic"].string();
+    f.hardware.serverCableId = hw["serverCable"].string();
+    f.hardware.switchCableId = hw["switchCable"].string();
+    f.hardware.transceiverId = hw["transceiver"].string();
     return f;
 }
 
@@ -146,25 +153,30 @@ PricedPart parsePart(const JsonCursor& c) {
 }
 
 nlohmann::json toJson(const Fabric& f) {
-    return {{"id", f.id},
-            {"name", f.name},
-            {"transport", f.transport},
-            {"portGbps", f.portSpeed.value},
-            {"switchRadix", f.switchRadix},
-            {"switchLatencyNs", f.switchLatencyNs},
-            {"nicLatencyNs", f.nicLatencyNs},
-            {"routing", f.routing == Routing::Adaptive ? "adaptive" : "ecmp"},
-            {"lineEfficiency", f.lineEfficiency},
-            {"incastEfficiency", f.incastEfficiency},
-            {"protocolOverhead", f.protocolOverhead},
-            {"stepLatencyUs", f.stepLatencyUs},
-            {"inNetworkReduction", f.inNetworkReduction},
-            {"hardware",
-             {{"switch", f.hardware.switchId},
-              {"nic", f.hardware.nicId},
-              {"serverCable", f.hardware.serverCableId},
-              {"switchCable", f.hardware.switchCableId},
-              {"transceiver", f.hardware.transceiverId}}}};
+    nlohmann::json json = {{"id", f.id},
+                           {"name", f.name},
+                           {"transport", f.transport},
+                           {"portGbps", f.portSpeed.value},
+                           {"switchRadix", f.switchRadix},
+                           {"switchLatencyNs", f.switchLatencyNs},
+                           {"nicLatencyNs", f.nicLatencyNs},
+                           {"routing", f.routing == Routing::Adaptive ? "adaptive" : "ecmp"},
+                           {"lineEfficiency", f.lineEfficiency},
+                           {"incastEfficiency", f.incastEfficiency},
+                           {"protocolOverhead", f.protocolOverhead},
+                           {"stepLatencyUs", f.stepLatencyUs},
+                           {"inNetworkReduction", f.inNetworkReduction},
+                           {"hardware",
+                            {{"switch", f.hardware.switchId},
+                             {"nic", f.hardware.nicId},
+                             {"serverCable", f.hardware.serverCableId},
+                             {"switchCable", f.hardware.switchCableId},
+                             {"transceiver", f.hardware.transceiverId}}}};
+    if (!f.hardware.spineSwitchId.empty())
+        json["hardware"]["spineSwitch"] = f.hardware.spineSwitchId;
+    if (!f.hardware.coreSwitchId.empty())
+        json["hardware"]["coreSwitch"] = f.hardware.coreSwitchId;
+    return json;
 }
 
 nlohmann::json toJson(const GpuSpec& g) {

@@ -12,11 +12,20 @@ enum class Routing { Ecmp, Adaptive };
 
 /// Catalog ids of the parts a fabric is built from (see PriceCatalog).
 struct FabricHardware {
-    std::string switchId;
+    std::string switchId;      ///< leaf switches, and every tier that names none of its own
+    std::string spineSwitchId; ///< empty: switchId
+    std::string coreSwitchId;  ///< empty: spineSwitchId, else switchId
     std::string nicId;
     std::string serverCableId; ///< server to leaf
     std::string switchCableId; ///< switch to switch fibre
     std::string transceiverId; ///< one per end of a switch-to-switch fibre
+
+    const std::string& spineSwitch() const {
+        return spineSwitchId.empty() ? switchId : spineSwitchId;
+    }
+    const std::string& coreSwitch() const {
+        return coreSwitchId.empty() ? spineSwitch() : coreSwitchId;
+    }
 
     friend bool operator==(const FabricHardware&, const FabricHardware&) = default;
 };

@@ -60,7 +60,9 @@ std::string_view toString(CostTier tier) {
 CostReport estimateCost(const Topology& topology, const Fabric& fabric, const PriceCatalog& prices,
                         const CostOptions& options) {
     const auto& hw = fabric.hardware;
-    const PricedPart& switchPart = part(prices.switches, hw.switchId, "switch");
+    const PricedPart& leafPart = part(prices.switches, hw.switchId, "switch");
+    const PricedPart& spinePart = part(prices.switches, hw.spineSwitch(), "switch");
+    const PricedPart& corePart = part(prices.switches, hw.coreSwitch(), "switch");
     const PricedPart& nicPart = part(prices.nics, hw.nicId, "NIC");
     const PricedPart& serverCable = part(prices.cables, hw.serverCableId, "cable");
     const PricedPart& fibre = part(prices.cables, hw.switchCableId, "cable");
@@ -76,9 +78,10 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
 
     CostReport report;
     using enum CostCategory;
-    addLine(report, Switches, CostTier::Leaf, "leaf switch", switchPart, tiers.leaf);
-    addLine(report, Switches, CostTier::Spine, "spine switch", switchPart, tiers.spine);
-    addLine(report, Switches, CostTier::Core, "core switch", switchPart, tiers.core);
+    // Each tier with its own part: a fabric may use larger switches above the leaves.
+    addLine(report, Switches, CostTier::Leaf, "leaf switch", leafPart, tiers.leaf);
+    addLine(report, Switches, CostTier::Spine, "spine switch", spinePart, tiers.spine);
+    addLine(report, Switches, CostTier::Core, "core switch", corePart, tiers.core);
     addLine(report, Nics, CostTier::Servers, "server NIC", nicPart, nics);
     addLine(report, Cables, CostTier::Servers, "server-to-leaf cable", serverCable, serverCables);
     // Fibres by the tiers they join, so the bill shows where the optics money goes.

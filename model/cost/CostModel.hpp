@@ -51,7 +51,7 @@ struct CostOptions {
     std::optional<double> amortizationMonths; ///< the price catalog's default when absent
 };
 
-/// Bill of materials: every switch at the fabric's switch price; one NIC per server NIC;
+/// Bill of materials: every switch at its tier's part (FabricHardware); one NIC per server NIC;
 /// a server cable per server-to-switch cable; a fibre plus two transceivers per
 /// switch-to-switch cable. Throws std::invalid_argument when a part has no price.
 CostReport estimateCost(const Topology& topology, const Fabric& fabric, const PriceCatalog& prices,

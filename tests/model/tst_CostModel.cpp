@@ -68,6 +68,7 @@ private Q_SLOTS:
     void amortizationOverride();
     void refusals();
     void fatTreeBomByTier();
+    void eachTierItsOwnSwitch();
 };
 
 void tst_CostModel::articleCluster_data() {
@@ -193,6 +194,22 @@ void tst_CostModel::refusals() {
     // Amortization over no time at all.
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimateCost(topology, builtinFabric("ib-ndr"),
                                                                  prices, CostOptions{0.0}));
+}
+
+void tst_CostModel::eachTierItsOwnSwitch() {
+    // The two-tier cluster of twoTierBom with SN5600s above QM9700 leaves: only the spine
+    // line changes. Leaves 8 x $65,000 = $520,000; spines 2 x $47,000 = $94,000 (figures.md
+    // prices via prices.json), switches $614,000 instead of $650,000.
+    const Topology topology = twoTierCluster();
+    Fabric mixed = builtinFabric("ib-ndr");
+    mixed.hardware.spineSwitchId = "sn5600";
+    const CostReport report = estimateCost(topology, mixed, Catalog::builtin().prices());
+    QCOMPARE(QString::fromStdString(report.bom[0].partId), QStringLiteral("qm9700"));
+    QCOMPARE(QString::fromStdString(report.bom[1].partId), QStringLiteral("sn5600"));
+    QVERIFY(QString::fromStdString(report.bom[1].item).contains(QStringLiteral("SN5600")));
+    COMPARE_WITHIN(report.switches.value, 614000.0, kExact);
+    // Cores follow the spines unless named: a fat-tree's core line takes the spine part.
+    QCOMPARE(mixed.hardware.coreSwitch(), std::string("sn5600"));
 }
 
 void tst_CostModel::fatTreeBomByTier() {
