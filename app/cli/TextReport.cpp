@@ -39,6 +39,8 @@ std::string formatReport(const RunReport& r) {
         << "  fabric capex  $" << grouped(c.capex.value) << "  (switches $"
         << grouped(c.switches.value) << ", NICs $" << grouped(c.nics.value)
         << ", cables and optics $" << grouped(c.cables.value) << ")\n"
+        << "  per GPU       $" << grouped(c.perGpu) << " (per NIC port $" << grouped(c.perEndpoint)
+        << ")\n"
         << "  per GPU-hour  $" << fixed(c.perGpuHour, 3) << " over "
         << fixed(c.amortizationMonths, 0) << " months\n"
         << "  fabric power  " << grouped(c.power.value) << " W\n";

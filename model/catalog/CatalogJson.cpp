@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/catalog/CatalogJson.hpp"
 
+#include "model/topology/Link.hpp"
+
 namespace fabriclab::model::catalog_json {
 namespace {
 
@@ -124,8 +126,8 @@ ModelSpec parseModel(const JsonCursor& c) {
 }
 
 PricedPart parsePart(const JsonCursor& c) {
-    c.allowOnly({"id", "name", "ports", "portGbps", "portModes", "gbps", "medium", "priceUsd",
-                 "powerWatts"});
+    c.allowOnly({"id", "name", "ports", "portGbps", "portModes", "gbps", "medium", "maxMeters",
+                 "priceUsd", "powerWatts"});
     PricedPart part;
     part.id = c["id"].string();
     part.name = c["name"].string();
@@ -137,8 +139,13 @@ PricedPart parsePart(const JsonCursor& c) {
         part.gbps = speed->number(1, kMaxGbps);
     if (auto speed = c.find("gbps"))
         part.gbps = speed->number(1, kMaxGbps);
-    if (auto medium = c.find("medium"))
+    if (auto medium = c.find("medium")) {
         part.medium = medium->string();
+        if (!linkMediumFromString(part.medium))
+            medium->fail("expected \"dac\", \"aoc\" or \"optics\"");
+    }
+    if (auto reach = c.find("maxMeters"))
+        part.maxMeters = sourcedNumber(*reach, 0.1, 100000);
     if (part.ports > 0 && part.gbps > 0)
         part.portModes.push_back(PortMode{part.gbps, part.ports});
     if (auto modes = c.find("portModes"))

@@ -23,9 +23,12 @@ struct PricedPart {
     std::string name;
     Usd price{0};
     Watts power{0};
-    int ports = 0;      ///< switches and NICs
-    double gbps = 0;    ///< port or cable speed
-    std::string medium; ///< cables: "dac", "aoc" or "optics"
+    /// Switches and NICs: ports. Transceivers: links one module carries (2 for a twin-port
+    /// OSFP running two 400G links from one 800G cage); absent means 1.
+    int ports = 0;
+    double gbps = 0;      ///< port, cable or per-link transceiver speed
+    std::string medium;   ///< cables: "dac", "aoc" or "optics" (the fibre between transceivers)
+    double maxMeters = 0; ///< cables: longest run the part reaches; 0 for no stated limit
     /// Switches: every port speed the part runs at (port splitting); the first is its
     /// native one (ports, gbps above).
     std::vector<PortMode> portModes;

@@ -2,7 +2,13 @@
 // SPDX-License-Identifier: MIT
 #include "model/cost/CostModel.hpp"
 
+#include "model/core/TextFormat.hpp"
+
+#include <cmath>
+#include <limits>
+#include <set>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace fabriclab::model {
 namespace {
@@ -16,12 +22,71 @@ const PricedPart& part(const std::map<std::string, PricedPart>& parts, const std
     return it->second;
 }
 
-void addLine(CostReport& report, CostCategory category, CostTier tier, const std::string& item,
-             const PricedPart& p, long long quantity) {
-    if (quantity > 0)
-        report.bom.push_back(
-            BomLine{category, tier, item + ": " + p.name, p.id, quantity, p.price, p.power});
+bool reaches(const PricedPart& p, double meters) {
+    return p.maxMeters <= 0 || meters <= p.maxMeters;
 }
+
+/// The cable a link of `medium` buys: the fabric's own part when it is of that medium, fast
+/// enough and long enough; else the cheapest catalog cable that is; null when none is.
+const PricedPart* cableFor(const PriceCatalog& prices, const PricedPart* preferred,
+                           LinkMedium medium, double gbps, double meters) {
+    const std::string_view wanted = toString(medium);
+    const auto fits = [&](const PricedPart& p) {
+        return p.medium == wanted && p.gbps >= gbps && reaches(p, meters);
+    };
+    if (preferred && fits(*preferred))
+        return preferred;
+    const PricedPart* best = nullptr;
+    for (const auto& [id, p] : prices.cables)
+        if (fits(p) && (!best || p.price < best->price))
+            best = &p;
+    return best;
+}
+
+/// The transceiver a NIC end of an optical link plugs in: single-link modules of its speed.
+const PricedPart* nicTransceiverFor(const PriceCatalog& prices, double gbps) {
+    const PricedPart* best = nullptr;
+    for (const auto& [id, p] : prices.transceivers)
+        if (p.ports <= 1 && p.gbps >= gbps && (!best || p.price < best->price))
+            best = &p;
+    return best;
+}
+
+CostTier costTierOf(LinkTier tier) {
+    switch (tier) {
+    case LinkTier::Server:
+        return CostTier::Servers;
+    case LinkTier::LeafSpine:
+        return CostTier::LeafSpine;
+    case LinkTier::SpineCore:
+        return CostTier::SpineCore;
+    case LinkTier::Other:
+        return CostTier::Other;
+    }
+    return CostTier::Other;
+}
+
+/// Lines gathered per tier in the order parts are first met, so a bill reads the same
+/// for the same design.
+class BomBuilder {
+public:
+    void add(CostCategory category, CostTier tier, std::string item, const PricedPart& p,
+             long long quantity) {
+        if (quantity <= 0)
+            return;
+        const std::string key = std::string(toString(tier)) + '|' + item + '|' + p.id;
+        const auto [it, fresh] = m_index.try_emplace(key, m_lines.size());
+        if (fresh)
+            m_lines.push_back(
+                BomLine{category, tier, item + ": " + p.name, p.id, 0, p.price, p.power});
+        m_lines[it->second].quantity += quantity;
+    }
+    std::vector<BomLine> take() { return std::move(m_lines); }
+
+private:
+    std::vector<BomLine> m_lines;
+    std::unordered_map<std::string, std::size_t> m_index;
+};
 
 } // namespace
 
@@ -66,34 +131,101 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     const PricedPart& nicPart = part(prices.nics, hw.nicId, "NIC");
     const PricedPart& serverCable = part(prices.cables, hw.serverCableId, "cable");
     const PricedPart& fibre = part(prices.cables, hw.switchCableId, "cable");
-    const PricedPart& transceiver = part(prices.transceivers, hw.transceiverId, "transceiver");
+    const PricedPart& switchOptic = part(prices.transceivers, hw.transceiverId, "transceiver");
+    const int linksPerSwitchOptic = std::max(1, switchOptic.ports);
 
     long long nics = 0;
     for (const auto& [id, node] : topology.nodes())
         if (node.kind == NodeKind::Server)
             nics += node.server.nics;
-    const CableCounts cables = topology.cableCounts();
-    const long long serverCables = cables.server;
     const TierCounts tiers = topology.switchCounts();
 
     CostReport report;
     using enum CostCategory;
     // Each tier with its own part: a fabric may use larger switches above the leaves.
-    addLine(report, Switches, CostTier::Leaf, "leaf switch", leafPart, tiers.leaf);
-    addLine(report, Switches, CostTier::Spine, "spine switch", spinePart, tiers.spine);
-    addLine(report, Switches, CostTier::Core, "core switch", corePart, tiers.core);
-    addLine(report, Nics, CostTier::Servers, "server NIC", nicPart, nics);
-    addLine(report, Cables, CostTier::Servers, "server-to-leaf cable", serverCable, serverCables);
-    // Fibres by the tiers they join, so the bill shows where the optics money goes.
-    const std::pair<CostTier, long long> fibres[] = {{CostTier::LeafSpine, cables.leafSpine},
-                                                     {CostTier::SpineCore, cables.spineCore},
-                                                     {CostTier::Other, cables.other}};
-    for (const auto& [tier, count] : fibres) {
+    BomBuilder bom;
+    bom.add(Switches, CostTier::Leaf, "leaf switch", leafPart, tiers.leaf);
+    bom.add(Switches, CostTier::Spine, "spine switch", spinePart, tiers.spine);
+    bom.add(Switches, CostTier::Core, "core switch", corePart, tiers.core);
+    bom.add(Nics, CostTier::Servers, "server NIC", nicPart, nics);
+
+    // Every link by its medium and length: copper within its reach, an active optical
+    // cable with its ends built in, or a fibre with a transceiver at each end. Switch ends
+    // of fibres are counted per switch and tier, since a twin-port module serves two links
+    // from one cage and a switch buys whole modules.
+    std::map<std::pair<std::uint32_t, int>, long long> switchEnds;
+    std::map<int, long long> nicEnds;                // by tier
+    std::map<int, const PricedPart*> nicOpticByTier; // the module those ends use
+    std::set<std::string> shortfalls;
+    for (const auto& [id, link] : topology.links()) {
+        const CostTier tier = costTierOf(topology.tierOf(link));
+        const bool serverLink = tier == CostTier::Servers;
+        const double gbps = link.speed.value;
+        LinkMedium medium = link.medium;
+        const PricedPart* cable = nullptr;
+        // A run longer than copper or an AOC reaches is bought as the next medium up.
+        for (;;) {
+            const PricedPart* preferred = medium == LinkMedium::Optics ? &fibre
+                                          : serverLink                 ? &serverCable
+                                                                       : nullptr;
+            cable = cableFor(prices, preferred, medium, gbps, link.lengthMeters);
+            if (cable || medium == LinkMedium::Optics)
+                break;
+            // Copper too short is the design's own slip, worth a word; an AOC run at a speed
+            // no AOC is made for (XDR) is simply built from transceivers and fibre.
+            if (medium == LinkMedium::Dac)
+                shortfalls.insert("no copper cable in the price catalog runs " + fixed(gbps, 0) +
+                                  "G over " + fixed(link.lengthMeters, 1) +
+                                  " m; priced as the next medium up");
+            medium = medium == LinkMedium::Dac ? LinkMedium::Aoc : LinkMedium::Optics;
+        }
+        if (!cable) {
+            // No fibre reaches: keep the fabric's own and say so rather than refuse the bill.
+            shortfalls.insert("no fibre in the price catalog reaches " +
+                              fixed(link.lengthMeters, 1) + " m; priced at " + fibre.name);
+            cable = &fibre;
+        }
         const std::string where(toString(tier));
-        addLine(report, Cables, tier, where + " fibre", fibre, count);
-        addLine(report, Cables, tier, where + " transceiver (two per fibre)", transceiver,
-                2 * count);
+        const std::string what = serverLink ? "server-to-leaf" : where;
+        const char* kind = medium == LinkMedium::Dac   ? " copper cable"
+                           : medium == LinkMedium::Aoc ? " active optical cable"
+                                                       : " fibre";
+        bom.add(Cables, tier, what + kind, *cable, link.count);
+        if (medium != LinkMedium::Optics)
+            continue;
+        for (const NodeId end : {link.a, link.b}) {
+            if (topology.node(end).kind == NodeKind::Server) {
+                const PricedPart* optic = nicTransceiverFor(prices, gbps);
+                if (!optic)
+                    throw std::invalid_argument("the price catalog has no transceiver for a " +
+                                                fixed(gbps, 0) + "G NIC port");
+                nicEnds[static_cast<int>(tier)] += link.count;
+                nicOpticByTier[static_cast<int>(tier)] = optic;
+            } else {
+                switchEnds[{end.value, static_cast<int>(tier)}] += link.count;
+            }
+        }
     }
+    for (const auto& [tier, ends] : nicEnds)
+        bom.add(Cables, static_cast<CostTier>(tier), "NIC-side transceiver", *nicOpticByTier[tier],
+                ends);
+    std::map<int, long long> switchModules;
+    for (const auto& [key, ends] : switchEnds)
+        switchModules[key.second] += (ends + linksPerSwitchOptic - 1) / linksPerSwitchOptic;
+    for (const auto& [tier, modules] : switchModules) {
+        const std::string what =
+            linksPerSwitchOptic > 1 ? "switch-side transceiver (" +
+                                          std::to_string(linksPerSwitchOptic) + " links per module)"
+                                    : std::string("switch-side transceiver (one per fibre end)");
+        const std::string where(toString(static_cast<CostTier>(tier)));
+        bom.add(Cables, static_cast<CostTier>(tier),
+                (static_cast<CostTier>(tier) == CostTier::Servers ? std::string("server-to-leaf")
+                                                                  : where) +
+                    " " + what,
+                switchOptic, modules);
+    }
+    report.bom = bom.take();
+    report.notes.assign(shortfalls.begin(), shortfalls.end());
 
     for (const BomLine& line : report.bom) {
         (line.category == CostCategory::Switches ? report.switches
@@ -108,6 +240,8 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     const int gpus = topology.gpuCount();
     const double gpuHours = report.amortizationMonths * prices.hoursPerMonth * gpus;
     report.perGpuHour = gpuHours > 0 ? report.capex.value / gpuHours : 0.0;
+    report.perGpu = gpus > 0 ? report.capex.value / gpus : 0.0;
+    report.perEndpoint = nics > 0 ? report.capex.value / static_cast<double>(nics) : 0.0;
     return report;
 }
 

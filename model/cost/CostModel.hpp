@@ -44,7 +44,11 @@ struct CostReport {
     Usd capex{0};
     Watts power{0}; ///< typical draw of switches, NICs and optics
     double amortizationMonths = 36;
-    double perGpuHour = 0; ///< capex spread over every GPU for the amortization period, USD
+    double perGpuHour = 0;  ///< capex spread over every GPU for the amortization period, USD
+    double perGpu = 0;      ///< capex per GPU, USD
+    double perEndpoint = 0; ///< capex per server NIC port on the fabric, USD
+    /// Where the bill had to substitute a part (a run longer than copper reaches, say).
+    std::vector<std::string> notes;
 };
 
 struct CostOptions {
@@ -52,8 +56,11 @@ struct CostOptions {
 };
 
 /// Bill of materials: every switch at its tier's part (FabricHardware); one NIC per server NIC;
-/// a server cable per server-to-switch cable; a fibre plus two transceivers per
-/// switch-to-switch cable. Throws std::invalid_argument when a part has no price.
+/// every cable by its link's medium and length: copper (the fabric's server cable, or the
+/// cheapest catalog DAC that reaches), an active optical cable, or a fibre with a NIC-side
+/// transceiver at a server end and the fabric's switch-side module at a switch end (a
+/// twin-port module serving two links). A run longer than its medium reaches is priced as
+/// the next medium up, with a note. Throws std::invalid_argument when a part has no price.
 CostReport estimateCost(const Topology& topology, const Fabric& fabric, const PriceCatalog& prices,
                         const CostOptions& options = {});
 

@@ -164,6 +164,8 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     report.warnings = report.bisection.warnings;
     report.cost = estimateCost(topology, report.fabric, catalog.prices(),
                                CostOptions{options.amortizationMonths});
+    for (const std::string& note : report.cost.notes)
+        report.warnings.push_back("bill of materials: " + note);
     if (!options.simulate)
         return report;
     if (!workloadWarning.empty())
@@ -226,6 +228,24 @@ int interactiveBisectionSeeds(int servers) {
     return std::clamp(kServerDraws / std::max(1, servers), 2, RunOptions{}.bisectionSeeds);
 }
 
+namespace {
+
+nlohmann::ordered_json bomJson(const std::vector<BomLine>& bom) {
+    nlohmann::ordered_json lines = nlohmann::ordered_json::array();
+    for (const BomLine& line : bom)
+        lines.push_back({{"category", std::string(toString(line.category))},
+                         {"tier", std::string(toString(line.tier))},
+                         {"part", line.partId},
+                         {"item", line.item},
+                         {"quantity", line.quantity},
+                         {"unitUsd", rounded(line.unitPrice.value, 2)},
+                         {"totalUsd", rounded(line.total().value, 2)},
+                         {"watts", rounded(line.power().value, 1)}});
+    return lines;
+}
+
+} // namespace
+
 nlohmann::ordered_json reportToJson(const RunReport& r) {
     const auto& c = r.cost;
     nlohmann::ordered_json json = {
@@ -261,9 +281,12 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
           {"switchesUsd", rounded(c.switches.value, 2)},
           {"nicsUsd", rounded(c.nics.value, 2)},
           {"cablesUsd", rounded(c.cables.value, 2)},
+          {"perGpuUsd", rounded(c.perGpu, 2)},
+          {"perEndpointUsd", rounded(c.perEndpoint, 2)},
           {"perGpuHourUsd", rounded(c.perGpuHour, 4)},
           {"amortizationMonths", rounded(c.amortizationMonths, 2)},
-          {"powerWatts", rounded(c.power.value, 1)}}},
+          {"powerWatts", rounded(c.power.value, 1)},
+          {"bom", bomJson(c.bom)}}},
     };
     // Only when there is something to say, so reports of sound designs keep their shape.
     if (!r.warnings.empty())

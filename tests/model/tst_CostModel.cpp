@@ -29,7 +29,8 @@ namespace {
 // the division by GPU-hours is the only rounding, hence 1e-9 relative.
 constexpr double kExact = 1e-9;
 // Article 000 rounds its figures ("~$65K", "roughly $490K", "~$0.29/GPU/hour") and the
-// catalog takes the midpoints of its price ranges, so we agree with it to 10%.
+// catalog takes the midpoints of its price ranges (and cables a one-switch cluster with
+// copper where the article counts optical cables), so we agree with it to 10%.
 constexpr double kArticle = 0.10;
 
 /// `servers` 8-GPU servers with 8 NICs each on radix-64 leaves and spines; the two
@@ -69,6 +70,7 @@ private Q_SLOTS:
     void refusals();
     void fatTreeBomByTier();
     void eachTierItsOwnSwitch();
+    void cablesByMediumAndReach();
 };
 
 void tst_CostModel::articleCluster_data() {
@@ -77,18 +79,21 @@ void tst_CostModel::articleCluster_data() {
     QTest::addColumn<double>("articleCapex");      // article 000
     QTest::addColumn<double>("articlePerGpuHour"); // article 000
 
-    // 1 x qm9700 $65,000 + 64 x cx7-ndr $6,250 + 64 x ndr-400g-server $390
-    // = 65,000 + 400,000 + 24,960 = $489,960 (article: "roughly $490K", "~$0.29/GPU/hour").
+    // One switch is not rail-optimized: its servers are cabled with copper (dac-400g,
+    // $150), where article 000 prices every link as a 400G optical cable ($200-400); our
+    // optical-cable prices are its figures, used where runs need them (rail leaves).
+    // 1 x qm9700 $65,000 + 64 x cx7-ndr $6,250 + 64 x dac-400g $150
+    // = 65,000 + 400,000 + 9,600 = $474,600 (article: "roughly $490K", "~$0.29/GPU/hour").
     QTest::addRow("ib-ndr: 1 Quantum-2 + 64 CX-7 NDR")
-        << QStringLiteral("ib-ndr") << 489960.0 << 490000.0 << 0.29;
-    // 1 x sn5600 $47,000 + 64 x cx7-roce $3,900 + 64 x spx-400g-server $312
-    // = 47,000 + 249,600 + 19,968 = $316,568 (article: "roughly $317K", "~$0.19/GPU/hour").
+        << QStringLiteral("ib-ndr") << 474600.0 << 490000.0 << 0.29;
+    // 1 x sn5600 $47,000 + 64 x cx7-roce $3,900 + 64 x dac-400g $150
+    // = 47,000 + 249,600 + 9,600 = $306,200 (article: "roughly $317K", "~$0.19/GPU/hour").
     QTest::addRow("spectrum-x: 1 SN5600 + 64 CX-7 RoCE")
-        << QStringLiteral("spectrum-x") << 316568.0 << 317000.0 << 0.19;
-    // 1 x th4-400g $20,000 + 64 x cx6dx-roce $2,190 + 64 x roce-400g-server $234
-    // = 20,000 + 140,160 + 14,976 = $175,136 (article: "roughly $175K", "~$0.10/GPU/hour").
+        << QStringLiteral("spectrum-x") << 306200.0 << 317000.0 << 0.19;
+    // 1 x th4-400g $20,000 + 64 x cx6dx-roce $2,190 + 64 x dac-400g $150
+    // = 20,000 + 140,160 + 9,600 = $169,760 (article: "roughly $175K", "~$0.10/GPU/hour").
     QTest::addRow("roce-v2: 1 Tomahawk-4 + 64 CX-6 Dx")
-        << QStringLiteral("roce-v2") << 175136.0 << 175000.0 << 0.10;
+        << QStringLiteral("roce-v2") << 169760.0 << 175000.0 << 0.10;
 }
 
 void tst_CostModel::articleCluster() {
@@ -113,14 +118,16 @@ void tst_CostModel::articleCluster() {
 }
 
 void tst_CostModel::twoTierBom() {
-    // ib-ndr parts. Hand count: 8 leaves + 2 spines; 16 x 8 = 128 NICs; 128 server cables;
-    // 8 leaves x 16 uplinks = 128 fibres; 2 x 128 = 256 transceivers.
+    // ib-ndr parts. Hand count: 8 leaves + 2 spines; 16 x 8 = 128 NICs; 128 rail-optimized
+    // server links, each an AOC (rail leaves sit rows away); 8 leaves x 16 uplinks = 128
+    // fibres. Quantum-2 cages are twin-port OSFP, one module per two 400G links: leaves
+    // 16 / 2 = 8 modules each (64), spines 64 / 2 = 32 each (64), 128 modules.
     //   switches: 10 x $65,000                                   = $650,000
     //   nics:     128 x $6,250                                   = $800,000
-    //   cables:   128 x $390 + 128 x $100 + 256 x $700
-    //             = 49,920 + 12,800 + 179,200                    = $241,920
-    //   capex                                                    = $1,691,920
-    //   per GPU-hour: 1,691,920 / (36 x 730 x 128 = 3,363,840)   = $0.50298...
+    //   cables:   128 x $390 + 128 x $100 + 128 x $1,250
+    //             = 49,920 + 12,800 + 160,000                    = $222,720
+    //   capex                                                    = $1,672,720
+    //   per GPU-hour: 1,672,720 / (36 x 730 x 128 = 3,363,840)   = $0.49726...
     const Topology topology = twoTierCluster();
     QCOMPARE(topology.switchCounts().leaf, 8);
     QCOMPARE(topology.switchCounts().spine, 2);
@@ -134,12 +141,12 @@ void tst_CostModel::twoTierBom() {
         double unitPrice;
     };
     const Expected expected[] = {
-        {CostCategory::Switches, "qm9700", 8, 65000},        // leaf switches
-        {CostCategory::Switches, "qm9700", 2, 65000},        // spine switches
-        {CostCategory::Nics, "cx7-ndr", 128, 6250},          // server NICs
-        {CostCategory::Cables, "ndr-400g-server", 128, 390}, // server-to-leaf cables
-        {CostCategory::Cables, "fiber-400g", 128, 100},      // switch-to-switch fibres
-        {CostCategory::Cables, "osfp-400g", 256, 700},       // transceivers, two per fibre
+        {CostCategory::Switches, "qm9700", 8, 65000},             // leaf switches
+        {CostCategory::Switches, "qm9700", 2, 65000},             // spine switches
+        {CostCategory::Nics, "cx7-ndr", 128, 6250},               // server NICs
+        {CostCategory::Cables, "ndr-400g-server", 128, 390},      // server-to-leaf AOCs
+        {CostCategory::Cables, "fiber-400g", 128, 100},           // switch-to-switch fibres
+        {CostCategory::Cables, "osfp-800g-twin-400g", 128, 1250}, // twin-port modules
     };
     QCOMPARE(report.bom.size(), std::size(expected));
     for (std::size_t i = 0; i < std::size(expected); ++i) {
@@ -154,8 +161,8 @@ void tst_CostModel::twoTierBom() {
 
     COMPARE_WITHIN(report.switches.value, 650000.0, kExact);
     COMPARE_WITHIN(report.nics.value, 800000.0, kExact);
-    COMPARE_WITHIN(report.cables.value, 241920.0, kExact);
-    COMPARE_WITHIN(report.capex.value, 1691920.0, kExact);
+    COMPARE_WITHIN(report.cables.value, 222720.0, kExact);
+    COMPARE_WITHIN(report.capex.value, 1672720.0, kExact);
     COMPARE_WITHIN((report.switches + report.nics + report.cables).value, report.capex.value,
                    kExact);
     double lines = 0;
@@ -166,11 +173,14 @@ void tst_CostModel::twoTierBom() {
     }
     COMPARE_WITHIN(lines, report.capex.value, kExact);
     COMPARE_WITHIN(report.power.value, power, kExact);
-    COMPARE_WITHIN(report.perGpuHour, 1691920.0 / 3363840.0, kExact);
+    COMPARE_WITHIN(report.perGpuHour, 1672720.0 / 3363840.0, kExact);
+    COMPARE_WITHIN(report.perGpu, 1672720.0 / 128, kExact);
+    COMPARE_WITHIN(report.perEndpoint, 1672720.0 / 128, kExact); // one NIC per GPU
+    QVERIFY(report.notes.empty());
 }
 
 void tst_CostModel::amortizationOverride() {
-    // Same capex over twice the months: $/GPU-hour halves (ib-ndr: 0.2913 -> 0.1457).
+    // Same capex over twice the months: $/GPU-hour halves (ib-ndr: 0.2822 -> 0.1411).
     const Topology topology = article000Cluster();
     const PriceCatalog& prices = Catalog::builtin().prices();
     const CostReport base = estimateCost(topology, builtinFabric("ib-ndr"), prices);
@@ -181,7 +191,7 @@ void tst_CostModel::amortizationOverride() {
     QCOMPARE(longer.amortizationMonths, 72.0);
     COMPARE_WITHIN(longer.capex.value, base.capex.value, kExact);
     COMPARE_WITHIN(longer.perGpuHour, base.perGpuHour / 2, kExact);
-    COMPARE_WITHIN(longer.perGpuHour, 489960.0 / (72 * 730 * 64), kExact);
+    COMPARE_WITHIN(longer.perGpuHour, 474600.0 / (72 * 730 * 64), kExact);
 }
 
 void tst_CostModel::refusals() {
@@ -216,14 +226,16 @@ void tst_CostModel::fatTreeBomByTier() {
     // A three-tier fat-tree, 32 servers x 8 x 400G NICs, radix 16, 1:1 at every tier,
     // ib-ndr parts. Hand count: leaves 8 down + 8 up, 256 NICs / 8 = 32 leaves; 256 leaf
     // uplinks / 8 spine downlinks = 32 spines; 256 spine uplinks / 16 = 16 cores.
-    // Fibres: 256 leaf-spine and 256 spine-core, each with two transceivers.
-    //   servers:    256 x $6,250 + 256 x $390                  = $1,699,840
-    //   leaf:       32 x $65,000                               = $2,080,000
-    //   spine:      32 x $65,000                               = $2,080,000
-    //   core:       16 x $65,000                               = $1,040,000
-    //   leaf-spine: 256 x $100 + 512 x $700 = 25,600 + 358,400 =   $384,000
-    //   spine-core: the same                                   =   $384,000
-    //   capex                                                  = $7,667,840
+    // Fibres: 256 leaf-spine and 256 spine-core. Twin-port modules, two links each, per
+    // switch: leaf-spine 32 leaves x 8 / 2 + 32 spines x 8 / 2 = 256 modules; spine-core
+    // 32 spines x 8 / 2 + 16 cores x 16 / 2 = 256 modules.
+    //   servers:    256 x $6,250 + 256 x $390                    = $1,699,840
+    //   leaf:       32 x $65,000                                 = $2,080,000
+    //   spine:      32 x $65,000                                 = $2,080,000
+    //   core:       16 x $65,000                                 = $1,040,000
+    //   leaf-spine: 256 x $100 + 256 x $1,250 = 25,600 + 320,000 =   $345,600
+    //   spine-core: the same                                     =   $345,600
+    //   capex                                                    = $7,591,040
     GeneratorParams p;
     p.kind = "fat-tree";
     p.servers = 32;
@@ -247,9 +259,10 @@ void tst_CostModel::fatTreeBomByTier() {
         return total;
     };
     QCOMPARE(quantity(CostTier::LeafSpine, "fiber-400g"), cables.leafSpine);
-    QCOMPARE(quantity(CostTier::LeafSpine, "osfp-400g"), 2 * cables.leafSpine);
+    // Two ends per fibre, two links per module: as many modules as fibres.
+    QCOMPARE(quantity(CostTier::LeafSpine, "osfp-800g-twin-400g"), cables.leafSpine);
     QCOMPARE(quantity(CostTier::SpineCore, "fiber-400g"), cables.spineCore);
-    QCOMPARE(quantity(CostTier::SpineCore, "osfp-400g"), 2 * cables.spineCore);
+    QCOMPARE(quantity(CostTier::SpineCore, "osfp-800g-twin-400g"), cables.spineCore);
     QCOMPARE(quantity(CostTier::Leaf, "qm9700"), 32LL);
     QCOMPARE(quantity(CostTier::Spine, "qm9700"), 32LL);
     QCOMPARE(quantity(CostTier::Core, "qm9700"), 16LL);
@@ -262,7 +275,7 @@ void tst_CostModel::fatTreeBomByTier() {
     }
 
     // Money by tier, and the tiers add up to capex.
-    const double expected[kCostTierCount] = {1699840, 2080000, 2080000, 1040000, 384000, 384000, 0};
+    const double expected[kCostTierCount] = {1699840, 2080000, 2080000, 1040000, 345600, 345600, 0};
     double byTier[kCostTierCount] = {};
     for (const BomLine& line : report.bom)
         byTier[static_cast<int>(line.tier)] += line.total().value;
@@ -276,7 +289,68 @@ void tst_CostModel::fatTreeBomByTier() {
         sum += byTier[t];
     }
     COMPARE_WITHIN(sum, report.capex.value, kExact);
-    COMPARE_WITHIN(report.capex.value, 7667840.0, kExact);
+    COMPARE_WITHIN(report.capex.value, 7591040.0, kExact);
+}
+
+void tst_CostModel::cablesByMediumAndReach() {
+    // One Quantum-2 leaf and six one-NIC servers, each link a different medium and length,
+    // ib-ndr parts. Hand-priced from prices.json:
+    //   2 m copper      -> dac-400g, the cheapest 400G DAC (ib-ndr's server part is an AOC)
+    //   7 m copper      -> past the 3 m copper reach: bought as ib-ndr's AOC, with a note
+    //   30 m AOC        -> ndr-400g-server
+    //   200, 200, 800 m -> fibre-400g each, a 400G NIC-side module each (osfp-400g), and
+    //                      three switch ends in twin-port cages: 2 modules, not 1.5; no
+    //                      fibre reaches 800 m (single-mode MPO: 500 m), so a second note
+    //   1 x $65,000 + 6 x $6,250 + $150 + 2 x $390 + 3 x $100 + 3 x $700 + 2 x $1,250
+    //   = 65,000 + 37,500 + 150 + 780 + 300 + 2,100 + 2,500 = $108,330
+    Topology topology;
+    Node leaf;
+    leaf.name = "leaf-1";
+    leaf.kind = NodeKind::Leaf;
+    leaf.sw = SwitchProps{64, Gbps{400}};
+    const NodeId leafId = topology.addNode(leaf);
+    const std::pair<LinkMedium, double> runs[] = {
+        {LinkMedium::Dac, 2},      {LinkMedium::Dac, 7},      {LinkMedium::Aoc, 30},
+        {LinkMedium::Optics, 200}, {LinkMedium::Optics, 200}, {LinkMedium::Optics, 800}};
+    int n = 0;
+    for (const auto& [medium, meters] : runs) {
+        Node server;
+        server.name = "srv-" + std::to_string(++n);
+        server.kind = NodeKind::Server;
+        server.server.gpus = 1;
+        server.server.nics = 1;
+        const NodeId serverId = topology.addNode(server);
+        topology.addLink(Link{serverId, leafId, Gbps{400}, 1, medium, meters});
+    }
+    const CostReport report =
+        estimateCost(topology, builtinFabric("ib-ndr"), Catalog::builtin().prices());
+
+    const auto quantity = [&](const char* partId) {
+        long long total = 0;
+        for (const BomLine& line : report.bom)
+            if (line.partId == partId)
+                total += line.quantity;
+        return total;
+    };
+    QCOMPARE(quantity("dac-400g"), 1LL);
+    QCOMPARE(quantity("ndr-400g-server"), 2LL);
+    QCOMPARE(quantity("fiber-400g"), 3LL);
+    QCOMPARE(quantity("osfp-400g"), 3LL);
+    QCOMPARE(quantity("osfp-800g-twin-400g"), 2LL);
+    COMPARE_WITHIN(report.capex.value, 108330.0, kExact);
+    QCOMPARE(report.notes.size(), std::size_t(2));
+    QVERIFY2(
+        QString::fromStdString(report.notes[0] + report.notes[1]).contains(QStringLiteral("7.0 m")),
+        report.notes[0].c_str());
+    QVERIFY2(QString::fromStdString(report.notes[0] + report.notes[1])
+                 .contains(QStringLiteral("800.0 m")),
+             report.notes[1].c_str());
+    // Optics draw real power: 2 AOCs x 12 W + 3 x 9 W + 2 x 16 W on top of switch and NICs.
+    double cablePower = 0;
+    for (const BomLine& line : report.bom)
+        if (line.category == CostCategory::Cables)
+            cablePower += line.power().value;
+    COMPARE_WITHIN(cablePower, 0.1 + 24 + 27 + 32, kExact);
 }
 
 QTEST_APPLESS_MAIN(tst_CostModel)
