@@ -22,6 +22,8 @@ using namespace fabriclab;
 namespace {
 
 const std::filesystem::path kFigures = FABRICLAB_SOURCE_DIR "/tests/validation/nccl-tests.json";
+const std::filesystem::path kArchitectures =
+    FABRICLAB_SOURCE_DIR "/tests/validation/reference-architectures.json";
 
 nlohmann::json figures() {
     return nlohmann::json::parse(testing::readFile(kFigures));
@@ -65,6 +67,8 @@ private Q_SLOTS:
     void figuresAreSourced();
     void ncclTests_data();
     void ncclTests();
+    void referenceArchitectures_data();
+    void referenceArchitectures();
 };
 
 void tst_Validation::figuresAreSourced() {
@@ -129,6 +133,49 @@ void tst_Validation::ncclTests() {
                             .arg(low)
                             .arg(high)
                             .arg(tolerance)));
+}
+
+void tst_Validation::referenceArchitectures_data() {
+    QTest::addColumn<QByteArray>("architecture");
+    const nlohmann::json all = nlohmann::json::parse(testing::readFile(kArchitectures));
+    for (const auto& c : all["cases"]) {
+        QVERIFY2(c.value("set", "") == "check" && !c.value("source", "").empty(), c.dump().c_str());
+        QTest::addRow("%s", c.value("id", "").c_str()) << QByteArray::fromStdString(c.dump());
+    }
+}
+
+void tst_Validation::referenceArchitectures() {
+    // Sizing is counting, so it must be exact: the generator, fed what the vendor's table
+    // states (servers, NICs, port speed, switch radix, 1:1), builds the same switches and
+    // cables at every tier.
+    QFETCH(QByteArray, architecture);
+    const nlohmann::json c = nlohmann::json::parse(architecture.toStdString());
+    const nlohmann::json& g = c["generator"];
+    const nlohmann::json file = {{"format", "fabriclab-design"},
+                                 {"version", 1},
+                                 {"name", c["id"]},
+                                 {"fabric", g["nicGbps"] == 800 ? "ib-xdr" : "ib-ndr"},
+                                 {"generator", g}};
+    const model::Catalog& catalog = model::Catalog::builtin();
+    const model::Design design = model::parseDesign(file.dump(), c["id"], catalog);
+    const model::TierCounts switches = design.topology.switchCounts();
+    const model::CableCounts cables = design.topology.cableCounts();
+    const nlohmann::json& published = c["published"];
+    qInfo("| check | %s | %d / %d / %d switches, %lld / %lld / %lld cables | %d / %d / %d, "
+          "%lld / %lld / %lld |",
+          c["id"].get<std::string>().c_str(), published["leaf"].get<int>(),
+          published["spine"].get<int>(), published["core"].get<int>(),
+          published["nodeLeafCables"].get<long long>(),
+          published["leafSpineCables"].get<long long>(),
+          published["spineCoreCables"].get<long long>(), switches.leaf, switches.spine,
+          switches.core, cables.server, cables.leafSpine, cables.spineCore);
+    QCOMPARE(switches.leaf, published["leaf"].get<int>());
+    QCOMPARE(switches.spine, published["spine"].get<int>());
+    QCOMPARE(switches.core, published["core"].get<int>());
+    QCOMPARE(cables.server, published["nodeLeafCables"].get<long long>());
+    QCOMPARE(cables.leafSpine, published["leafSpineCables"].get<long long>());
+    QCOMPARE(cables.spineCore, published["spineCoreCables"].get<long long>());
+    QCOMPARE(cables.other, 0LL);
 }
 
 QTEST_APPLESS_MAIN(tst_Validation)
