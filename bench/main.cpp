@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
 // fabriclab-bench: FabricLab's flow engine timed against SimGrid on the same flows.
+#include "app/ProcessMemory.hpp"
 #include "bench/BenchCases.hpp"
 #include "bench/ChildProcess.hpp"
 #include "bench/Report.hpp"
@@ -45,6 +46,8 @@ bool parsePositive(std::string_view text, long long& value) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // Measure with the memory behaviour the products run with.
+    fabriclab::app::returnLargeBlocksToTheSystem();
     fabriclab::bench::BenchOptions options;
     const std::vector<std::string_view> args(argv + 1, argv + argc);
     for (std::size_t i = 0; i < args.size(); ++i) {

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
 // fabriclab-cli: the headless face of the engine. Wiring only: parse, execute, print.
+#include "app/ProcessMemory.hpp"
 #include "app/cli/CliArguments.hpp"
 #include "app/cli/CliCommands.hpp"
 
@@ -24,6 +25,7 @@ int fail(std::string message) {
 
 int main(int argc, char** argv) {
     using namespace fabriclab::app;
+    returnLargeBlocksToTheSystem();
     try {
         const CliArguments args = parseArguments(std::vector<std::string>(argv + 1, argv + argc));
         if (args.command == "help") {

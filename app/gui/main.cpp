@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // fabriclab: the desktop app. Builds the document, the window and the file handling,
 // then hands control to Qt. Wiring only.
+#include "app/ProcessMemory.hpp"
 #include "app/gui/FileActions.hpp"
 #include "app/gui/HeadlessCapture.hpp"
 #include "app/gui/MainWindow.hpp"
@@ -113,6 +114,7 @@ void answerHelpOrVersion(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
+    fabriclab::app::returnLargeBlocksToTheSystem();
     Q_INIT_RESOURCE(fabriclab);
     answerHelpOrVersion(argc, argv);
     QApplication app(argc, argv);

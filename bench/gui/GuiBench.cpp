@@ -6,6 +6,7 @@
 // (the design's <-> a second one, --fabric or one that routes alike), each as one undo step through
 // the document, and times each edit until the results of that very revision are shown. A fine timer
 // measures the longest time the GUI thread stayed away from its event loop meanwhile.
+#include "app/ProcessMemory.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/SimulationActions.hpp"
 #include "bench/gui/StallMonitor.hpp"
@@ -114,6 +115,8 @@ double median(std::vector<double> values) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // Measure with the memory behaviour the products run with.
+    fabriclab::app::returnLargeBlocksToTheSystem();
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     Q_INIT_RESOURCE(fabriclab);

@@ -153,10 +153,28 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     // cable with its ends built in, or a fibre with a transceiver at each end. Switch ends
     // of fibres are counted per switch and tier, since a twin-port module serves two links
     // from one cage and a switch buys whole modules.
-    std::map<std::pair<std::uint32_t, int>, long long> switchEnds;
-    std::map<int, long long> nicEnds;                // by tier
-    std::map<int, const PricedPart*> nicOpticByTier; // the module those ends use
-    std::set<std::string> shortfalls;
+    // Tallies first, text after: a 16K-GPU fabric has tens of thousands of links, and a
+    // string per link would only churn the allocator while the simulator runs beside us.
+    struct Tally {
+        CostTier tier;
+        LinkMedium medium; // Optics here stands for NIC-side transceivers
+        const PricedPart* part;
+        long long quantity;
+    };
+    std::vector<Tally> cablesBought;
+    std::vector<Tally> nicOptics;
+    const auto tally = [](std::vector<Tally>& tallies, CostTier tier, LinkMedium medium,
+                          const PricedPart* p, long long quantity) {
+        for (Tally& t : tallies)
+            if (t.tier == tier && t.medium == medium && t.part == p) {
+                t.quantity += quantity;
+                return;
+            }
+        tallies.push_back(Tally{tier, medium, p, quantity});
+    };
+    std::map<std::pair<std::uint32_t, int>, long long> switchEnds; // (switch, tier) -> ends
+    std::set<std::pair<double, double>> shortCopper;               // (Gb/s, metres)
+    std::set<double> unreachedFibre;                               // metres
     for (const auto& [id, link] : topology.links()) {
         const CostTier tier = costTierOf(topology.tierOf(link));
         const bool serverLink = tier == CostTier::Servers;
@@ -174,23 +192,15 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
             // Copper too short is the design's own slip, worth a word; an AOC run at a speed
             // no AOC is made for (XDR) is simply built from transceivers and fibre.
             if (medium == LinkMedium::Dac)
-                shortfalls.insert("no copper cable in the price catalog runs " + fixed(gbps, 0) +
-                                  "G over " + fixed(link.lengthMeters, 1) +
-                                  " m; priced as the next medium up");
+                shortCopper.emplace(gbps, link.lengthMeters);
             medium = medium == LinkMedium::Dac ? LinkMedium::Aoc : LinkMedium::Optics;
         }
         if (!cable) {
             // No fibre reaches: keep the fabric's own and say so rather than refuse the bill.
-            shortfalls.insert("no fibre in the price catalog reaches " +
-                              fixed(link.lengthMeters, 1) + " m; priced at " + fibre.name);
+            unreachedFibre.insert(link.lengthMeters);
             cable = &fibre;
         }
-        const std::string where(toString(tier));
-        const std::string what = serverLink ? "server-to-leaf" : where;
-        const char* kind = medium == LinkMedium::Dac   ? " copper cable"
-                           : medium == LinkMedium::Aoc ? " active optical cable"
-                                                       : " fibre";
-        bom.add(Cables, tier, what + kind, *cable, link.count);
+        tally(cablesBought, tier, medium, cable, link.count);
         if (medium != LinkMedium::Optics)
             continue;
         for (const NodeId end : {link.a, link.b}) {
@@ -199,33 +209,41 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                 if (!optic)
                     throw std::invalid_argument("the price catalog has no transceiver for a " +
                                                 fixed(gbps, 0) + "G NIC port");
-                nicEnds[static_cast<int>(tier)] += link.count;
-                nicOpticByTier[static_cast<int>(tier)] = optic;
+                tally(nicOptics, tier, LinkMedium::Optics, optic, link.count);
             } else {
                 switchEnds[{end.value, static_cast<int>(tier)}] += link.count;
             }
         }
     }
-    for (const auto& [tier, ends] : nicEnds)
-        bom.add(Cables, static_cast<CostTier>(tier), "NIC-side transceiver", *nicOpticByTier[tier],
-                ends);
+    const auto where = [](CostTier tier) {
+        return tier == CostTier::Servers ? std::string("server-to-leaf")
+                                         : std::string(toString(tier));
+    };
+    for (const Tally& t : cablesBought)
+        bom.add(Cables, t.tier,
+                where(t.tier) + (t.medium == LinkMedium::Dac   ? " copper cable"
+                                 : t.medium == LinkMedium::Aoc ? " active optical cable"
+                                                               : " fibre"),
+                *t.part, t.quantity);
+    for (const Tally& t : nicOptics)
+        bom.add(Cables, t.tier, "NIC-side transceiver", *t.part, t.quantity);
     std::map<int, long long> switchModules;
     for (const auto& [key, ends] : switchEnds)
         switchModules[key.second] += (ends + linksPerSwitchOptic - 1) / linksPerSwitchOptic;
-    for (const auto& [tier, modules] : switchModules) {
-        const std::string what =
-            linksPerSwitchOptic > 1 ? "switch-side transceiver (" +
-                                          std::to_string(linksPerSwitchOptic) + " links per module)"
-                                    : std::string("switch-side transceiver (one per fibre end)");
-        const std::string where(toString(static_cast<CostTier>(tier)));
+    const std::string moduleText =
+        linksPerSwitchOptic > 1 ? " switch-side transceiver (" +
+                                      std::to_string(linksPerSwitchOptic) + " links per module)"
+                                : std::string(" switch-side transceiver (one per fibre end)");
+    for (const auto& [tier, modules] : switchModules)
         bom.add(Cables, static_cast<CostTier>(tier),
-                (static_cast<CostTier>(tier) == CostTier::Servers ? std::string("server-to-leaf")
-                                                                  : where) +
-                    " " + what,
-                switchOptic, modules);
-    }
+                where(static_cast<CostTier>(tier)) + moduleText, switchOptic, modules);
+    for (const auto& [gbps, meters] : shortCopper)
+        report.notes.push_back("no copper cable in the price catalog runs " + fixed(gbps, 0) +
+                               "G over " + fixed(meters, 1) + " m; priced as the next medium up");
+    for (const double meters : unreachedFibre)
+        report.notes.push_back("no fibre in the price catalog reaches " + fixed(meters, 1) +
+                               " m; priced at " + fibre.name);
     report.bom = bom.take();
-    report.notes.assign(shortfalls.begin(), shortfalls.end());
 
     for (const BomLine& line : report.bom) {
         (line.category == CostCategory::Switches ? report.switches
