@@ -39,6 +39,20 @@ std::optional<GroupKey> groupOf(const Node& node) {
     return GroupKey{node.placement.pod, node.placement.group};
 }
 
+std::optional<GroupKey> podOf(const Node& node) {
+    if (node.kind == NodeKind::Core || node.placement.pod < 0)
+        return std::nullopt;
+    return GroupKey{node.placement.pod, -1, GroupTier::Pod};
+}
+
+std::set<GroupKey> podsOf(const Topology& topology) {
+    std::set<GroupKey> pods;
+    for (const auto& [id, node] : topology.nodes())
+        if (const auto key = podOf(node))
+            pods.insert(*key);
+    return pods;
+}
+
 std::set<GroupKey> groupsOf(const Topology& topology) {
     std::set<GroupKey> groups;
     for (const auto& [id, node] : topology.nodes())
@@ -48,9 +62,29 @@ std::set<GroupKey> groupsOf(const Topology& topology) {
 }
 
 std::set<GroupKey> initiallyCollapsed(const Topology& topology) {
-    if (topology.nodes().size() <= kCollapseAbove)
+    const bool manyNodes = topology.nodes().size() > kCollapseAbove;
+    if (!manyNodes && topology.links().size() <= kBundleAbove)
         return {};
-    return groupsOf(topology);
+    std::map<GroupKey, int> switchRows; // members of each spine or core row
+    for (const auto& [id, node] : topology.nodes())
+        if (const auto key = groupOf(node); key && key->tier != GroupTier::Unit)
+            ++switchRows[*key];
+    const auto wide = [&](const GroupKey& key) { return switchRows[key] > kSwitchRowFoldAbove; };
+
+    std::set<GroupKey> collapsed;
+    std::set<GroupKey> pods = podsOf(topology);
+    if (manyNodes && pods.size() >= 2) {
+        // The overview of a multi-pod fat-tree: a row of pods under the core.
+        collapsed = std::move(pods);
+        const GroupKey cores{-1, -1, GroupTier::Cores};
+        if (switchRows.count(cores) && wide(cores))
+            collapsed.insert(cores);
+        return collapsed;
+    }
+    for (const GroupKey& key : groupsOf(topology))
+        if (key.tier == GroupTier::Unit || wide(key))
+            collapsed.insert(key);
+    return collapsed;
 }
 
 VisibleGraph levelOfDetail(const Topology& topology, const std::set<GroupKey>& collapsed) {
@@ -58,11 +92,17 @@ VisibleGraph levelOfDetail(const Topology& topology, const std::set<GroupKey>& c
 
     // Pass 1: which nodes fold into which block.
     std::map<GroupKey, std::size_t> blockIndex;
-    for (const auto& [id, node] : topology.nodes()) {
-        const auto key = groupOf(node);
-        if (key && collapsed.count(*key))
+    // A collapsed pod takes its members before their own unit or spine row does.
+    const auto foldOf = [&](const Node& node) -> std::optional<GroupKey> {
+        if (const auto pod = podOf(node); pod && collapsed.count(*pod))
+            return pod;
+        if (const auto key = groupOf(node); key && collapsed.count(*key))
+            return key;
+        return std::nullopt;
+    };
+    for (const auto& [id, node] : topology.nodes())
+        if (const auto key = foldOf(node))
             blockIndex.emplace(*key, 0);
-    }
     graph.blocks.reserve(blockIndex.size());
     for (auto& [key, index] : blockIndex) {
         index = graph.blocks.size();
@@ -75,7 +115,7 @@ VisibleGraph levelOfDetail(const Topology& topology, const std::set<GroupKey>& c
     // for generated fabrics.
     std::vector<Code> codeOf(topology.nextNodeId().value, 0);
     for (const auto& [id, node] : topology.nodes()) {
-        const auto key = groupOf(node);
+        const auto key = foldOf(node);
         const auto found = key ? blockIndex.find(*key) : blockIndex.end();
         if (found == blockIndex.end()) {
             codeOf[id.value] = id.value;
@@ -84,9 +124,17 @@ VisibleGraph levelOfDetail(const Topology& topology, const std::set<GroupKey>& c
         }
         codeOf[id.value] = kBlockBase + found->second;
         Block& block = graph.blocks[found->second];
+        if (block.members.empty()) {
+            block.left = block.right = node.x;
+            block.top = block.bottom = node.y;
+        }
         block.members.push_back(id);
         block.x += node.x;
         block.y += node.y;
+        block.left = std::min(block.left, node.x);
+        block.right = std::max(block.right, node.x);
+        block.top = std::min(block.top, node.y);
+        block.bottom = std::max(block.bottom, node.y);
         switch (node.kind) {
         case NodeKind::Server:
             ++block.servers;

@@ -61,6 +61,7 @@ private Q_SLOTS:
     void handDrawnNodesNeverGroup();
     void unknownKeysAreIgnored();
     void largeDesignsOpenCollapsed();
+    void podsFoldBeforeTheirRows();
     void switchTiersFoldIntoRows();
 };
 
@@ -193,9 +194,61 @@ void tst_LevelOfDetail::largeDesignsOpenCollapsed() {
     p.servers = 320;
     const Topology t = generate(p);
     QVERIFY(t.nodes().size() > kCollapseAbove);
-    QVERIFY(initiallyCollapsed(t) == groupsOf(t));
     // Units of 32 servers, the spines of each of the 3 pods, and the cores.
     QCOMPARE(groupsOf(t).size(), std::size_t{10 + 3 + 1});
+    // Three pods: it opens as its overview, the pods and the 64-wide core row folded.
+    std::set<GroupKey> overview = podsOf(t);
+    QCOMPARE(overview.size(), std::size_t{3});
+    overview.insert(GroupKey{-1, -1, GroupTier::Cores});
+    QVERIFY(initiallyCollapsed(t) == overview);
+
+    // A single-pod fabric with many links but few nodes (the 1,024-GPU leaf-spine: 152
+    // nodes, 1,152 link records) folds its units and keeps its 8 spines one by one.
+    GeneratorParams rail;
+    rail.servers = 128;
+    rail.leafRadix = 128;
+    rail.spineRadix = 128;
+    const Topology r = generate(rail);
+    QVERIFY(r.nodes().size() <= kCollapseAbove);
+    QVERIFY(r.links().size() > kBundleAbove);
+    const std::set<GroupKey> folded = initiallyCollapsed(r);
+    QVERIFY(!folded.empty());
+    for (const GroupKey& key : folded)
+        QCOMPARE(key.tier, GroupTier::Unit);
+    const VisibleGraph g = levelOfDetail(r, folded);
+    QCOMPARE(g.nodes.size(), std::size_t(r.switchCounts().spine));
+    QCOMPARE(g.edges.size(), g.blocks.size() * g.nodes.size()); // a bundle per unit and spine
+}
+
+void tst_LevelOfDetail::podsFoldBeforeTheirRows() {
+    // The 320-server fat-tree with pod 1 and its own spine row both collapsed: the pod takes
+    // its members (the spine row's key is then carried by no node and draws nothing), and
+    // the block spans the ground of its servers, leaves and spines.
+    GeneratorParams p;
+    p.kind = "fat-tree";
+    p.servers = 320;
+    const Topology t = generate(p);
+    const GroupKey pod{0, -1, GroupTier::Pod};
+    const VisibleGraph g = levelOfDetail(t, {pod, GroupKey{0, -1, GroupTier::Spines}});
+    QCOMPARE(g.blocks.size(), std::size_t{1});
+    const Block& b = g.blocks.front();
+    QCOMPARE(b.key, pod);
+    QCOMPARE(b.spines, 32);
+    QCOMPARE(b.servers + b.leaves + b.spines, static_cast<int>(b.members.size()));
+    int gpus = 0;
+    double left = 1e300;
+    double right = -1e300;
+    for (const NodeId id : b.members) {
+        const Node& n = t.node(id);
+        QCOMPARE(n.placement.pod, 0);
+        gpus += n.kind == NodeKind::Server ? n.server.gpus : 0;
+        left = std::min(left, n.x);
+        right = std::max(right, n.x);
+    }
+    QCOMPARE(b.gpus, gpus);
+    QCOMPARE(b.left, left);
+    QCOMPARE(b.right, right);
+    QVERIFY(b.top < b.bottom); // spines above servers
 }
 
 void tst_LevelOfDetail::switchTiersFoldIntoRows() {

@@ -26,9 +26,12 @@
 
 using fabriclab::model::Catalog;
 using fabriclab::model::GroupKey;
+using fabriclab::model::groupsOf;
+using fabriclab::model::GroupTier;
 using fabriclab::model::LinkId;
 using fabriclab::model::NodeId;
 using fabriclab::model::NodeKind;
+using fabriclab::views::BlockItem;
 using fabriclab::views::CanvasGestures;
 using fabriclab::views::CanvasTool;
 using fabriclab::views::CanvasView;
@@ -245,11 +248,27 @@ void tst_TopologyScene::collapseAndExpandAUnit() {
 void tst_TopologyScene::largeDesignsOpenCollapsed() {
     TopologyDocument document(Catalog::builtin());
     TopologyScene scene(document);
-    // 320 servers as a fat-tree: 560 nodes. Units of 32 servers + 8 leaves collapse into
-    // 10 blocks, each pod's 32 spines into one of 3 blocks, the 64 cores into one: 13
-    // drawn edges (LevelOfDetail derives them, tst_LevelOfDetail checks the derivation).
+    // 320 servers as a fat-tree: 560 nodes in 3 pods under 64 cores. It opens as its
+    // overview: 3 pod blocks and the core row folded into one (64 > kSwitchRowFoldAbove),
+    // with one bundle from each pod to the cores (LevelOfDetail derives them,
+    // tst_LevelOfDetail checks the derivation).
     document.adopt(generated(document, "fat-tree", 320), QString());
-    QCOMPARE(countsOf(scene), (Counts{0, 10 + 3 + 1, 13, 0}));
+    QCOMPARE(countsOf(scene), (Counts{0, 3 + 1, 3, 0}));
+    // Each card covers the ground its members were laid out on, so a fitted view shows
+    // pods at their share of the width rather than as specks.
+    const GroupKey pod{0, -1, GroupTier::Pod};
+    QVERIFY(scene.blockItem(pod));
+    QVERIFY(scene.blockItem(pod)->look().frame.width() > 4 * BlockItem::size().width());
+
+    // Opening a pod shows its units and its spine row as blocks, one level down, not its
+    // servers all at once.
+    std::size_t podUnits = 0;
+    for (const GroupKey& key : groupsOf(document.topology()))
+        podUnits += key.pod == 0 && key.tier == GroupTier::Unit ? 1 : 0;
+    QVERIFY(podUnits >= 2);
+    scene.setCollapsed(pod, false);
+    QCOMPARE(scene.nodeItemCount(), std::size_t{0});
+    QCOMPARE(scene.blockItemCount(), 2 + 1 + podUnits + 1); // other pods, cores, units, spines
 }
 
 void tst_TopologyScene::selectedBlockStandsForItsMembers() {

@@ -3,8 +3,10 @@
 #include "views/canvas/CanvasText.hpp"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <QStringList>
 
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -65,10 +67,26 @@ QString CanvasText::groupTitle(model::GroupKey key) {
         return key.pod >= 0 ? tr("pod %1 spines").arg(key.pod + 1) : tr("spines");
     case model::GroupTier::Cores:
         return tr("cores");
+    case model::GroupTier::Pod:
+        return tr("pod %1").arg(key.pod + 1);
     case model::GroupTier::Unit:
         break;
     }
     return tr("unit %1").arg(key.group + 1);
+}
+
+QString CanvasText::groupShortTitle(model::GroupKey key) {
+    switch (key.tier) {
+    case model::GroupTier::Spines:
+        return key.pod >= 0 ? tr("S%1").arg(key.pod + 1) : tr("S");
+    case model::GroupTier::Cores:
+        return tr("C");
+    case model::GroupTier::Pod:
+        return tr("P%1").arg(key.pod + 1);
+    case model::GroupTier::Unit:
+        break;
+    }
+    return tr("U%1").arg(key.group + 1);
 }
 
 QString CanvasText::rate(model::Gbps rate) {
@@ -86,6 +104,10 @@ QString CanvasText::blockCounts(const model::Block& block) {
         return plural(block.spines, "%1 spine switch", "%1 spine switches");
     case model::GroupTier::Cores:
         return plural(block.cores, "%1 core switch", "%1 core switches");
+    case model::GroupTier::Pod:
+        return plural(block.servers, "%1 server", "%1 servers") + QStringLiteral(", ") +
+               plural(block.leaves, "%1 leaf", "%1 leaves") + QStringLiteral(", ") +
+               plural(block.spines, "%1 spine", "%1 spines");
     case model::GroupTier::Unit:
         break;
     }
@@ -95,8 +117,15 @@ QString CanvasText::blockCounts(const model::Block& block) {
 
 QString CanvasText::blockGpus(const model::Block& block) {
     // A block of switches has no GPUs to count.
-    return block.key.tier == model::GroupTier::Unit ? plural(block.gpus, "%1 GPU", "%1 GPUs")
-                                                    : QString();
+    return block.gpus > 0 ? plural(block.gpus, "%1 GPU", "%1 GPUs") : QString();
+}
+
+QString CanvasText::blockGpusShort(const model::Block& block) {
+    if (block.gpus <= 0)
+        return {};
+    if (block.gpus < 10000)
+        return QLocale(QLocale::English).toString(block.gpus);
+    return tr("%1K").arg(std::lround(block.gpus / 1000.0));
 }
 
 QString CanvasText::endpointName(const model::Topology& topology, const model::Endpoint& endpoint) {

@@ -16,12 +16,16 @@ class CanvasText {
 public:
     /// "unit 3": one-based, like node names.
     static QString groupTitle(model::GroupKey key);
+    /// The title cut to what a narrow card can show: "P3" for pod 3, "U12" for unit 12.
+    static QString groupShortTitle(model::GroupKey key);
     /// "800 Gb/s", "3.2 Tb/s", "1.6 Pb/s".
     static QString rate(model::Gbps rate);
     /// "32 servers, 8 leaves"
     static QString blockCounts(const model::Block& block);
     /// "256 GPUs"
     static QString blockGpus(const model::Block& block);
+    /// GPUs in as few characters as honest: "1,024" stays, 16,384 becomes "16K".
+    static QString blockGpusShort(const model::Block& block);
     /// The name of a drawn endpoint: a node's name or a group's title.
     static QString endpointName(const model::Topology& topology, const model::Endpoint& endpoint);
 

@@ -87,7 +87,7 @@ void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
                                     : CanvasPalette::linkColor(palette);
     // Far out, thick lines merge into one grey mass: faint hairlines instead show where
     // links concentrate, the way a density plot does.
-    const bool far = lod < kHairlineLod;
+    const bool far = lod < kHairlineLod && m_look.dense; // few bundles keep their width
     double width = far ? 1.0 : m_look.width;
     // Faint colours are mixed with the background rather than drawn translucent: Qt 6.4
     // blends a translucent span of 96 or more scanlines on its global thread pool and

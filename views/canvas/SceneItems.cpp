@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/canvas/SceneItems.hpp"
 
+#include <algorithm>
+
 #include "views/canvas/BlockItem.hpp"
 #include "views/canvas/CanvasText.hpp"
 #include "views/canvas/GroupFrameItem.hpp"
@@ -94,7 +96,9 @@ void SceneItems::reconcileBlocks() {
     for (const model::Block& block : m_graph.blocks) {
         BlockItem& item = take(m_blocks, next, block.key, m_scene);
         item.setLook({CanvasText::groupTitle(block.key), CanvasText::blockCounts(block),
-                      CanvasText::blockGpus(block), block.rails});
+                      CanvasText::blockGpus(block), block.rails,
+                      CanvasText::groupShortTitle(block.key), CanvasText::blockGpusShort(block),
+                      BlockItem::frameFor(block)});
         item.setPos(block.x, block.y);
     }
     m_blocks.swap(next);
@@ -134,7 +138,8 @@ void SceneItems::reconcileLinks() {
             m_scene.addItem(item.get());
         }
         item->setLook({LinkItem::widthFor(edge.capacity), edge.rail, dense});
-        item->setEnds(endpointPos(edge.a), endpointPos(edge.b));
+        const auto [from, to] = linkEnds(edge.a, edge.b);
+        item->setEnds(from, to);
         m_linksAt[edge.a].push_back(item.get());
         m_linksAt[edge.b].push_back(item.get());
         next.emplace_hint(next.end(), std::move(key), std::move(item));
@@ -167,12 +172,37 @@ QPointF SceneItems::endpointPos(const model::Endpoint& endpoint) const {
     return found == m_blocks.end() ? QPointF() : found->second->pos();
 }
 
+QPointF SceneItems::anchor(const model::Endpoint& endpoint, QPointF towards) const {
+    const auto* key = std::get_if<model::GroupKey>(&endpoint);
+    const auto found = key ? m_blocks.find(*key) : m_blocks.end();
+    if (found == m_blocks.end())
+        return endpointPos(endpoint);
+    const QRectF card = found->second->look().frame.translated(found->second->pos());
+    const double x = std::clamp(towards.x(), card.left(), card.right());
+    if (towards.y() < card.top())
+        return {x, card.top()};
+    if (towards.y() > card.bottom())
+        return {x, card.bottom()};
+    return found->second->pos();
+}
+
+std::pair<QPointF, QPointF> SceneItems::linkEnds(const model::Endpoint& a,
+                                                 const model::Endpoint& b) const {
+    // Settle each end against the other's settled end: a wide core band meets a narrow pod
+    // straight above it, not at its own centre.
+    const QPointF towardB = anchor(b, endpointPos(a));
+    const QPointF fromA = anchor(a, towardB);
+    return {fromA, anchor(b, fromA)};
+}
+
 void SceneItems::routeLinksAt(const model::Endpoint& endpoint) {
     const auto found = m_linksAt.find(endpoint);
     if (found == m_linksAt.end())
         return;
-    for (LinkItem* link : found->second)
-        link->setEnds(endpointPos(link->key().first), endpointPos(link->key().second));
+    for (LinkItem* link : found->second) {
+        const auto [from, to] = linkEnds(link->key().first, link->key().second);
+        link->setEnds(from, to);
+    }
 }
 
 void SceneItems::updateFrame(model::GroupKey key) {

@@ -49,6 +49,11 @@ public:
 
     /// Where an endpoint's item currently is (it may be mid-drag), scene units.
     QPointF endpointPos(const model::Endpoint& endpoint) const;
+    /// Where a link to `towards` meets an endpoint: a node's centre, or the edge of a
+    /// block's card facing it, so bundles between blocks read as drops between rows.
+    QPointF anchor(const model::Endpoint& endpoint, QPointF towards) const;
+    /// Both ends of a link between two endpoints.
+    std::pair<QPointF, QPointF> linkEnds(const model::Endpoint& a, const model::Endpoint& b) const;
     /// Re-reads the ends of every link at an endpoint from the items' current positions.
     void routeLinksAt(const model::Endpoint& endpoint);
     /// Fits an expanded group's frame around its members' current positions.

@@ -55,10 +55,17 @@ TopologyScene::~TopologyScene() {
 void TopologyScene::setCollapsed(model::GroupKey key, bool collapsed) {
     if (collapsed == isCollapsed(key))
         return;
-    if (collapsed)
+    if (collapsed) {
         m_collapsed.insert(key);
-    else
+    } else {
         m_collapsed.erase(key);
+        // Opening a pod shows its units and spine row as blocks, one level down, rather
+        // than hundreds of servers at once; each opens in turn.
+        if (key.tier == model::GroupTier::Pod)
+            for (const model::GroupKey& group : model::groupsOf(m_document.topology()))
+                if (group.pod == key.pod && group.tier != model::GroupTier::Cores)
+                    m_collapsed.insert(group);
+    }
     rebuild(Rebuild::Edited);
 }
 
