@@ -74,7 +74,7 @@ struct VisibleGraph {
 /// Designs with more nodes than this, or more link records than kBundleAbove, open
 /// collapsed (see initiallyCollapsed).
 inline constexpr std::size_t kCollapseAbove = 300;
-inline constexpr std::size_t kBundleAbove = 600;
+inline constexpr std::size_t kBundleAbove = 300;
 /// A row of switches with more members than this folds into one block when a design opens
 /// collapsed; fewer stay visible one by one (8 spines read better than a "spines" block).
 inline constexpr int kSwitchRowFoldAbove = 32;

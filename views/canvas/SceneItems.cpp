@@ -3,6 +3,7 @@
 #include "views/canvas/SceneItems.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "views/canvas/BlockItem.hpp"
 #include "views/canvas/CanvasText.hpp"
@@ -178,7 +179,12 @@ QPointF SceneItems::anchor(const model::Endpoint& endpoint, QPointF towards) con
     if (found == m_blocks.end())
         return endpointPos(endpoint);
     const QRectF card = found->second->look().frame.translated(found->second->pos());
-    const double x = std::clamp(towards.x(), card.left(), card.right());
+    // Squash the other end's offset into the card, monotonically: bundles from a row of
+    // spines land spread along the card's edge in their own order instead of meeting at
+    // its corner.
+    const double half = card.width() / 2;
+    const double offset = towards.x() - card.center().x();
+    const double x = card.center().x() + offset * half / (std::abs(offset) + half);
     if (towards.y() < card.top())
         return {x, card.top()};
     if (towards.y() > card.bottom())
