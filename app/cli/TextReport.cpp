@@ -67,6 +67,8 @@ std::string formatReport(const RunReport& r) {
     for (const auto& line : c.bom)
         out << "    " << grouped(static_cast<double>(line.quantity)) << " x " << line.item << " @ $"
             << grouped(line.unitPrice.value) << " = $" << grouped(line.total().value) << "\n";
+    for (const auto& failure : r.failures)
+        out << "  what-if       " << failure << "\n";
     for (const auto& warning : r.warnings)
         out << "  warning: " << warning << "\n";
     return out.str();

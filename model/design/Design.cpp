@@ -5,9 +5,16 @@
 namespace fabriclab::model {
 
 Design withTopology(const Design& design, Topology topology) {
-    // Every member but the topology; a member added to Design belongs here too.
+    // Every member but the topology; a member added to Design belongs here too. Failures
+    // follow only where their element is still there (a regenerated fabric may have fewer
+    // spines).
+    std::vector<Failure> failures;
+    for (const Failure& failure : design.failures)
+        if (resolveElement(topology, failure.element))
+            failures.push_back(failure);
     Design result{design.name,         design.description, design.fabric,     design.generator,
-                  std::move(topology), design.workload,    design.collective, design.sharp};
+                  std::move(topology), design.workload,    design.collective, design.sharp,
+                  std::move(failures)};
     return result;
 }
 

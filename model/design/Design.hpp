@@ -5,12 +5,14 @@
 #include "model/catalog/Fabric.hpp"
 #include "model/design/CatalogRef.hpp"
 #include "model/design/CollectiveSpec.hpp"
+#include "model/design/Failures.hpp"
 #include "model/design/Workload.hpp"
 #include "model/fabric/GeneratorParams.hpp"
 #include "model/topology/Topology.hpp"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace fabriclab::model {
 
@@ -27,6 +29,9 @@ struct Design {
     /// In-network reduction (SHARP) for the job, where the fabric's switches have it: NCCL
     /// leaves it off unless NCCL_COLLNET_ENABLE=1, and so does FabricLab.
     bool sharp = false;
+    /// What-if failures: the fabric is built as `topology` (and costed so), but runs as
+    /// applyFailures(topology, failures).
+    std::vector<Failure> failures;
 };
 
 /// The design around another topology, without copying the one it had: regenerating a

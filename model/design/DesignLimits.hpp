@@ -17,7 +17,8 @@ namespace limits {
 inline constexpr double kMaxGbps = 3200;   ///< per port or cable
 inline constexpr int kMaxPerServer = 1024; ///< GPUs or NICs in one server
 inline constexpr int kMaxRadix = 4096;
-inline constexpr int kMaxParallel = 4096; ///< cables in one link
+inline constexpr int kMaxParallel = 4096;   ///< cables in one link
+inline constexpr int kMaxFailures = 100000; ///< entries in a design's failures list
 inline constexpr double kMaxLengthMeters = 100000;
 inline constexpr double kMaxScaleUpGBps = 1e5;
 inline constexpr std::size_t kMaxNameLength = 200;

@@ -47,7 +47,7 @@ public:
 
     Design read(const JsonCursor& root) {
         root.allowOnly({"format", "version", "name", "description", "fabric", "generator", "nodes",
-                        "links", "workload", "collective", "sharp"});
+                        "links", "workload", "collective", "sharp", "failures"});
         readHeader(root);
         Design design;
         design.name = root.has("name") ? root["name"].string() : std::string();
@@ -84,6 +84,8 @@ public:
             design.collective = readCollective(*collective);
         if (auto sharp = root.find("sharp"))
             design.sharp = sharp->boolean();
+        if (auto failures = root.find("failures"))
+            design.failures = readFailures(*failures, design.topology);
         return design;
     }
 
@@ -354,6 +356,42 @@ private:
                          " exceeds the tp x dp = " + std::to_string(load.dp * load.tp) +
                          " GPUs of a pipeline stage");
         return load;
+    }
+
+    static std::vector<Failure> readFailures(const JsonCursor& list, const Topology& topology) {
+        std::vector<Failure> failures;
+        if (list.size() > static_cast<std::size_t>(kMaxFailures))
+            list.fail("more than " + std::to_string(kMaxFailures) + " failures");
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const JsonCursor f = list.at(i);
+            f.allowOnly({"element", "kind", "cables", "capacity"});
+            Failure failure;
+            failure.element = f["element"].string();
+            const auto target = resolveElement(topology, failure.element);
+            if (!target)
+                f["element"].fail("no node, link (\"a/b\") or rail (\"rail-N\") named \"" +
+                                  failure.element + "\"");
+            if (auto kind = f.find("kind")) {
+                const auto parsed = failureKindFromString(kind->string());
+                if (!parsed)
+                    kind->fail("expected \"down\" or \"degraded\", got \"" + kind->string() + "\"");
+                failure.kind = *parsed;
+            }
+            if (auto capacity = f.find("capacity")) {
+                if (failure.kind != FailureKind::Degraded)
+                    capacity->fail("only a \"degraded\" element keeps a share of its capacity");
+                failure.capacity = capacity->number(0.01, 0.99);
+            } else if (failure.kind == FailureKind::Degraded) {
+                f.fail("a degraded element needs \"capacity\", the share it keeps (0.01-0.99)");
+            }
+            if (auto cables = f.find("cables")) {
+                if (target->links.empty() || failure.kind != FailureKind::Down)
+                    cables->fail("\"cables\" applies to a link that is down");
+                failure.cables = static_cast<int>(cables->integer(1, kMaxParallel));
+            }
+            failures.push_back(std::move(failure));
+        }
+        return failures;
     }
 
     static CollectiveSpec readCollective(const JsonCursor& c) {

@@ -122,6 +122,19 @@ nlohmann::json designToJson(const Design& design) {
     }
     if (design.sharp) // written only when on, as NCCL leaves it off unless asked
         root["sharp"] = true;
+    if (!design.failures.empty()) {
+        nlohmann::json failures = nlohmann::json::array();
+        for (const Failure& f : design.failures) {
+            nlohmann::json entry = {{"element", f.element},
+                                    {"kind", std::string(toString(f.kind))}};
+            if (f.cables > 0)
+                entry["cables"] = f.cables;
+            if (f.kind == FailureKind::Degraded)
+                entry["capacity"] = number(f.capacity);
+            failures.push_back(std::move(entry));
+        }
+        root["failures"] = std::move(failures);
+    }
     return root;
 }
 

@@ -84,7 +84,24 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             throw std::invalid_argument("unknown fabric \"" + *options.fabricId + "\"");
         report.fabric = *fabric;
     }
-    const Topology& topology = design.topology;
+    // What-if failures: the fabric runs without what failed, but is counted and costed as
+    // built.
+    // A failure whose element an edit removed or renamed is set aside with a word rather
+    // than refusing the run (files are checked strictly when read).
+    std::vector<Failure> failures;
+    std::vector<std::string> setAside;
+    for (const Failure& failure : design.failures) {
+        if (resolveElement(design.topology, failure.element)) {
+            failures.push_back(failure);
+            report.failures.push_back(describe(failure));
+        } else {
+            setAside.push_back("failure of \"" + failure.element +
+                               "\" set aside: the design has no such node, link or rail");
+        }
+    }
+    const Topology afterFailures =
+        failures.empty() ? Topology() : applyFailures(design.topology, failures);
+    const Topology& topology = failures.empty() ? design.topology : afterFailures;
     // A server without a cable takes no part in traffic: the engine evaluates the fabric
     // without it (ids stay as they are, so playback frames still name the design's links).
     const ServerReach reach = serverReach(topology);
@@ -96,9 +113,9 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     }
     const Topology& simulated = reach.unlinked.empty() ? topology : withoutUnlinked;
     requireRunnable(topology, simulated, reach);
-    report.gpus = topology.gpuCount();
-    report.servers = topology.serverCount();
-    report.switches = topology.switchCounts();
+    report.gpus = design.topology.gpuCount();
+    report.servers = design.topology.serverCount();
+    report.switches = design.topology.switchCounts();
     throwIfStopped(options.stop);
     std::optional<Workload> workload = design.workload;
     std::string workloadWarning;
@@ -159,10 +176,13 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         });
 
     if (options.bisection)
-        report.bisection = options.theoretical ? options.theoretical()
-                                               : theoreticalBisection(topology, options.stop);
+        // A shared bisection is the intact design's; with failures it is worked out here.
+        report.bisection = options.theoretical && failures.empty()
+                               ? options.theoretical()
+                               : theoreticalBisection(topology, options.stop);
     report.warnings = report.bisection.warnings;
-    report.cost = estimateCost(topology, report.fabric, catalog.prices(),
+    report.warnings.insert(report.warnings.end(), setAside.begin(), setAside.end());
+    report.cost = estimateCost(design.topology, report.fabric, catalog.prices(),
                                CostOptions{options.amortizationMonths});
     for (const std::string& note : report.cost.notes)
         report.warnings.push_back("bill of materials: " + note);
@@ -289,6 +309,8 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
           {"bom", bomJson(c.bom)}}},
     };
     // Only when there is something to say, so reports of sound designs keep their shape.
+    if (!r.failures.empty())
+        json["failures"] = r.failures;
     if (!r.warnings.empty())
         json["warnings"] = r.warnings;
     return json;

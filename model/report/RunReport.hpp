@@ -90,6 +90,8 @@ struct RunReport {
     /// What the figures leave out and why (servers not connected to the fabric), one
     /// sentence each; empty for a sound design.
     std::vector<std::string> warnings;
+    /// The design's what-if failures as run, in words ("spine-1 down").
+    std::vector<std::string> failures;
 
     // With RunOptions::detail only.
     /// The same bisection traffic under the other routing: ECMP for an adaptive fabric,

@@ -1,0 +1,125 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/design/Failures.hpp"
+
+#include "model/core/EnumNames.hpp"
+#include "model/core/TextFormat.hpp"
+
+#include <array>
+#include <charconv>
+#include <stdexcept>
+#include <utility>
+
+namespace fabriclab::model {
+namespace {
+
+constexpr std::array<std::pair<FailureKind, std::string_view>, 2> kKinds{{
+    {FailureKind::Down, "down"},
+    {FailureKind::Degraded, "degraded"},
+}};
+
+constexpr std::string_view kRailPrefix = "rail-";
+
+std::optional<int> railNumber(std::string_view element) {
+    if (!element.starts_with(kRailPrefix))
+        return std::nullopt;
+    const std::string_view digits = element.substr(kRailPrefix.size());
+    int number = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+    if (error != std::errc() || end != digits.data() + digits.size() || number < 1)
+        return std::nullopt;
+    return number;
+}
+
+/// The link at `share` of its capacity (the reader keeps shares inside (0, 1)).
+Link degraded(Link link, double share) {
+    link.speed = Gbps{link.speed.value * share};
+    return link;
+}
+
+} // namespace
+
+std::string_view toString(FailureKind kind) {
+    return enumName(kKinds, kind);
+}
+
+std::optional<FailureKind> failureKindFromString(std::string_view text) {
+    return enumValue<FailureKind>(kKinds, text);
+}
+
+std::string linkElement(const Topology& topology, const Link& link) {
+    return topology.node(link.a).name + "/" + topology.node(link.b).name;
+}
+
+std::string railElement(int rail) {
+    return std::string(kRailPrefix) + std::to_string(rail + 1);
+}
+
+std::optional<FailureTarget> resolveElement(const Topology& topology, std::string_view element) {
+    FailureTarget target;
+    if (const auto node = topology.findNode(element)) {
+        target.nodes.push_back(*node);
+        return target;
+    }
+    if (const auto rail = railNumber(element)) {
+        for (const auto& [id, node] : topology.nodes())
+            if (node.kind == NodeKind::Leaf && node.placement.rail == *rail - 1)
+                target.nodes.push_back(id);
+        return target.nodes.empty() ? std::nullopt : std::optional(target);
+    }
+    const auto slash = element.find('/');
+    if (slash == std::string_view::npos)
+        return std::nullopt;
+    const auto a = topology.findNode(element.substr(0, slash));
+    const auto b = topology.findNode(element.substr(slash + 1));
+    if (!a || !b)
+        return std::nullopt;
+    for (const auto& [id, link] : topology.links())
+        if ((link.a == *a && link.b == *b) || (link.a == *b && link.b == *a))
+            target.links.push_back(id);
+    return target.links.empty() ? std::nullopt : std::optional(target);
+}
+
+Topology applyFailures(const Topology& topology, const std::vector<Failure>& failures) {
+    Topology left = topology;
+    for (const Failure& failure : failures) {
+        const auto target = resolveElement(topology, failure.element);
+        if (!target)
+            throw std::invalid_argument("failure of \"" + failure.element +
+                                        "\": the design has no such node, link or rail");
+        for (const NodeId id : target->nodes) {
+            if (failure.kind == FailureKind::Down) {
+                left.removeNode(id);
+                continue;
+            }
+            for (const LinkId linkId : left.linksOf(id))
+                left.replaceLink(linkId, degraded(left.link(linkId), failure.capacity));
+        }
+        for (const LinkId id : target->links) {
+            if (!left.links().count(id))
+                continue; // gone with a failed node
+            const Link& link = left.link(id);
+            if (failure.kind == FailureKind::Degraded) {
+                left.replaceLink(id, degraded(link, failure.capacity));
+            } else if (failure.cables > 0 && failure.cables < link.count) {
+                Link fewer = link;
+                fewer.count -= failure.cables;
+                left.replaceLink(id, fewer);
+            } else {
+                left.removeLink(id);
+            }
+        }
+    }
+    return left;
+}
+
+std::string describe(const Failure& failure) {
+    if (failure.kind == FailureKind::Degraded)
+        return failure.element + " at " + fixed(100 * failure.capacity, 0) + "%";
+    if (failure.cables > 0)
+        return failure.element + ": " + std::to_string(failure.cables) +
+               (failure.cables == 1 ? " cable down" : " cables down");
+    return failure.element + " down";
+}
+
+} // namespace fabriclab::model

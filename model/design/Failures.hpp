@@ -1,0 +1,58 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/topology/Topology.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fabriclab::model {
+
+enum class FailureKind { Down, Degraded };
+
+std::string_view toString(FailureKind kind);
+std::optional<FailureKind> failureKindFromString(std::string_view text);
+
+/// One failed or degraded element of a design, named as a user names it: a node
+/// ("spine-1"), a link by its two ends ("leaf-3/spine-2"), or a whole rail ("rail-4": every
+/// leaf of that rail). Kept in the design file, so a what-if scenario can be saved, shown
+/// again and run by `fabriclab-cli run`.
+struct Failure {
+    std::string element;
+    FailureKind kind = FailureKind::Down;
+    /// Links that are down: how many of their cables fail (one NIC of a server, say);
+    /// 0 means all of them.
+    int cables = 0;
+    /// Degraded elements: the share of capacity left, in (0, 1).
+    double capacity = 1;
+
+    friend bool operator==(const Failure&, const Failure&) = default;
+};
+
+/// The nodes and links an element id stands for.
+struct FailureTarget {
+    std::vector<NodeId> nodes;
+    std::vector<LinkId> links;
+};
+
+/// What `element` names in `topology`; nullopt when nothing carries that id.
+std::optional<FailureTarget> resolveElement(const Topology& topology, std::string_view element);
+/// The id a link is failed by: its ends' names, "a/b".
+std::string linkElement(const Topology& topology, const Link& link);
+/// The id of a rail (0-based in placements, 1-based for people): "rail-4".
+std::string railElement(int rail);
+
+/// The fabric left when the failures happen: failed nodes leave with their links, failed
+/// cables leave their links (a link with none left goes), degraded elements keep their
+/// share of capacity. Ids of what remains are unchanged, so results still name the
+/// design's links. Throws std::invalid_argument naming a failure whose element the
+/// topology lacks.
+Topology applyFailures(const Topology& topology, const std::vector<Failure>& failures);
+
+/// "spine-1 down", "leaf-3/spine-2: 1 cable down", "rail-2 at 50%".
+std::string describe(const Failure& failure);
+
+} // namespace fabriclab::model
