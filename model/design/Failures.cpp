@@ -113,6 +113,43 @@ Topology applyFailures(const Topology& topology, const std::vector<Failure>& fai
     return left;
 }
 
+FailedElements failedElements(const Topology& topology, const std::vector<Failure>& failures) {
+    FailedElements failed;
+    for (const Failure& failure : failures) {
+        const auto target = resolveElement(topology, failure.element);
+        if (!target)
+            continue;
+        const bool down = failure.kind == FailureKind::Down;
+        for (const NodeId id : target->nodes) {
+            (down ? failed.nodesDown : failed.nodesDegraded).insert(id);
+            for (const LinkId link : topology.linksOf(id))
+                (down ? failed.linksDown : failed.linksDegraded).insert(link);
+        }
+        for (const LinkId id : target->links) {
+            const bool whole =
+                down && (failure.cables == 0 || failure.cables >= topology.link(id).count);
+            (whole ? failed.linksDown : failed.linksDegraded).insert(id);
+        }
+    }
+    for (const LinkId id : failed.linksDown)
+        failed.linksDegraded.erase(id);
+    for (const NodeId id : failed.nodesDown)
+        failed.nodesDegraded.erase(id);
+    return failed;
+}
+
+Topology afterFailures(const Topology& topology, const std::vector<Failure>& failures,
+                       std::vector<Failure>* setAside) {
+    std::vector<Failure> applicable;
+    for (const Failure& failure : failures) {
+        if (resolveElement(topology, failure.element))
+            applicable.push_back(failure);
+        else if (setAside)
+            setAside->push_back(failure);
+    }
+    return applyFailures(topology, applicable);
+}
+
 std::string describe(const Failure& failure) {
     if (failure.kind == FailureKind::Degraded)
         return failure.element + " at " + fixed(100 * failure.capacity, 0) + "%";

@@ -5,6 +5,7 @@
 #include "model/topology/Topology.hpp"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,26 @@ std::string railElement(int rail);
 /// design's links. Throws std::invalid_argument naming a failure whose element the
 /// topology lacks.
 Topology applyFailures(const Topology& topology, const std::vector<Failure>& failures);
+
+/// How each element fares under a list of failures, for drawing it: down (gone from the
+/// run) or degraded (there, with less: fewer cables or less capacity).
+struct FailedElements {
+    std::set<NodeId> nodesDown;
+    std::set<NodeId> nodesDegraded;
+    std::set<LinkId> linksDown;
+    std::set<LinkId> linksDegraded;
+    bool empty() const {
+        return nodesDown.empty() && nodesDegraded.empty() && linksDown.empty() &&
+               linksDegraded.empty();
+    }
+};
+/// Failures whose element the topology lacks are left out.
+FailedElements failedElements(const Topology& topology, const std::vector<Failure>& failures);
+
+/// The fabric as it runs: applyFailures with the failures whose element the topology has
+/// (an edit may have removed one since); `setAside` receives the others.
+Topology afterFailures(const Topology& topology, const std::vector<Failure>& failures,
+                       std::vector<Failure>* setAside = nullptr);
 
 /// "spine-1 down", "leaf-3/spine-2: 1 cable down", "rail-2 at 50%".
 std::string describe(const Failure& failure);

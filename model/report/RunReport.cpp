@@ -88,20 +88,22 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     // built.
     // A failure whose element an edit removed or renamed is set aside with a word rather
     // than refusing the run (files are checked strictly when read).
-    std::vector<Failure> failures;
+    std::vector<Failure> setAsideFailures;
+    const Topology failedFabric =
+        design.failures.empty()
+            ? Topology()
+            : afterFailures(design.topology, design.failures, &setAsideFailures);
+    const bool anyFailed = design.failures.size() > setAsideFailures.size();
+    const Topology& topology = anyFailed ? failedFabric : design.topology;
     std::vector<std::string> setAside;
     for (const Failure& failure : design.failures) {
-        if (resolveElement(design.topology, failure.element)) {
-            failures.push_back(failure);
+        if (std::find(setAsideFailures.begin(), setAsideFailures.end(), failure) ==
+            setAsideFailures.end())
             report.failures.push_back(describe(failure));
-        } else {
+        else
             setAside.push_back("failure of \"" + failure.element +
                                "\" set aside: the design has no such node, link or rail");
-        }
     }
-    const Topology afterFailures =
-        failures.empty() ? Topology() : applyFailures(design.topology, failures);
-    const Topology& topology = failures.empty() ? design.topology : afterFailures;
     // A server without a cable takes no part in traffic: the engine evaluates the fabric
     // without it (ids stay as they are, so playback frames still name the design's links).
     const ServerReach reach = serverReach(topology);
@@ -177,7 +179,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
 
     if (options.bisection)
         // A shared bisection is the intact design's; with failures it is worked out here.
-        report.bisection = options.theoretical && failures.empty()
+        report.bisection = options.theoretical && !anyFailed
                                ? options.theoretical()
                                : theoreticalBisection(topology, options.stop);
     report.warnings = report.bisection.warnings;

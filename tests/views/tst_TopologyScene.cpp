@@ -35,6 +35,7 @@ using fabriclab::views::BlockItem;
 using fabriclab::views::CanvasGestures;
 using fabriclab::views::CanvasTool;
 using fabriclab::views::CanvasView;
+using fabriclab::views::LinkItem;
 using fabriclab::views::TopologyDocument;
 using fabriclab::views::TopologyScene;
 
@@ -98,6 +99,7 @@ private Q_SLOTS:
     void denseLinksPaintOpaque_data();
     void denseLinksPaintOpaque();
     void largeDesignsOpenCollapsed();
+    void failuresAreDrawnAndUndone();
     void selectedBlockStandsForItsMembers();
     void movedNodeUpdatesInPlace();
     void dragIsOneUndoStep();
@@ -269,6 +271,61 @@ void tst_TopologyScene::largeDesignsOpenCollapsed() {
     scene.setCollapsed(pod, false);
     QCOMPARE(scene.nodeItemCount(), std::size_t{0});
     QCOMPARE(scene.blockItemCount(), 2 + 1 + podUnits + 1); // other pods, cores, units, spines
+}
+
+void tst_TopologyScene::failuresAreDrawnAndUndone() {
+    // A what-if drill as a presenter runs it: fail a spine and one leaf-spine cable, see
+    // them drawn as failed, undo both steps and see the fabric whole again.
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    document.adopt(generated(document, "leaf-spine", 64), QString());
+    scene.expandAll();
+    const NodeId spine = named(document, "spine-1");
+    const NodeId leaf = named(document, "leaf-1");
+    QCOMPARE(scene.nodeItem(spine)->look().failure, 0);
+
+    document.setFailures(
+        {fabriclab::model::Failure{"spine-1", fabriclab::model::FailureKind::Down, 0, 1}},
+        QStringLiteral("Fail spine-1"));
+    QCOMPARE(scene.nodeItem(spine)->look().failure, 2);
+    QCOMPARE(scene.nodeItem(leaf)->look().failure, 0);
+    // Edges are keyed with their smaller end first.
+    const auto itemOf = [&](const fabriclab::model::Link& link) {
+        return link.a < link.b ? scene.linkItem({link.a, link.b})
+                               : scene.linkItem({link.b, link.a});
+    };
+    // Every link of the failed spine is drawn down, and only those.
+    int down = 0;
+    for (const auto& [id, link] : document.topology().links()) {
+        const LinkItem* item = itemOf(link);
+        QVERIFY(item);
+        const bool toSpine = link.a == spine || link.b == spine;
+        QCOMPARE(item->look().failure, toSpine ? 2 : 0);
+        down += toSpine ? 1 : 0;
+    }
+    QCOMPARE(down, 16); // one link record per leaf
+
+    auto failures = document.design().failures;
+    failures.push_back(
+        fabriclab::model::Failure{"leaf-1/spine-2", fabriclab::model::FailureKind::Down, 1, 1});
+    document.setFailures(failures, QStringLiteral("Fail a cable"));
+    const auto toSpine2 = [&] {
+        for (const auto& [id, link] : document.topology().links())
+            if ((link.a == leaf && link.b == named(document, "spine-2")) ||
+                (link.b == leaf && link.a == named(document, "spine-2")))
+                return itemOf(link);
+        return static_cast<LinkItem*>(nullptr);
+    };
+    QCOMPARE(toSpine2()->look().failure, 1); // one of its 4 cables: degraded, not down
+
+    document.undoStack()->undo();
+    QCOMPARE(toSpine2()->look().failure, 0);
+    QCOMPARE(scene.nodeItem(spine)->look().failure, 2);
+    document.undoStack()->undo();
+    QVERIFY(document.design().failures.empty());
+    QCOMPARE(scene.nodeItem(spine)->look().failure, 0);
+    document.undoStack()->redo();
+    QCOMPARE(scene.nodeItem(spine)->look().failure, 2);
 }
 
 void tst_TopologyScene::selectedBlockStandsForItsMembers() {

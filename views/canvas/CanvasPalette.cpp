@@ -88,4 +88,8 @@ QColor CanvasPalette::gridColor(const QPalette& palette, bool major) {
     return mix(palette.color(QPalette::Base), palette.color(QPalette::Text), major ? 0.13 : 0.06);
 }
 
+QColor CanvasPalette::failureColor(bool down) {
+    return down ? QColor(0xd6, 0x27, 0x28) : QColor(0xe6, 0x9f, 0x00);
+}
+
 } // namespace fabriclab::views

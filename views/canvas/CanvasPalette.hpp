@@ -30,6 +30,9 @@ public:
     /// Link utilization during playback, 0-1: cool blue through amber to red at saturation.
     /// One scale for the canvas and its legend.
     static QColor heatColor(double utilization);
+    /// What-if failures: red for down, amber for degraded; the same in both themes, as
+    /// warnings are.
+    static QColor failureColor(bool down);
     /// Minor and major grid lines.
     static QColor gridColor(const QPalette& palette, bool major);
 };

@@ -5,6 +5,8 @@
 #include "views/canvas/CanvasGestures.hpp"
 #include "views/canvas/CanvasPalette.hpp"
 #include "views/canvas/CanvasText.hpp"
+#include "views/canvas/LinkItem.hpp"
+#include "views/canvas/NodeItem.hpp"
 #include "views/canvas/TopologyScene.hpp"
 
 #include <QKeyEvent>
@@ -338,6 +340,7 @@ void CanvasView::contextMenuEvent(QContextMenuEvent* event) {
         menu.addAction(tr("Collapse all groups"), this, [this] { m_scene->collapseAll(); });
         menu.addAction(tr("Expand all groups"), this, [this] { m_scene->expandAll(); });
     }
+    addFailureActions(menu, scenePos);
     menu.addSeparator();
     if (!m_scene->selectedItems().isEmpty()) {
         menu.addAction(tr("Duplicate"), this, &CanvasView::duplicateSelection);
@@ -345,6 +348,52 @@ void CanvasView::contextMenuEvent(QContextMenuEvent* event) {
     }
     menu.addAction(tr("Fit all"), this, &CanvasView::fitAll);
     menu.exec(event->globalPos());
+}
+
+void CanvasView::addFailureActions(QMenu& menu, QPointF scenePos) {
+    const model::Topology& topology = m_document.topology();
+    const auto failed = [this](const std::string& element) {
+        const auto& failures = m_document.design().failures;
+        return std::any_of(failures.begin(), failures.end(),
+                           [&](const model::Failure& f) { return f.element == element; });
+    };
+    const auto offer = [&](const std::string& element, const QString& label) {
+        menu.addAction(failed(element) ? tr("Restore %1").arg(label) : tr("Fail %1").arg(label),
+                       this, [this, element, label] { toggleFailure(element, label); });
+    };
+    for (const QGraphicsItem* item : m_scene->items(scenePos)) {
+        if (const auto* node = qgraphicsitem_cast<const NodeItem*>(item)) {
+            if (!topology.contains(node->id()))
+                return;
+            const model::Node& n = topology.node(node->id());
+            menu.addSeparator();
+            offer(n.name, QString::fromStdString(n.name));
+            if (n.kind == model::NodeKind::Leaf && n.placement.rail >= 0)
+                offer(model::railElement(n.placement.rail),
+                      tr("rail %1").arg(n.placement.rail + 1));
+            return;
+        }
+        if (const auto* link = qgraphicsitem_cast<const LinkItem*>(item)) {
+            const auto* a = std::get_if<model::NodeId>(&link->key().first);
+            const auto* b = std::get_if<model::NodeId>(&link->key().second);
+            if (!a || !b || !topology.contains(*a) || !topology.contains(*b))
+                return; // a bundle between blocks: expand to fail one of its links
+            const std::string element = topology.node(*a).name + "/" + topology.node(*b).name;
+            menu.addSeparator();
+            offer(element, tr("link %1").arg(QString::fromStdString(element)));
+            return;
+        }
+    }
+}
+
+void CanvasView::toggleFailure(const std::string& element, const QString& label) {
+    std::vector<model::Failure> failures = m_document.design().failures;
+    const auto erased =
+        std::erase_if(failures, [&](const model::Failure& f) { return f.element == element; });
+    if (erased == 0)
+        failures.push_back(model::Failure{element, model::FailureKind::Down, 0, 1});
+    m_document.setFailures(std::move(failures),
+                           erased ? tr("Restore %1").arg(label) : tr("Fail %1").arg(label));
 }
 
 void CanvasView::changeEvent(QEvent* event) {

@@ -11,6 +11,8 @@
 #include <memory>
 #include <optional>
 
+class QMenu;
+
 namespace fabriclab::views {
 
 class CanvasGestures;
@@ -80,6 +82,10 @@ private:
     void zoomBy(double factor, ViewportAnchor anchor);
     void updateCursor();
     void selectCopies(const QList<model::NodeId>& copies);
+
+    /// Fail / Restore entries for the node, rail or link under a scene point.
+    void addFailureActions(QMenu& menu, QPointF scenePos);
+    void toggleFailure(const std::string& element, const QString& label);
 
     TopologyDocument& m_document;
     std::unique_ptr<TopologyScene> m_scene;

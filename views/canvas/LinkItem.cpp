@@ -102,8 +102,12 @@ void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         color = CanvasPalette::selectionColor(palette);
         width += 2;
     }
+    if (m_look.failure > 0)
+        color = CanvasPalette::failureColor(m_look.failure == 2);
     QPen pen(color, std::max(width, kThinnestPen));
     pen.setCosmetic(true);
+    if (m_look.failure > 0)
+        pen.setStyle(Qt::DashLine);
     pen.setCapStyle(Qt::FlatCap);
     // Antialiased lines cost about four times as much; zoomed out they add nothing.
     painter->setRenderHint(QPainter::Antialiasing, !m_look.dense && lod >= 0.25);

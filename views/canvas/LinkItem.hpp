@@ -20,6 +20,7 @@ struct LinkLook {
     int rail = -1;      ///< tints server-to-leaf links of a rail
     bool dense = false; ///< a crowded scene: no antialiasing (most of the frame time, and the
                         ///< crowd hides the jaggies) and a lighter tone so the nodes stand out
+    int failure = 0;    ///< what-if: 0 intact, 1 degraded (dashed amber), 2 down (dashed red)
     friend bool operator==(const LinkLook&, const LinkLook&) = default;
 };
 
@@ -33,6 +34,7 @@ public:
     explicit LinkItem(EdgeKey key);
 
     const EdgeKey& key() const { return m_key; }
+    const LinkLook& look() const { return m_look; }
     /// Makes the item stand for another edge (SceneItems reuses items across rebuilds:
     /// taking one out of a scene of thousands costs a linear search).
     void setKey(EdgeKey key);

@@ -80,11 +80,16 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     const QSizeF size = sizeFor(m_look.kind);
     const QRectF box(QPointF(-size.width() / 2, -size.height() / 2), size);
 
-    const QColor accent = m_look.kind == model::NodeKind::Leaf && m_look.rail >= 0
+    // A failed node keeps its place, greyed and struck through, so the drill reads at a
+    // glance; a degraded one keeps its colours with an amber outline.
+    const bool down = m_look.failure == 2;
+    const QColor accent = m_look.failure > 0 ? CanvasPalette::failureColor(down)
+                          : m_look.kind == model::NodeKind::Leaf && m_look.rail >= 0
                               ? CanvasPalette::railColor(m_look.rail, palette)
                               : CanvasPalette::tierColor(m_look.kind, palette);
-    const QColor fill =
-        server ? palette.color(QPalette::Button) : CanvasPalette::fillFor(accent, palette);
+    const QColor fill = down     ? palette.color(QPalette::Mid)
+                        : server ? palette.color(QPalette::Button)
+                                 : CanvasPalette::fillFor(accent, palette);
     const bool selected = isSelected();
 
     if (lod < kTextLod) {
@@ -105,6 +110,10 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         selected ? CanvasPalette::mix(fill, CanvasPalette::selectionColor(palette), 0.25) : fill);
     const double radius = server ? 5 : 3;
     painter->drawRoundedRect(box, radius, radius);
+    if (down) {
+        painter->drawLine(box.topLeft(), box.bottomRight());
+        painter->drawLine(box.bottomLeft(), box.topRight());
+    }
 
     QFont font = painter->font();
     font.setPixelSize(server ? 11 : 12);

@@ -13,9 +13,10 @@ namespace fabriclab::views {
 struct NodeLook {
     QString name;
     model::NodeKind kind = model::NodeKind::Server;
-    int gpus = 0;   ///< servers: GPUs in the box
-    int rail = -1;  ///< rail leaves: tints the outline
-    int group = -1; ///< placement group, so a regrouping edit is seen as structural
+    int gpus = 0;    ///< servers: GPUs in the box
+    int rail = -1;   ///< rail leaves: tints the outline
+    int group = -1;  ///< placement group, so a regrouping edit is seen as structural
+    int failure = 0; ///< what-if: 0 intact, 1 degraded, 2 down
     friend bool operator==(const NodeLook&, const NodeLook&) = default;
 };
 

@@ -54,8 +54,10 @@ void SceneItems::clear() {
     m_graph = {};
 }
 
-void SceneItems::reconcile(const model::Topology& topology, model::VisibleGraph graph) {
+void SceneItems::reconcile(const model::Topology& topology, model::VisibleGraph graph,
+                           const model::FailedElements& failed) {
     m_graph = std::move(graph);
+    m_failed = failed;
     m_blockIndex.clear();
     for (std::size_t i = 0; i < m_graph.blocks.size(); ++i)
         m_blockIndex.emplace_hint(m_blockIndex.end(), m_graph.blocks[i].key, i);
@@ -86,7 +88,9 @@ void SceneItems::reconcileNodes(const model::Topology& topology) {
     for (const model::NodeId id : m_graph.nodes) {
         NodeItem& item = take(m_nodes, next, id, m_scene);
         const model::Node& node = topology.node(id);
-        item.setLook(NodeItem::lookOf(node));
+        NodeLook look = NodeItem::lookOf(node);
+        look.failure = m_failed.nodesDown.count(id) ? 2 : m_failed.nodesDegraded.count(id) ? 1 : 0;
+        item.setLook(look);
         item.setPos(node.x, node.y);
     }
     m_nodes.swap(next); // items left in `next` are no longer drawn and die here
@@ -138,7 +142,7 @@ void SceneItems::reconcileLinks() {
             item = std::make_unique<LinkItem>(key);
             m_scene.addItem(item.get());
         }
-        item->setLook({LinkItem::widthFor(edge.capacity), edge.rail, dense});
+        item->setLook({LinkItem::widthFor(edge.capacity), edge.rail, dense, edgeFailure(edge)});
         const auto [from, to] = linkEnds(edge.a, edge.b);
         item->setEnds(from, to);
         m_linksAt[edge.a].push_back(item.get());
@@ -171,6 +175,20 @@ QPointF SceneItems::endpointPos(const model::Endpoint& endpoint) const {
     }
     const auto found = m_blocks.find(std::get<model::GroupKey>(endpoint));
     return found == m_blocks.end() ? QPointF() : found->second->pos();
+}
+
+int SceneItems::edgeFailure(const model::Edge& edge) const {
+    if (m_failed.empty())
+        return 0;
+    std::size_t down = 0;
+    bool degraded = false;
+    for (const model::LinkId id : edge.links) {
+        down += m_failed.linksDown.count(id);
+        degraded = degraded || m_failed.linksDegraded.count(id);
+    }
+    if (down == edge.links.size())
+        return 2;
+    return down > 0 || degraded ? 1 : 0;
 }
 
 QPointF SceneItems::anchor(const model::Endpoint& endpoint, QPointF towards) const {

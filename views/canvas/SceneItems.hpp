@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/design/Failures.hpp"
 #include "model/layout/LevelOfDetail.hpp"
 #include "views/canvas/LinkItem.hpp"
 
@@ -32,8 +33,10 @@ public:
 
     /// Deletes every item.
     void clear();
-    /// Makes the items match `graph`, positioned from `topology` and the blocks' means.
-    void reconcile(const model::Topology& topology, model::VisibleGraph graph);
+    /// Makes the items match `graph`, positioned from `topology` and the blocks' means;
+    /// `failed` marks what the design's what-if failures take down or degrade.
+    void reconcile(const model::Topology& topology, model::VisibleGraph graph,
+                   const model::FailedElements& failed = {});
 
     const model::VisibleGraph& graph() const { return m_graph; }
     /// The block or edge an item was built from; nullptr when it is gone.
@@ -63,12 +66,15 @@ public:
 
 private:
     void reconcileNodes(const model::Topology& topology);
+    /// 0 intact, 1 degraded, 2 down: how an edge's links fare.
+    int edgeFailure(const model::Edge& edge) const;
     void reconcileBlocks();
     void reconcileLinks();
     void reconcileFrames(const model::Topology& topology);
 
     QGraphicsScene& m_scene;
     model::VisibleGraph m_graph;
+    model::FailedElements m_failed;
     std::map<model::GroupKey, std::size_t> m_blockIndex; ///< into m_graph.blocks
     std::map<EdgeKey, std::size_t> m_edgeIndex;          ///< into m_graph.edges
 

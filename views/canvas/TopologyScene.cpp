@@ -335,7 +335,8 @@ void TopologyScene::rebuild(Rebuild how) {
     // Keys of groups that no node carries any more (a deleted unit) stay in the view
     // state, so that undoing the deletion brings the unit back collapsed.
     m_items.reconcile(m_document.topology(),
-                      model::levelOfDetail(m_document.topology(), m_collapsed));
+                      model::levelOfDetail(m_document.topology(), m_collapsed),
+                      model::failedElements(m_document.topology(), m_document.design().failures));
     restoreSelection(nodes, links);
     growSceneRect(!edited);
     m_rebuilding = false;

@@ -284,6 +284,12 @@ void TopologyDocument::replaceDesign(model::Design design, const QString& text) 
     m_undo.push(new ReplaceDesignCommand(*this, std::move(design), text));
 }
 
+void TopologyDocument::setFailures(std::vector<model::Failure> failures, const QString& text) {
+    model::Design design = m_design;
+    design.failures = std::move(failures);
+    replaceDesign(std::move(design), text);
+}
+
 void TopologyDocument::applyInsertNode(model::NodeId id, const model::Node& node) {
     m_design.topology.restoreNode(id, node);
     m_snapshot.reset();

@@ -86,6 +86,8 @@ public:
     /// Replaces the whole design in one step: generate, fabric and oversubscription
     /// changes. `text` names the step in the Edit menu.
     void replaceDesign(model::Design design, const QString& text);
+    /// Replaces the design's what-if failures in one undo step named `text`.
+    void setFailures(std::vector<model::Failure> failures, const QString& text);
 
     /// Ports a node has left: radix (or NICs) minus ports in use.
     int freePorts(model::NodeId id) const;

@@ -42,7 +42,11 @@ QFuture<SharedBisection::Result> SharedBisection::current() {
             &enginePool(), [design = m_document.snapshot(), stop = m_stop.get_token()]() -> Result {
                 enterEngineThread();
                 try {
-                    return model::theoreticalBisection(design->topology, stop);
+                    // What-if failures count: the bar shows the fabric as it runs.
+                    if (design->failures.empty())
+                        return model::theoreticalBisection(design->topology, stop);
+                    return model::theoreticalBisection(
+                        model::afterFailures(design->topology, design->failures), stop);
                 } catch (const model::Cancelled&) {
                     return std::nullopt;
                 }
