@@ -126,6 +126,11 @@ void tst_Validation::ncclTests() {
           time ? "time us" : "busbw GB/s", low, high, measured,
           model::toString(row.algorithm).data(), model::toString(row.protocol).data(),
           100 * (measured - (low + high) / 2) / ((low + high) / 2), 100 * tolerance);
+    // A known miss is kept in view: expected to fail with its finding, so the day the model
+    // meets it the suite says so (an unexpected pass) and the marker comes off.
+    const std::string finding = c.value("finding", "");
+    if (!finding.empty())
+        QEXPECT_FAIL("", finding.c_str(), Continue);
     QVERIFY2(std::abs(error) <= tolerance + 1e-12,
              qPrintable(QStringLiteral("%1 %2, published %3-%4 within %5")
                             .arg(QLatin1String(time ? "time (us)" : "busbw (GB/s)"))
