@@ -9,8 +9,11 @@
 #include "app/ProcessMemory.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/SimulationActions.hpp"
+#include "bench/gui/PanTiming.hpp"
 #include "bench/gui/StallMonitor.hpp"
 #include "model/catalog/Catalog.hpp"
+#include "views/canvas/CanvasView.hpp"
+#include "views/canvas/TopologyScene.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/DesignRegeneration.hpp"
 #include "views/sim/ResultsDashboard.hpp"
@@ -36,6 +39,8 @@ using fabriclab::views::SimulationController;
 /// Pause between one edit's results and the next edit, as a user looks at them.
 constexpr int kLookMs = 250;
 constexpr int kTimeoutMs = 600'000;
+/// Frames painted while panning: three sweeps each way.
+constexpr int kPanFrames = 120;
 
 struct Bench {
     Bench(fabriclab::views::TopologyDocument& d, SimulationController& c, int n, std::string other)
@@ -189,6 +194,19 @@ int main(int argc, char** argv) {
         return status;
     }
 
+    // Panning as a presenter does: the design as it opened (fitted, at its level of detail),
+    // then with every group expanded, the most a canvas can hold.
+    fabriclab::bench::PanTiming opened;
+    fabriclab::bench::PanTiming expanded;
+    if (auto* canvas = window.findChild<fabriclab::views::CanvasView*>()) {
+        canvas->fitAll();
+        opened = fabriclab::bench::timePan(*canvas, kPanFrames);
+        if (auto* scene = qobject_cast<fabriclab::views::TopologyScene*>(canvas->scene())) {
+            scene->expandAll();
+            canvas->fitAll();
+            expanded = fabriclab::bench::timePan(*canvas, kPanFrames);
+        }
+    }
     const double worst =
         *std::max_element(bench.editToResultsMs.begin(), bench.editToResultsMs.end());
     QJsonArray each;
@@ -203,11 +221,17 @@ int main(int argc, char** argv) {
         {QStringLiteral("editToResultsMsMedian"), median(bench.editToResultsMs)},
         {QStringLiteral("editToResultsMsMax"), worst},
         {QStringLiteral("guiStallMsMax"), bench.stalls.longestStallMs()},
-        {QStringLiteral("editToResultsMs"), each}};
+        {QStringLiteral("editToResultsMs"), each},
+        {QStringLiteral("panFrameMsMedian"), opened.medianMs},
+        {QStringLiteral("panFrameMsMax"), opened.maxMs},
+        {QStringLiteral("panExpandedFrameMsMedian"), expanded.medianMs},
+        {QStringLiteral("panExpandedFrameMsMax"), expanded.maxMs}};
     if (parser.isSet(QStringLiteral("json")))
         std::printf("%s\n", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());
     else
-        std::printf("edit to results: median %.1f ms, max %.1f ms; GUI stall max %.1f ms\n",
-                    median(bench.editToResultsMs), worst, bench.stalls.longestStallMs());
+        std::printf("edit to results: median %.1f ms, max %.1f ms; GUI stall max %.1f ms; pan "
+                    "frame median %.1f ms (%.1f ms with every group expanded)\n",
+                    median(bench.editToResultsMs), worst, bench.stalls.longestStallMs(),
+                    opened.medianMs, expanded.medianMs);
     return 0;
 }
