@@ -111,7 +111,7 @@ GpuSpec parseGpu(const JsonCursor& c) {
 
 ModelSpec parseModel(const JsonCursor& c) {
     c.allowOnly({"id", "name", "paramsB", "activeParamsB", "layers", "hiddenSize", "seqLen",
-                 "experts", "expertsPerToken", "source"});
+                 "experts", "expertsPerToken", "attentionHeads", "kvHeads", "source"});
     ModelSpec m;
     m.id = c["id"].string();
     m.name = c["name"].string();
@@ -122,6 +122,13 @@ ModelSpec parseModel(const JsonCursor& c) {
     m.seqLen = sourcedInt(c["seqLen"], 1, 100000000);
     m.experts = sourcedInt(c["experts"], 1, 100000);
     m.expertsPerToken = sourcedInt(c["expertsPerToken"], 1, m.experts);
+    if (auto heads = c.find("attentionHeads"))
+        m.attentionHeads = sourcedInt(*heads, 1, 100000);
+    if (auto kv = c.find("kvHeads")) {
+        if (m.attentionHeads == 0)
+            kv->fail("kvHeads needs attentionHeads");
+        m.kvHeads = sourcedInt(*kv, 1, m.attentionHeads);
+    }
     return m;
 }
 
@@ -205,15 +212,20 @@ nlohmann::json toJson(const GpuSpec& g) {
 }
 
 nlohmann::json toJson(const ModelSpec& m) {
-    return {{"id", m.id},
-            {"name", m.name},
-            {"paramsB", m.paramsB},
-            {"activeParamsB", m.activeParamsB},
-            {"layers", m.layers},
-            {"hiddenSize", m.hiddenSize},
-            {"seqLen", m.seqLen},
-            {"experts", m.experts},
-            {"expertsPerToken", m.expertsPerToken}};
+    nlohmann::json json = {{"id", m.id},
+                           {"name", m.name},
+                           {"paramsB", m.paramsB},
+                           {"activeParamsB", m.activeParamsB},
+                           {"layers", m.layers},
+                           {"hiddenSize", m.hiddenSize},
+                           {"seqLen", m.seqLen},
+                           {"experts", m.experts},
+                           {"expertsPerToken", m.expertsPerToken}};
+    if (m.attentionHeads > 0)
+        json["attentionHeads"] = m.attentionHeads;
+    if (m.kvHeads > 0)
+        json["kvHeads"] = m.kvHeads;
+    return json;
 }
 
 } // namespace fabriclab::model::catalog_json

@@ -17,6 +17,16 @@ struct ModelSpec {
     int seqLen = 0;
     int experts = 1;
     int expertsPerToken = 1;
+    /// Attention heads and key/value heads: grouped-query attention carries keys and values
+    /// for kvHeads of the heads only. 0 when the catalog does not say (no saving assumed).
+    int attentionHeads = 0;
+    int kvHeads = 0;
+
+    /// The share of 2 x hidden values per token that keys and values take.
+    double kvShare() const {
+        return attentionHeads > 0 && kvHeads > 0 ? static_cast<double>(kvHeads) / attentionHeads
+                                                 : 1.0;
+    }
 
     friend bool operator==(const ModelSpec&, const ModelSpec&) = default;
 };

@@ -90,8 +90,12 @@ std::vector<std::string> stepAssumptions(const model::Workload& w, const StepTim
         said.push_back(fp8 ? "expert all-to-alls dispatch in FP8 and combine in BF16"
                            : "expert all-to-alls in BF16");
     if (w.cp > 1)
-        said.push_back("context parallel exchanges full keys and values (no grouped-query "
-                       "saving)");
+        said.push_back(w.model.spec.kvShare() < 1
+                           ? "context parallel exchanges the grouped-query keys and values (" +
+                                 std::to_string(w.model.spec.kvHeads) + " of " +
+                                 std::to_string(w.model.spec.attentionHeads) + " heads)"
+                           : "context parallel exchanges full keys and values (the model "
+                             "states no grouped-query heads)");
     said.push_back("fabric traffic hidden behind compute: " + percent(w.overlap) +
                    " of data, expert and context parallel; none of pipeline");
     return said;
@@ -211,7 +215,8 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
         // Ring attention: every layer gathers the other slices' keys and values (2 x hidden
         // per token, no grouped-query saving assumed) in the forward pass, again in the
         // backward pass, and reduce-scatters their gradients: 3 passes of (cp-1)/cp.
-        const double kvBytes = tokensPerReplica * 2.0 * model.hiddenSize * kBytesPerValue / w.tp;
+        const double kvBytes =
+            tokensPerReplica * 2.0 * model.hiddenSize * model.kvShare() * kBytesPerValue / w.tp;
         const double perRank = 3 * layersPerStage * kvBytes * (w.cp - 1.0) / w.cp;
         const bool inside = static_cast<long long>(w.tp) * w.cp <= gpusPerServer;
         t.cpSeconds = perRank / (inside ? scaleUpBps : nicBps * nicsPerGpu);

@@ -12,6 +12,7 @@
 #include "model/catalog/Catalog.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/report/NcclTests.hpp"
+#include "model/report/RunReport.hpp"
 #include "support/DesignText.hpp"
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,7 @@ using namespace fabriclab;
 namespace {
 
 const std::filesystem::path kFigures = FABRICLAB_SOURCE_DIR "/tests/validation/nccl-tests.json";
+const std::filesystem::path kStepTimes = FABRICLAB_SOURCE_DIR "/tests/validation/step-time.json";
 const std::filesystem::path kArchitectures =
     FABRICLAB_SOURCE_DIR "/tests/validation/reference-architectures.json";
 
@@ -69,6 +71,8 @@ private Q_SLOTS:
     void ncclTests();
     void referenceArchitectures_data();
     void referenceArchitectures();
+    void stepTimes_data();
+    void stepTimes();
 };
 
 void tst_Validation::figuresAreSourced() {
@@ -181,6 +185,54 @@ void tst_Validation::referenceArchitectures() {
     QCOMPARE(cables.leafSpine, published["leafSpineCables"].get<long long>());
     QCOMPARE(cables.spineCore, published["spineCoreCables"].get<long long>());
     QCOMPARE(cables.other, 0LL);
+}
+
+void tst_Validation::stepTimes_data() {
+    QTest::addColumn<QByteArray>("table");
+    const nlohmann::json all = nlohmann::json::parse(testing::readFile(kStepTimes));
+    for (const auto& c : all["cases"]) {
+        QVERIFY2(c.value("set", "") == "check" && !c.value("source", "").empty(), c.dump().c_str());
+        QTest::addRow("%s", c.value("id", "").c_str()) << QByteArray::fromStdString(c.dump());
+    }
+}
+
+void tst_Validation::stepTimes() {
+    // The table's job on a fabric like the one it ran on: its servers of 8 H100 on a
+    // rail-optimized NDR leaf-spine (a fat-tree past what two tiers of radix 64 hold).
+    QFETCH(QByteArray, table);
+    const nlohmann::json c = nlohmann::json::parse(table.toStdString());
+    const int servers = c["servers"];
+    const nlohmann::json file = {{"format", "fabriclab-design"},
+                                 {"version", 1},
+                                 {"name", c["id"]},
+                                 {"fabric", c["fabric"]},
+                                 {"generator",
+                                  {{"kind", servers > 256 ? "fat-tree" : "leaf-spine"},
+                                   {"servers", servers},
+                                   {"gpusPerServer", 8},
+                                   {"nicsPerServer", 8},
+                                   {"nicGbps", 400},
+                                   {"railOptimized", true},
+                                   {"leafRadix", 64},
+                                   {"spineRadix", 64},
+                                   {"coreRadix", 64},
+                                   {"oversubscription", 1.0}}},
+                                 {"workload", c["workload"]}};
+    const model::Catalog& catalog = model::Catalog::builtin();
+    const model::Design design = model::parseDesign(file.dump(), c["id"], catalog);
+    model::RunOptions options;
+    options.bisection = false;
+    options.bisectionSeeds = 1;
+    const model::RunReport report = model::runDesign(design, catalog, options);
+    QVERIFY(report.step);
+    const double published = c["published"];
+    const double measured = report.step->stepSeconds;
+    const double error = (measured - published) / published;
+    qInfo("| check | %s | %.2f s | %.2f s (compute %.2f, exposed %.2f) | %+.1f%% | %.0f%% |",
+          c["id"].get<std::string>().c_str(), published, measured, report.step->computeSeconds,
+          report.step->exposedCommSeconds, 100 * error, 100 * c["tolerance"].get<double>());
+    QVERIFY2(std::abs(error) <= c["tolerance"].get<double>(),
+             qPrintable(QStringLiteral("step %1 s, published %2 s").arg(measured).arg(published)));
 }
 
 QTEST_APPLESS_MAIN(tst_Validation)
