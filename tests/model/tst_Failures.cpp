@@ -12,6 +12,7 @@
 #include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/report/RunReport.hpp"
+#include "support/DesignText.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -33,20 +34,8 @@ Topology railFabric() {
 }
 
 nlohmann::json designWith(const nlohmann::json& failures) {
-    nlohmann::json d = {{"format", "fabriclab-design"},
-                        {"version", 1},
-                        {"name", "what-if"},
-                        {"fabric", "ib-ndr"},
-                        {"generator",
-                         {{"kind", "leaf-spine"},
-                          {"servers", 64},
-                          {"gpusPerServer", 8},
-                          {"nicsPerServer", 8},
-                          {"nicGbps", 400},
-                          {"railOptimized", true},
-                          {"leafRadix", 64},
-                          {"spineRadix", 64},
-                          {"oversubscription", 1.0}}}};
+    nlohmann::json d = fabriclab::testing::generatedDesign("what-if", "ib-ndr",
+                                                           fabriclab::testing::railGenerator(64));
     if (!failures.is_null())
         d["failures"] = failures;
     return d;

@@ -16,22 +16,27 @@
 
 namespace fabriclab::testing {
 
-/// 4 servers x 8 NICs fit one radix-64 leaf: 32 GPUs, no spine.
-inline nlohmann::json generatorDesign() {
+/// A rail-optimized, non-blocking generator request: `servers` of 8 GPUs with 8 x 400G
+/// NICs on radix-64 switches.
+inline nlohmann::json railGenerator(int servers, const char* kind = "leaf-spine") {
+    return {{"kind", kind},       {"servers", servers}, {"gpusPerServer", 8},
+            {"nicsPerServer", 8}, {"nicGbps", 400},     {"railOptimized", true},
+            {"leafRadix", 64},    {"spineRadix", 64},   {"oversubscription", 1.0}};
+}
+
+/// A design of `fabric` built by `generator`.
+inline nlohmann::json generatedDesign(const std::string& name, const std::string& fabric,
+                                      const nlohmann::json& generator) {
     return {{"format", "fabriclab-design"},
             {"version", 1},
-            {"name", "32 x H100 on one leaf"},
-            {"fabric", "ib-ndr"},
-            {"generator",
-             {{"kind", "leaf-spine"},
-              {"servers", 4},
-              {"gpusPerServer", 8},
-              {"nicsPerServer", 8},
-              {"nicGbps", 400},
-              {"railOptimized", true},
-              {"leafRadix", 64},
-              {"spineRadix", 64},
-              {"oversubscription", 1.0}}}};
+            {"name", name},
+            {"fabric", fabric},
+            {"generator", generator}};
+}
+
+/// 4 servers x 8 NICs fit one radix-64 leaf: 32 GPUs, no spine.
+inline nlohmann::json generatorDesign() {
+    return generatedDesign("32 x H100 on one leaf", "ib-ndr", railGenerator(4));
 }
 
 /// One 8-GPU server on one leaf, spelled out without a generator (with the positions a

@@ -202,22 +202,11 @@ void tst_Validation::stepTimes() {
     QFETCH(QByteArray, table);
     const nlohmann::json c = nlohmann::json::parse(table.toStdString());
     const int servers = c["servers"];
-    const nlohmann::json file = {{"format", "fabriclab-design"},
-                                 {"version", 1},
-                                 {"name", c["id"]},
-                                 {"fabric", c["fabric"]},
-                                 {"generator",
-                                  {{"kind", servers > 256 ? "fat-tree" : "leaf-spine"},
-                                   {"servers", servers},
-                                   {"gpusPerServer", 8},
-                                   {"nicsPerServer", 8},
-                                   {"nicGbps", 400},
-                                   {"railOptimized", true},
-                                   {"leafRadix", 64},
-                                   {"spineRadix", 64},
-                                   {"coreRadix", 64},
-                                   {"oversubscription", 1.0}}},
-                                 {"workload", c["workload"]}};
+    nlohmann::json generator =
+        testing::railGenerator(servers, servers > 256 ? "fat-tree" : "leaf-spine");
+    generator["coreRadix"] = 64;
+    nlohmann::json file = testing::generatedDesign(c["id"], c["fabric"], generator);
+    file["workload"] = c["workload"];
     const model::Catalog& catalog = model::Catalog::builtin();
     const model::Design design = model::parseDesign(file.dump(), c["id"], catalog);
     model::RunOptions options;
