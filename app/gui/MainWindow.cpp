@@ -11,6 +11,7 @@
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/DesignRegeneration.hpp"
 #include "views/panels/FabricPanel.hpp"
+#include "views/panels/FailurePanel.hpp"
 #include "views/panels/InspectorPanel.hpp"
 #include "views/panels/PalettePanel.hpp"
 #include "views/panels/StatusFigures.hpp"
@@ -96,6 +97,9 @@ void MainWindow::buildDocks() {
     auto* fabric = new views::FabricPanel(m_document, this);
     QDockWidget* fabricDock =
         dock(tr("Fabric"), QStringLiteral("FabricDock"), fabric, Qt::RightDockWidgetArea);
+    // Under the palette, whose column has the room: a drill is run from the left.
+    auto* failures = new views::FailurePanel(m_document, this);
+    dock(tr("What-if failures"), QStringLiteral("FailureDock"), failures, Qt::LeftDockWidgetArea);
     // The inspector's table needs the height; the fabric panel is a few lines.
     resizeDocks({inspectorDock, fabricDock}, {520, 260}, Qt::Vertical);
     resizeDocks({inspectorDock}, {330}, Qt::Horizontal);

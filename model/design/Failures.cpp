@@ -5,6 +5,7 @@
 #include "model/core/EnumNames.hpp"
 #include "model/core/TextFormat.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <stdexcept>
@@ -148,6 +149,49 @@ Topology afterFailures(const Topology& topology, const std::vector<Failure>& fai
             setAside->push_back(failure);
     }
     return applyFailures(topology, applicable);
+}
+
+std::vector<Failure> loseOneSpine(const Topology& topology) {
+    for (const NodeKind kind : {NodeKind::Spine, NodeKind::Core})
+        for (const auto& [id, node] : topology.nodes())
+            if (node.kind == kind)
+                return {Failure{node.name, FailureKind::Down, 0, 1}};
+    return {};
+}
+
+std::vector<Failure> loseOneRail(const Topology& topology) {
+    int first = -1;
+    for (const auto& [id, node] : topology.nodes())
+        if (node.kind == NodeKind::Leaf && node.placement.rail >= 0)
+            first = first < 0 ? node.placement.rail : std::min(first, node.placement.rail);
+    if (first < 0)
+        return {};
+    return {Failure{railElement(first), FailureKind::Down, 0, 1}};
+}
+
+std::vector<Failure> loseLinksAtRandom(const Topology& topology, double share, std::uint64_t seed) {
+    // Every switch-to-switch cable gets a draw; a cable fails when its draw falls under
+    // `share`. SplitMix64 keeps the draw a pure function of (seed, link, cable), so the
+    // scenario is the same on every machine and after every save.
+    const auto draw = [seed](std::uint64_t link, std::uint64_t cable) {
+        std::uint64_t z = seed ^ (link * 0x9E3779B97F4A7C15ULL) ^ (cable << 32);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        return static_cast<double>(z >> 11) / static_cast<double>(1ULL << 53);
+    };
+    std::vector<Failure> failures;
+    for (const auto& [id, link] : topology.links()) {
+        if (topology.tierOf(link) == LinkTier::Server)
+            continue;
+        int down = 0;
+        for (int cable = 0; cable < link.count; ++cable)
+            down += draw(id.value, static_cast<std::uint64_t>(cable)) < share ? 1 : 0;
+        if (down > 0)
+            failures.push_back(Failure{linkElement(topology, link), FailureKind::Down,
+                                       down < link.count ? down : 0, 1});
+    }
+    return failures;
 }
 
 std::string describe(const Failure& failure) {

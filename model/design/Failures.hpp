@@ -4,6 +4,7 @@
 
 #include "model/topology/Topology.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -72,6 +73,16 @@ FailedElements failedElements(const Topology& topology, const std::vector<Failur
 /// (an edit may have removed one since); `setAside` receives the others.
 Topology afterFailures(const Topology& topology, const std::vector<Failure>& failures,
                        std::vector<Failure>* setAside = nullptr);
+
+/// Ready-made what-if scenarios a presenter picks from a list. Each returns the failures
+/// to add (empty when the design has nothing of that kind).
+/// The first spine (or, without spines, the first core) down.
+std::vector<Failure> loseOneSpine(const Topology& topology);
+/// Every leaf of the first rail down.
+std::vector<Failure> loseOneRail(const Topology& topology);
+/// `share` of the switch-to-switch cables down, picked by `seed` so a scenario replays the
+/// same way: whole links where all their cables are picked, else the picked cables.
+std::vector<Failure> loseLinksAtRandom(const Topology& topology, double share, std::uint64_t seed);
 
 /// "spine-1 down", "leaf-3/spine-2: 1 cable down", "rail-2 at 50%".
 std::string describe(const Failure& failure);

@@ -13,3 +13,5 @@ set_tests_properties(tst_StatusFigures tst_DesignAnalyzer
   PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
 fabriclab_add_test(tst_ComparePanel tst_ComparePanel.cpp LIBS fabriclab::views)
 set_tests_properties(tst_ComparePanel PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+fabriclab_add_test(tst_FailurePanel tst_FailurePanel.cpp LIBS fabriclab::views)
+set_tests_properties(tst_FailurePanel PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")

@@ -3,6 +3,7 @@
 target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/DesignRegeneration.cpp
   ${CMAKE_CURRENT_LIST_DIR}/FabricPanel.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/FailurePanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/GeneratorPreview.cpp
   ${CMAKE_CURRENT_LIST_DIR}/InspectorPanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/PalettePanel.cpp

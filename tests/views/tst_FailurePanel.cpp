@@ -1,0 +1,95 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// The what-if panel as a presenter uses it: lose a spine, a rail, 5% of the links, restore
+// one failure and then all of them, each press one undo step.
+#include "model/catalog/Catalog.hpp"
+#include "model/fabric/Generators.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/panels/FailurePanel.hpp"
+
+#include <QListWidget>
+#include <QPushButton>
+#include <QUndoStack>
+#include <QtTest>
+
+using fabriclab::model::Catalog;
+using fabriclab::views::FailurePanel;
+using fabriclab::views::TopologyDocument;
+
+namespace {
+
+/// 64 servers x 8 NICs, rail-optimized, radix 64: 16 rail leaves under 8 spines, each leaf
+/// with 4 cables to each spine (512 switch-to-switch cables).
+fabriclab::model::Design railDesign(const Catalog& catalog) {
+    fabriclab::model::Design design;
+    design.name = "what-if drill";
+    design.fabric.spec = *catalog.findFabric("ib-ndr");
+    fabriclab::model::GeneratorParams p;
+    p.servers = 64;
+    design.generator = p;
+    design.topology = fabriclab::model::generateLeafSpine(p);
+    return design;
+}
+
+QPushButton* button(FailurePanel& panel, const char* name) {
+    return panel.findChild<QPushButton*>(QString::fromLatin1(name));
+}
+
+} // namespace
+
+class tst_FailurePanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void scenariosAddUpAndUndo();
+};
+
+void tst_FailurePanel::scenariosAddUpAndUndo() {
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(railDesign(document.catalog()), QString());
+    FailurePanel panel(document);
+    auto* list = panel.findChild<QListWidget*>(QStringLiteral("failureList"));
+    QVERIFY(list);
+    QCOMPARE(list->count(), 0);
+    QVERIFY(!button(panel, "restoreAll")->isEnabled());
+
+    QTest::mouseClick(button(panel, "loseSpine"), Qt::LeftButton);
+    QCOMPARE(document.design().failures.size(), std::size_t{1});
+    QCOMPARE(document.design().failures[0].element, std::string("spine-1"));
+    QCOMPARE(list->item(0)->text(), QStringLiteral("spine-1 down"));
+    // Pressed again, nothing new fails and no empty undo step is made.
+    const int steps = document.undoStack()->count();
+    QTest::mouseClick(button(panel, "loseSpine"), Qt::LeftButton);
+    QCOMPARE(document.undoStack()->count(), steps);
+
+    QTest::mouseClick(button(panel, "loseRail"), Qt::LeftButton);
+    QCOMPARE(document.design().failures[1].element, std::string("rail-1"));
+
+    // 5% of 512 cables: a binomial draw, 25.6 expected with a standard deviation of 4.9;
+    // 3 deviations either side bounds it (the draw is fixed by the seed, so this is stable).
+    QTest::mouseClick(button(panel, "loseLinks"), Qt::LeftButton);
+    int cables = 0;
+    for (std::size_t i = 2; i < document.design().failures.size(); ++i) {
+        const auto& f = document.design().failures[i];
+        QVERIFY2(f.element.find('/') != std::string::npos, f.element.c_str());
+        cables += f.cables > 0 ? f.cables : 4; // a whole link is 4 cables here
+    }
+    QVERIFY2(cables >= 11 && cables <= 40, qPrintable(QString::number(cables)));
+    QCOMPARE(list->count(), static_cast<int>(document.design().failures.size()));
+
+    // Restore the spine alone, then everything; undo walks back one press at a time.
+    list->item(0)->setSelected(true);
+    QVERIFY(button(panel, "restoreSelected")->isEnabled());
+    QTest::mouseClick(button(panel, "restoreSelected"), Qt::LeftButton);
+    QCOMPARE(document.design().failures.front().element, std::string("rail-1"));
+    QTest::mouseClick(button(panel, "restoreAll"), Qt::LeftButton);
+    QVERIFY(document.design().failures.empty());
+    QCOMPARE(list->count(), 0);
+    document.undoStack()->undo();
+    QCOMPARE(document.design().failures.front().element, std::string("rail-1"));
+    document.undoStack()->undo();
+    QCOMPARE(document.design().failures.front().element, std::string("spine-1"));
+}
+
+QTEST_MAIN(tst_FailurePanel)
+#include "tst_FailurePanel.moc"
