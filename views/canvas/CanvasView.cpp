@@ -381,6 +381,20 @@ void CanvasView::addFailureActions(QMenu& menu, QPointF scenePos) {
             const std::string element = topology.node(*a).name + "/" + topology.node(*b).name;
             menu.addSeparator();
             offer(element, tr("link %1").arg(QString::fromStdString(element)));
+            // One cable of a server link is one NIC; of a switch link, one of its optics.
+            const bool serverLink = topology.node(*a).kind == model::NodeKind::Server ||
+                                    topology.node(*b).kind == model::NodeKind::Server;
+            if (!failed(element))
+                menu.addAction(
+                    serverLink ? tr("Fail one NIC of %1").arg(QString::fromStdString(element))
+                               : tr("Fail one cable of %1").arg(QString::fromStdString(element)),
+                    this, [this, element] {
+                        std::vector<model::Failure> failures = m_document.design().failures;
+                        failures.push_back(model::Failure{element, model::FailureKind::Down, 1, 1});
+                        m_document.setFailures(
+                            std::move(failures),
+                            tr("Fail one cable of %1").arg(QString::fromStdString(element)));
+                    });
             return;
         }
     }
