@@ -75,6 +75,21 @@ QString CanvasText::groupTitle(model::GroupKey key) {
     return tr("unit %1").arg(key.group + 1);
 }
 
+QString CanvasText::tierLabel(model::NodeKind kind, int count) {
+    const QString n = QLocale(QLocale::English).toString(count);
+    switch (kind) {
+    case model::NodeKind::Core:
+        return tr("Cores · %1").arg(n);
+    case model::NodeKind::Spine:
+        return tr("Spines · %1").arg(n);
+    case model::NodeKind::Leaf:
+        return tr("Leaves · %1").arg(n);
+    case model::NodeKind::Server:
+        break;
+    }
+    return tr("Servers · %1").arg(n);
+}
+
 QString CanvasText::groupShortTitle(model::GroupKey key) {
     switch (key.tier) {
     case model::GroupTier::Spines:

@@ -16,6 +16,8 @@ class CanvasText {
 public:
     /// "unit 3": one-based, like node names.
     static QString groupTitle(model::GroupKey key);
+    /// A tier row's label: "Spines · 512".
+    static QString tierLabel(model::NodeKind kind, int count);
     /// The title cut to what a narrow card can show: "P3" for pod 3, "U12" for unit 12.
     static QString groupShortTitle(model::GroupKey key);
     /// "800 Gb/s", "3.2 Tb/s", "1.6 Pb/s".

@@ -24,6 +24,7 @@ namespace {
 constexpr double kMinScale = 0.002; // the 16K-GPU fabric is ~80,000 units wide
 constexpr double kMaxScale = 8;
 constexpr double kMaxFitScale = 2;
+constexpr double kTierLabelPixels = 125; // "Servers · 16,384" at 11 px bold, with its pad
 constexpr double kKeyZoom = 1.25;
 constexpr double kGridStep = CanvasGestures::kGridStep;
 constexpr double kGridMinPixels = 8; // denser than this and grid lines become a haze
@@ -127,6 +128,11 @@ void CanvasView::fitAll() {
         return;
     }
     fitInView(content.adjusted(-kGridStep, -kGridStep, kGridStep, kGridStep), Qt::KeepAspectRatio);
+    // Leave the tier labels their strip on the left: refit with that many pixels more.
+    if (const double first = transform().m11(); first > 0)
+        fitInView(content.adjusted(-kGridStep - kTierLabelPixels / first, -kGridStep, kGridStep,
+                                   kGridStep),
+                  Qt::KeepAspectRatio);
     const double fitted = transform().m11();
     if (fitted > kMaxFitScale || fitted < kMinScale) {
         const double bounded = std::clamp(fitted, kMinScale, kMaxFitScale);
@@ -417,6 +423,38 @@ void CanvasView::changeEvent(QEvent* event) {
         viewport()->update();
     }
     QGraphicsView::changeEvent(event);
+}
+
+void CanvasView::drawForeground(QPainter* painter, const QRectF&) {
+    const auto& rows = m_scene->tierRows();
+    if (rows.empty())
+        return;
+    painter->save();
+    painter->resetTransform(); // viewport pixels
+    QFont font = painter->font();
+    font.setPixelSize(11);
+    font.setBold(true);
+    painter->setFont(font);
+    const QFontMetrics metrics(font);
+    const QPalette& pal = palette();
+    int lastBottom = -1000;
+    for (const auto& row : rows) {
+        const int y = mapFromScene(QPointF(0, row.y)).y();
+        const QString text = CanvasText::tierLabel(row.kind, row.count);
+        const QRect box(4, y - metrics.height() / 2 - 2, metrics.horizontalAdvance(text) + 10,
+                        metrics.height() + 4);
+        // Rows drawn closer than a label's height would overprint: keep the upper one.
+        if (box.top() < lastBottom || !viewport()->rect().intersects(box))
+            continue;
+        lastBottom = box.bottom();
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(
+            CanvasPalette::mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.08));
+        painter->drawRoundedRect(box, 4, 4);
+        painter->setPen(CanvasPalette::tierColor(row.kind, pal));
+        painter->drawText(box, Qt::AlignCenter, text);
+    }
+    painter->restore();
 }
 
 void CanvasView::drawBackground(QPainter* painter, const QRectF& rect) {

@@ -77,6 +77,9 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
     void drawBackground(QPainter* painter, const QRectF& rect) override;
+    /// Tier labels ("Spines · 512") at the left edge, level with their rows, so a zoomed-out
+    /// fabric still says which row is which.
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
     void zoomBy(double factor, ViewportAnchor anchor);

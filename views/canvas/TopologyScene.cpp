@@ -11,6 +11,8 @@
 #include <QGraphicsSceneMouseEvent>
 #include <QToolTip>
 
+#include <array>
+
 #include <algorithm>
 
 namespace fabriclab::views {
@@ -321,6 +323,23 @@ void TopologyScene::repaintWhole() {
 }
 
 void TopologyScene::rebuild(Rebuild how) {
+    // Tier rows for the canvas's labels: one pass over the nodes per structural change.
+    {
+        std::array<double, 4> sum{};
+        std::array<int, 4> count{};
+        for (const auto& [id, node] : m_document.topology().nodes()) {
+            const auto k = static_cast<std::size_t>(node.kind);
+            sum[k] += node.y;
+            ++count[k];
+        }
+        m_tierRows.clear();
+        for (const model::NodeKind kind : {model::NodeKind::Core, model::NodeKind::Spine,
+                                           model::NodeKind::Leaf, model::NodeKind::Server}) {
+            const auto k = static_cast<std::size_t>(kind);
+            if (count[k] > 0)
+                m_tierRows.push_back(TierRow{kind, sum[k] / count[k], count[k]});
+        }
+    }
     m_dirty = false;
     repaintWhole();
     m_rebuilding = true;

@@ -59,6 +59,16 @@ public:
     /// Everything drawn, scene units; empty for an empty design.
     QRectF contentRect() const { return m_items.contentRect(); }
 
+    /// One tier of switches or servers as the canvas labels it: where its row lies
+    /// (the mean height of its nodes, scene units) and how many nodes it holds.
+    struct TierRow {
+        model::NodeKind kind;
+        double y = 0;
+        int count = 0;
+    };
+    /// The tiers present, top to bottom; recounted when the design's structure changes.
+    const std::vector<TierRow>& tierRows() const { return m_tierRows; }
+
     // --- Playback: link utilization from the engine's frames (view state) ---
     /// Colours every drawn link by the busiest of its links in `utilization` (keyed by
     /// LinkId value, 0-1; absent means idle); links at or above `saturated` are marked as
@@ -118,6 +128,7 @@ private:
     std::set<model::GroupKey> m_groups; ///< every group of the design at its last reset
     // Owns the items; as a member it deletes them before the QGraphicsScene base goes.
     SceneItems m_items;
+    std::vector<TierRow> m_tierRows;
     bool m_dirty = false;
     bool m_rebuildQueued = false;
     bool m_rebuilding = false;
