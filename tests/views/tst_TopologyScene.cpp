@@ -256,6 +256,18 @@ void tst_TopologyScene::largeDesignsOpenCollapsed() {
     // tst_LevelOfDetail checks the derivation).
     document.adopt(generated(document, "fat-tree", 320), QString());
     QCOMPARE(countsOf(scene), (Counts{0, 3 + 1, 3, 0}));
+    // The canvas labels its tier rows top to bottom with the design's own counts.
+    const auto& rows = scene.tierRows();
+    QCOMPARE(rows.size(), std::size_t{4});
+    const auto switches = document.topology().switchCounts();
+    QVERIFY(rows[0].kind == NodeKind::Core);
+    QCOMPARE(rows[0].count, switches.core);
+    QCOMPARE(rows[1].count, switches.spine);
+    QCOMPARE(rows[2].count, switches.leaf);
+    QVERIFY(rows[3].kind == NodeKind::Server);
+    QCOMPARE(rows[3].count, 320);
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        QVERIFY(rows[i - 1].y < rows[i].y);
     // Each card covers the ground its members were laid out on, so a fitted view shows
     // pods at their share of the width rather than as specks.
     const GroupKey pod{0, -1, GroupTier::Pod};
