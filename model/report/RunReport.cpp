@@ -178,10 +178,8 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         });
 
     if (options.bisection)
-        // A shared bisection is the intact design's; with failures it is worked out here.
-        report.bisection = options.theoretical && !anyFailed
-                               ? options.theoretical()
-                               : theoreticalBisection(topology, options.stop);
+        report.bisection = options.theoretical ? options.theoretical()
+                                               : theoreticalBisection(topology, options.stop);
     report.warnings = report.bisection.warnings;
     report.warnings.insert(report.warnings.end(), setAside.begin(), setAside.end());
     report.cost = estimateCost(design.topology, report.fabric, catalog.prices(),

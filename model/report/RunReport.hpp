@@ -50,9 +50,10 @@ struct RunOptions {
     /// that only read step time, collective and cost, where at 16K GPUs the two
     /// bisections are most of a run.
     bool bisection = true;
-    /// Where the theoretical bisection of the design's topology comes from when the
-    /// caller has it already, or has it being worked out (the app computes it once per
-    /// edit for its status bar too). Unset: runDesign computes it.
+    /// Where the theoretical bisection of the fabric as it runs (the design's topology with
+    /// its what-if failures applied, model::afterFailures) comes from when the caller has it
+    /// already, or has it being worked out (the app computes it once per edit for its
+    /// status bar too). Unset: runDesign computes it.
     std::function<BisectionResult()> theoretical;
     /// Polled throughout (routing, solving, between stages): a stopped run throws
     /// model::Cancelled within a few milliseconds.
