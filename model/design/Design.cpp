@@ -9,12 +9,13 @@ Design withTopology(const Design& design, Topology topology) {
     // follow only where their element is still there (a regenerated fabric may have fewer
     // spines).
     std::vector<Failure> failures;
+    const ElementIndex index(topology);
     for (const Failure& failure : design.failures)
-        if (resolveElement(topology, failure.element))
+        if (index.resolve(failure.element))
             failures.push_back(failure);
-    Design result{design.name,         design.description, design.fabric,     design.generator,
-                  std::move(topology), design.workload,    design.collective, design.sharp,
-                  std::move(failures)};
+    Design result{design.name,       design.description,  design.fabric,
+                  design.generator,  std::move(topology), design.workload,
+                  design.collective, design.sharp,        std::move(failures)};
     return result;
 }
 

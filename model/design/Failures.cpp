@@ -56,14 +56,28 @@ std::string railElement(int rail) {
     return std::string(kRailPrefix) + std::to_string(rail + 1);
 }
 
-std::optional<FailureTarget> resolveElement(const Topology& topology, std::string_view element) {
+ElementIndex::ElementIndex(const Topology& topology) : m_topology(topology) {
+    for (const auto& [id, link] : topology.links()) {
+        m_between[std::minmax(link.a.value, link.b.value)].push_back(id);
+        m_attached[link.a.value].push_back(id);
+        m_attached[link.b.value].push_back(id);
+    }
+}
+
+const std::vector<LinkId>& ElementIndex::linksOf(NodeId node) const {
+    static const std::vector<LinkId> kNone;
+    const auto found = m_attached.find(node.value);
+    return found == m_attached.end() ? kNone : found->second;
+}
+
+std::optional<FailureTarget> ElementIndex::resolve(std::string_view element) const {
     FailureTarget target;
-    if (const auto node = topology.findNode(element)) {
+    if (const auto node = m_topology.findNode(element)) {
         target.nodes.push_back(*node);
         return target;
     }
     if (const auto rail = railNumber(element)) {
-        for (const auto& [id, node] : topology.nodes())
+        for (const auto& [id, node] : m_topology.nodes())
             if (node.kind == NodeKind::Leaf && node.placement.rail == *rail - 1)
                 target.nodes.push_back(id);
         return target.nodes.empty() ? std::nullopt : std::optional(target);
@@ -71,20 +85,26 @@ std::optional<FailureTarget> resolveElement(const Topology& topology, std::strin
     const auto slash = element.find('/');
     if (slash == std::string_view::npos)
         return std::nullopt;
-    const auto a = topology.findNode(element.substr(0, slash));
-    const auto b = topology.findNode(element.substr(slash + 1));
+    const auto a = m_topology.findNode(element.substr(0, slash));
+    const auto b = m_topology.findNode(element.substr(slash + 1));
     if (!a || !b)
         return std::nullopt;
-    for (const auto& [id, link] : topology.links())
-        if ((link.a == *a && link.b == *b) || (link.a == *b && link.b == *a))
-            target.links.push_back(id);
-    return target.links.empty() ? std::nullopt : std::optional(target);
+    const auto found = m_between.find(std::minmax(a->value, b->value));
+    if (found == m_between.end())
+        return std::nullopt;
+    target.links = found->second;
+    return target;
+}
+
+std::optional<FailureTarget> resolveElement(const Topology& topology, std::string_view element) {
+    return ElementIndex(topology).resolve(element);
 }
 
 Topology applyFailures(const Topology& topology, const std::vector<Failure>& failures) {
+    const ElementIndex index(topology);
     Topology left = topology;
     for (const Failure& failure : failures) {
-        const auto target = resolveElement(topology, failure.element);
+        const auto target = index.resolve(failure.element);
         if (!target)
             throw std::invalid_argument("failure of \"" + failure.element +
                                         "\": the design has no such node, link or rail");
@@ -93,8 +113,9 @@ Topology applyFailures(const Topology& topology, const std::vector<Failure>& fai
                 left.removeNode(id);
                 continue;
             }
-            for (const LinkId linkId : left.linksOf(id))
-                left.replaceLink(linkId, degraded(left.link(linkId), failure.capacity));
+            for (const LinkId linkId : index.linksOf(id))
+                if (left.links().count(linkId))
+                    left.replaceLink(linkId, degraded(left.link(linkId), failure.capacity));
         }
         for (const LinkId id : target->links) {
             if (!left.links().count(id))
@@ -116,14 +137,17 @@ Topology applyFailures(const Topology& topology, const std::vector<Failure>& fai
 
 FailedElements failedElements(const Topology& topology, const std::vector<Failure>& failures) {
     FailedElements failed;
+    if (failures.empty())
+        return failed;
+    const ElementIndex index(topology);
     for (const Failure& failure : failures) {
-        const auto target = resolveElement(topology, failure.element);
+        const auto target = index.resolve(failure.element);
         if (!target)
             continue;
         const bool down = failure.kind == FailureKind::Down;
         for (const NodeId id : target->nodes) {
             (down ? failed.nodesDown : failed.nodesDegraded).insert(id);
-            for (const LinkId link : topology.linksOf(id))
+            for (const LinkId link : index.linksOf(id))
                 (down ? failed.linksDown : failed.linksDegraded).insert(link);
         }
         for (const LinkId id : target->links) {
@@ -141,9 +165,10 @@ FailedElements failedElements(const Topology& topology, const std::vector<Failur
 
 Topology afterFailures(const Topology& topology, const std::vector<Failure>& failures,
                        std::vector<Failure>* setAside) {
+    const ElementIndex index(topology);
     std::vector<Failure> applicable;
     for (const Failure& failure : failures) {
-        if (resolveElement(topology, failure.element))
+        if (index.resolve(failure.element))
             applicable.push_back(failure);
         else if (setAside)
             setAside->push_back(failure);

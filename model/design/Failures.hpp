@@ -5,6 +5,7 @@
 #include "model/topology/Topology.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -40,7 +41,25 @@ struct FailureTarget {
     std::vector<LinkId> links;
 };
 
-/// What `element` names in `topology`; nullopt when nothing carries that id.
+/// Looks element ids up in one topology. Built once per list of failures: a scenario that
+/// fails 5% of a 16K-GPU fabric's links names thousands of them, and finding each by a walk
+/// over every link would cost seconds where the index costs one pass.
+class ElementIndex {
+public:
+    explicit ElementIndex(const Topology& topology);
+    /// What `element` names; nullopt when nothing carries that id.
+    std::optional<FailureTarget> resolve(std::string_view element) const;
+    /// Links attached to a node.
+    const std::vector<LinkId>& linksOf(NodeId node) const;
+
+private:
+    const Topology& m_topology;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<LinkId>> m_between;
+    std::map<std::uint32_t, std::vector<LinkId>> m_attached;
+};
+
+/// What `element` names in `topology`; nullopt when nothing carries that id. For one id;
+/// use an ElementIndex for many.
 std::optional<FailureTarget> resolveElement(const Topology& topology, std::string_view element);
 /// The id a link is failed by: its ends' names, "a/b".
 std::string linkElement(const Topology& topology, const Link& link);

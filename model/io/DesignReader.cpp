@@ -362,12 +362,13 @@ private:
         std::vector<Failure> failures;
         if (list.size() > static_cast<std::size_t>(kMaxFailures))
             list.fail("more than " + std::to_string(kMaxFailures) + " failures");
+        const ElementIndex index(topology);
         for (std::size_t i = 0; i < list.size(); ++i) {
             const JsonCursor f = list.at(i);
             f.allowOnly({"element", "kind", "cables", "capacity"});
             Failure failure;
             failure.element = f["element"].string();
-            const auto target = resolveElement(topology, failure.element);
+            const auto target = index.resolve(failure.element);
             if (!target)
                 f["element"].fail("no node, link (\"a/b\") or rail (\"rail-N\") named \"" +
                                   failure.element + "\"");
