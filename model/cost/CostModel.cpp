@@ -4,11 +4,8 @@
 
 #include "model/core/TextFormat.hpp"
 
-#include <cmath>
-#include <limits>
 #include <set>
 #include <stdexcept>
-#include <unordered_map>
 
 namespace fabriclab::model {
 namespace {
@@ -66,27 +63,12 @@ CostTier costTierOf(LinkTier tier) {
     return CostTier::Other;
 }
 
-/// Lines gathered per tier in the order parts are first met, so a bill reads the same
-/// for the same design.
-class BomBuilder {
-public:
-    void add(CostCategory category, CostTier tier, std::string item, const PricedPart& p,
-             long long quantity) {
-        if (quantity <= 0)
-            return;
-        const std::string key = std::string(toString(tier)) + '|' + item + '|' + p.id;
-        const auto [it, fresh] = m_index.try_emplace(key, m_lines.size());
-        if (fresh)
-            m_lines.push_back(
-                BomLine{category, tier, item + ": " + p.name, p.id, 0, p.price, p.power});
-        m_lines[it->second].quantity += quantity;
-    }
-    std::vector<BomLine> take() { return std::move(m_lines); }
-
-private:
-    std::vector<BomLine> m_lines;
-    std::unordered_map<std::string, std::size_t> m_index;
-};
+void addLine(std::vector<BomLine>& bom, CostCategory category, CostTier tier,
+             const std::string& item, const PricedPart& p, long long quantity) {
+    if (quantity > 0)
+        bom.push_back(
+            BomLine{category, tier, item + ": " + p.name, p.id, quantity, p.price, p.power});
+}
 
 } // namespace
 
@@ -143,11 +125,11 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     CostReport report;
     using enum CostCategory;
     // Each tier with its own part: a fabric may use larger switches above the leaves.
-    BomBuilder bom;
-    bom.add(Switches, CostTier::Leaf, "leaf switch", leafPart, tiers.leaf);
-    bom.add(Switches, CostTier::Spine, "spine switch", spinePart, tiers.spine);
-    bom.add(Switches, CostTier::Core, "core switch", corePart, tiers.core);
-    bom.add(Nics, CostTier::Servers, "server NIC", nicPart, nics);
+    std::vector<BomLine>& bom = report.bom;
+    addLine(bom, Switches, CostTier::Leaf, "leaf switch", leafPart, tiers.leaf);
+    addLine(bom, Switches, CostTier::Spine, "spine switch", spinePart, tiers.spine);
+    addLine(bom, Switches, CostTier::Core, "core switch", corePart, tiers.core);
+    addLine(bom, Nics, CostTier::Servers, "server NIC", nicPart, nics);
 
     // Every link by its medium and length: copper within its reach, an active optical
     // cable with its ends built in, or a fibre with a transceiver at each end. Switch ends
@@ -220,13 +202,13 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                                          : std::string(toString(tier));
     };
     for (const Tally& t : cablesBought)
-        bom.add(Cables, t.tier,
+        addLine(bom, Cables, t.tier,
                 where(t.tier) + (t.medium == LinkMedium::Dac   ? " copper cable"
                                  : t.medium == LinkMedium::Aoc ? " active optical cable"
                                                                : " fibre"),
                 *t.part, t.quantity);
     for (const Tally& t : nicOptics)
-        bom.add(Cables, t.tier, "NIC-side transceiver", *t.part, t.quantity);
+        addLine(bom, Cables, t.tier, "NIC-side transceiver", *t.part, t.quantity);
     std::map<int, long long> switchModules;
     for (const auto& [key, ends] : switchEnds)
         switchModules[key.second] += (ends + linksPerSwitchOptic - 1) / linksPerSwitchOptic;
@@ -235,7 +217,7 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                                       std::to_string(linksPerSwitchOptic) + " links per module)"
                                 : std::string(" switch-side transceiver (one per fibre end)");
     for (const auto& [tier, modules] : switchModules)
-        bom.add(Cables, static_cast<CostTier>(tier),
+        addLine(bom, Cables, static_cast<CostTier>(tier),
                 where(static_cast<CostTier>(tier)) + moduleText, switchOptic, modules);
     for (const auto& [gbps, meters] : shortCopper)
         report.notes.push_back("no copper cable in the price catalog runs " + fixed(gbps, 0) +
@@ -243,7 +225,6 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     for (const double meters : unreachedFibre)
         report.notes.push_back("no fibre in the price catalog reaches " + fixed(meters, 1) +
                                " m; priced at " + fibre.name);
-    report.bom = bom.take();
 
     for (const BomLine& line : report.bom) {
         (line.category == CostCategory::Switches ? report.switches
