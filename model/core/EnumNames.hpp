@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string_view>
 
@@ -20,6 +22,17 @@ template <class Enum, class Table>
 std::optional<Enum> enumValue(const Table& table, std::string_view text) {
     for (const auto& [v, name] : table)
         if (name == text)
+            return v;
+    return std::nullopt;
+}
+
+/// The same look-up ignoring case, for names users type as NCCL takes them (NCCL reads
+/// NCCL_PROTO=simple and NCCL_PROTO=Simple alike).
+template <class Enum, class Table>
+std::optional<Enum> enumValueIgnoringCase(const Table& table, std::string_view text) {
+    const auto lower = [](char c) { return std::tolower(static_cast<unsigned char>(c)); };
+    for (const auto& [v, name] : table)
+        if (std::ranges::equal(name, text, {}, lower, lower))
             return v;
     return std::nullopt;
 }

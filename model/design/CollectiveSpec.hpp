@@ -32,6 +32,7 @@ enum class CollectiveProtocol { Auto, LL, LL128, Simple };
 std::string_view toString(CollectiveOp op);
 std::string_view toString(CollectiveAlgorithm algorithm);
 std::optional<CollectiveOp> collectiveOpFromString(std::string_view text);
+/// Algorithm and protocol names are read regardless of case, as NCCL_ALGO and NCCL_PROTO are.
 std::optional<CollectiveAlgorithm> collectiveAlgorithmFromString(std::string_view text);
 std::string_view toString(CollectiveProtocol protocol);
 std::optional<CollectiveProtocol> collectiveProtocolFromString(std::string_view text);

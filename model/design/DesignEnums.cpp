@@ -50,13 +50,13 @@ std::optional<CollectiveOp> collectiveOpFromString(std::string_view text) {
     return enumValue<CollectiveOp>(kOps, text);
 }
 std::optional<CollectiveAlgorithm> collectiveAlgorithmFromString(std::string_view text) {
-    return enumValue<CollectiveAlgorithm>(kAlgorithms, text);
+    return enumValueIgnoringCase<CollectiveAlgorithm>(kAlgorithms, text);
 }
 std::string_view toString(CollectiveProtocol protocol) {
     return enumName(kProtocols, protocol);
 }
 std::optional<CollectiveProtocol> collectiveProtocolFromString(std::string_view text) {
-    return enumValue<CollectiveProtocol>(kProtocols, text);
+    return enumValueIgnoringCase<CollectiveProtocol>(kProtocols, text);
 }
 constexpr std::array<std::pair<Recompute, std::string_view>, 3> kRecompute{{
     {Recompute::None, "none"},

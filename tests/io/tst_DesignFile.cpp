@@ -65,6 +65,8 @@ private Q_SLOTS:
     void saveAndLoad();
     void inlineFabricStaysInline();
     void workloadAndCollectiveRoundTrip();
+    void collectiveNamesIgnoreCase_data();
+    void collectiveNamesIgnoreCase();
     void saveIntoMissingFolderThrows();
     void refusesBadDocument_data();
     void refusesBadDocument();
@@ -181,6 +183,41 @@ void tst_DesignFile::inlineFabricStaysInline() {
         json::parse(serializeDesign(parseDesign(generatorDesign().dump(), "id", catalog())));
     QVERIFY(byId.at("fabric").is_string());
     QCOMPARE(fromStd(byId.at("fabric").get<std::string>()), QStringLiteral("ib-ndr"));
+}
+
+void tst_DesignFile::collectiveNamesIgnoreCase_data() {
+    QTest::addColumn<QString>("protocol");
+    QTest::addColumn<QString>("algorithm");
+    QTest::addColumn<int>("expectedProtocol");
+    QTest::addColumn<int>("expectedAlgorithm");
+    // NCCL reads NCCL_PROTO=simple and NCCL_ALGO=Ring alike; users copy those spellings.
+    QTest::newRow("as written") << "Simple"
+                                << "nvls-tree" << int(CollectiveProtocol::Simple)
+                                << int(CollectiveAlgorithm::NvlsTree);
+    QTest::newRow("lower case") << "simple"
+                                << "ring" << int(CollectiveProtocol::Simple)
+                                << int(CollectiveAlgorithm::Ring);
+    QTest::newRow("upper case") << "ll128"
+                                << "RING" << int(CollectiveProtocol::LL128)
+                                << int(CollectiveAlgorithm::Ring);
+    QTest::newRow("mixed") << "Ll"
+                           << "NVLS-Tree" << int(CollectiveProtocol::LL)
+                           << int(CollectiveAlgorithm::NvlsTree);
+}
+
+void tst_DesignFile::collectiveNamesIgnoreCase() {
+    QFETCH(QString, protocol);
+    QFETCH(QString, algorithm);
+    QFETCH(int, expectedProtocol);
+    QFETCH(int, expectedAlgorithm);
+    const auto p = collectiveProtocolFromString(protocol.toStdString());
+    const auto a = collectiveAlgorithmFromString(algorithm.toStdString());
+    QVERIFY(p.has_value());
+    QVERIFY(a.has_value());
+    QCOMPARE(int(*p), expectedProtocol);
+    QCOMPARE(int(*a), expectedAlgorithm);
+    QVERIFY(!collectiveProtocolFromString("simple128").has_value());
+    QVERIFY(!collectiveProtocolFromString("").has_value());
 }
 
 void tst_DesignFile::workloadAndCollectiveRoundTrip() {
