@@ -1,0 +1,247 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// Teaching lessons: each schedule is replayed on paper (who holds which partial sums after
+// every step) and must end with the collective's result; step counts follow the algorithm;
+// step times are held to the NICs' speed worked out by hand, and refusals name the reason.
+#include <QTest>
+
+#ifndef Q_MOC_RUN
+#include "model/catalog/Catalog.hpp"
+#include "model/design/Failures.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/teach/Lesson.hpp"
+
+#include <bitset>
+#include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
+#endif
+
+using namespace fabriclab;
+using teach::Lesson;
+
+Q_DECLARE_METATYPE(fabriclab::teach::Lesson)
+
+namespace {
+
+/// 8 servers of 2 GPUs and 2 x 400G NDR NICs, 4 leaves, 2 spines, 1:1.
+constexpr const char* kSixteen =
+    FABRICLAB_SOURCE_DIR "/samples/workshop-16gpu-leaf-spine.fabric.json";
+/// 8 servers of 8 GPUs and 8 x 400G RoCE NICs, rail-optimized, 2:1, static ECMP.
+constexpr const char* kSixtyFour =
+    FABRICLAB_SOURCE_DIR "/samples/workshop-64gpu-rail-2to1.fabric.json";
+constexpr double kBuffer = 256.0 * 1024 * 1024;
+
+model::Design sample(const char* path) {
+    return model::loadDesign(path, model::Catalog::builtin());
+}
+
+/// Which servers' data each holder has summed into each chunk, replayed move by move.
+/// Moves in one step read what the holders had before the step, as they run at once.
+using Contributions = std::map<std::uint32_t, std::vector<std::bitset<64>>>;
+
+Contributions replay(const teach::LessonRun& run) {
+    Contributions held;
+    for (std::size_t i = 0; i < run.order.size(); ++i) {
+        auto& chunks = held[run.order[i].value];
+        chunks.assign(static_cast<std::size_t>(run.chunks), {});
+        for (auto& chunk : chunks)
+            chunk.set(i);
+    }
+    for (const teach::LessonStep& step : run.steps) {
+        const Contributions before = held;
+        for (const teach::ChunkMove& move : step.moves) {
+            auto& to = held[move.to.value];
+            to.resize(static_cast<std::size_t>(run.chunks)); // a switch starts empty
+            const auto from = before.find(move.from.value);
+            const std::bitset<64> sent = from == before.end()
+                                             ? std::bitset<64>{}
+                                             : from->second[static_cast<std::size_t>(move.chunk)];
+            auto& chunk = to[static_cast<std::size_t>(move.chunk)];
+            chunk = move.reduce ? (chunk | sent) : sent;
+        }
+    }
+    return held;
+}
+
+} // namespace
+
+class tst_Lesson : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void allReduceLeavesEveryServerTheFullSum_data();
+    void allReduceLeavesEveryServerTheFullSum();
+    void allToAllSendsEveryPairOnce();
+    void ringKeepsEveryLinkOfTheRingBusy();
+    void ringRunsAtTheNicsSpeedOnANonBlockingFabric();
+    void stepsNeverBeatTheNics();
+    void linksAreLabelledWithTheirChunks();
+    void refusals_data();
+    void refusals();
+    void aFailedSpineStillTeaches();
+};
+
+void tst_Lesson::allReduceLeavesEveryServerTheFullSum_data() {
+    QTest::addColumn<Lesson>("lesson");
+    QTest::addColumn<int>("steps");
+    // 8 servers: a ring takes 2 x 7 steps; a binary tree over 8 is 3 levels deep, so 4
+    // pipelined chunks take 4 + 3 - 1 = 6 steps up and 6 down; SHARP sends 4 chunks up and
+    // the last one down: 5 steps.
+    QTest::newRow("ring") << Lesson::RingAllReduce << 14;
+    QTest::newRow("tree") << Lesson::TreeAllReduce << 12;
+    QTest::newRow("sharp") << Lesson::SharpAllReduce << 5;
+}
+
+void tst_Lesson::allReduceLeavesEveryServerTheFullSum() {
+    QFETCH(Lesson, lesson);
+    QFETCH(int, steps);
+    const teach::LessonRun run = teach::teach(sample(kSixteen), lesson, kBuffer);
+    QCOMPARE(run.servers, 8);
+    QCOMPARE(int(run.steps.size()), steps);
+    const Contributions held = replay(run);
+    std::bitset<64> everyone;
+    for (int i = 0; i < run.servers; ++i)
+        everyone.set(static_cast<std::size_t>(i));
+    for (const model::NodeId server : run.order)
+        for (int c = 0; c < run.chunks; ++c)
+            QVERIFY2(held.at(server.value)[static_cast<std::size_t>(c)] == everyone,
+                     qPrintable(QStringLiteral("server %1 chunk %2 misses a contribution")
+                                    .arg(server.value)
+                                    .arg(c)));
+}
+
+void tst_Lesson::allToAllSendsEveryPairOnce() {
+    const teach::LessonRun run = teach::teach(sample(kSixtyFour), Lesson::AllToAll, kBuffer);
+    QCOMPARE(int(run.steps.size()), run.servers - 1);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> sent;
+    for (const auto& step : run.steps)
+        for (const auto& move : step.moves) {
+            ++sent[{move.from.value, move.to.value}];
+            // The chunk is the one meant for the receiver: its rank in the order.
+            QCOMPARE(run.order[static_cast<std::size_t>(move.chunk)], move.to);
+        }
+    QCOMPARE(int(sent.size()), run.servers * (run.servers - 1));
+    for (const auto& [pair, count] : sent) {
+        QVERIFY(pair.first != pair.second);
+        QCOMPARE(count, 1);
+    }
+}
+
+void tst_Lesson::ringKeepsEveryLinkOfTheRingBusy() {
+    const teach::LessonRun run = teach::teach(sample(kSixteen), Lesson::RingAllReduce, kBuffer);
+    for (const auto& step : run.steps) {
+        QCOMPARE(int(step.moves.size()), run.servers);
+        std::set<std::uint32_t> senders;
+        for (const auto& move : step.moves)
+            senders.insert(move.from.value);
+        QCOMPARE(int(senders.size()), run.servers);
+    }
+}
+
+void tst_Lesson::ringRunsAtTheNicsSpeedOnANonBlockingFabric() {
+    // Each step moves 1/8 of 256 MiB per server over its 2 NICs: 16 MiB per NIC at
+    // 400 Gb/s x 0.96 (ib-ndr line efficiency) = 349.5 us, plus a few us of start-up
+    // (NCCL's 4 us step latency and the path). Tolerance 2%: that start-up share.
+    const teach::LessonRun run = teach::teach(sample(kSixteen), Lesson::RingAllReduce, kBuffer);
+    const double wire = 16.0 * 1024 * 1024 * 8 / (400e9 * 0.96);
+    for (const auto& step : run.steps) {
+        QVERIFY2(step.seconds >= wire, "a step cannot beat the NICs");
+        QVERIFY2(step.seconds <= wire * 1.02, qPrintable(QString::number(step.seconds * 1e6)));
+    }
+    // Bus bandwidth at the end reads the server's NIC goodput: 2 x 48 GB/s.
+    QVERIFY(std::abs(run.steps.back().busBwGBps / 96.0 - 1) < 0.02);
+    QCOMPARE(run.steps.back().elapsedSeconds, [&] {
+        double sum = 0;
+        for (const auto& step : run.steps)
+            sum += step.seconds;
+        return sum;
+    }());
+}
+
+void tst_Lesson::stepsNeverBeatTheNics() {
+    // Physical bound: no server sends faster than its NICs (8 x 400G x 0.96 on
+    // roce-v2-cx7), so no step is shorter than its per-NIC bytes at that rate and the bus
+    // bandwidth never exceeds 8 x 48 GB/s.
+    const model::Design design = sample(kSixtyFour);
+    for (const Lesson lesson : {Lesson::RingAllReduce, Lesson::TreeAllReduce, Lesson::AllToAll}) {
+        const teach::LessonRun run = teach::teach(design, lesson, kBuffer);
+        const double perNic = kBuffer / run.chunks / 8;
+        for (const auto& step : run.steps) {
+            QVERIFY(step.seconds >= perNic * 8 / (400e9 * 0.96));
+            QVERIFY(step.busBwGBps <= 8 * 48.0 * 1.0001);
+            QVERIFY(!step.caption.empty());
+            for (const auto& [link, load] : step.linkLoad)
+                QVERIFY(load > 0 && load <= 1.0001f);
+        }
+    }
+}
+
+void tst_Lesson::linksAreLabelledWithTheirChunks() {
+    const model::Design design = sample(kSixteen);
+    const teach::LessonRun run = teach::teach(design, Lesson::RingAllReduce, kBuffer);
+    // Step 1 of the reduce-scatter: the first server sends chunk 0 and receives chunk 7
+    // from the last server (which sends its own index), so its NIC cables (one link of two
+    // cables to its leaf) carry c0 one way and c7 the other, and they are loaded.
+    const auto& first = run.steps.front();
+    const auto cables = design.topology.linksOf(run.order.front());
+    QCOMPARE(int(cables.size()), 1);
+    QCOMPARE(design.topology.link(cables.front()).count, 2);
+    for (const model::LinkId cable : cables) {
+        QVERIFY(first.linkChunks.count(cable.value));
+        QVERIFY((first.linkChunks.at(cable.value) == std::vector<int>{0, 7}));
+        QVERIFY(first.linkLoad.at(cable.value) > 0.9f);
+    }
+}
+
+void tst_Lesson::refusals_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<Lesson>("lesson");
+    QTest::addColumn<double>("bytes");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("too many GPUs")
+        << QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-rail.fabric.json")
+        << Lesson::RingAllReduce << kBuffer << QStringLiteral("64 GPUs");
+    QTest::newRow("SHARP on RoCE") << QString::fromUtf8(kSixtyFour) << Lesson::SharpAllReduce
+                                   << kBuffer << QStringLiteral("in-network reduction");
+    QTest::newRow("no bytes") << QString::fromUtf8(kSixteen) << Lesson::RingAllReduce << 0.0
+                              << QStringLiteral("positive");
+    QTest::newRow("negative") << QString::fromUtf8(kSixteen) << Lesson::AllToAll << -1.0
+                              << QStringLiteral("positive");
+    QTest::newRow("not a number") << QString::fromUtf8(kSixteen) << Lesson::TreeAllReduce
+                                  << std::nan("") << QStringLiteral("positive");
+}
+
+void tst_Lesson::refusals() {
+    QFETCH(QString, path);
+    QFETCH(Lesson, lesson);
+    QFETCH(double, bytes);
+    QFETCH(QString, mentions);
+    const model::Design design = sample(qPrintable(path));
+    try {
+        teach::teach(design, lesson, bytes);
+        QFAIL("the lesson should have been refused");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(mentions), e.what());
+    }
+}
+
+void tst_Lesson::aFailedSpineStillTeaches() {
+    model::Design design = sample(kSixteen);
+    design.failures = model::loseOneSpine(design.topology);
+    QVERIFY(!design.failures.empty());
+    const teach::LessonRun run = teach::teach(design, Lesson::AllToAll, kBuffer);
+    // The failed spine's links carry nothing in any step.
+    const auto failed = model::failedElements(design.topology, design.failures);
+    QCOMPARE(int(failed.nodesDown.size()), 1);
+    const auto spineLinks = design.topology.linksOf(*failed.nodesDown.begin());
+    QVERIFY(!spineLinks.empty());
+    for (const auto& step : run.steps)
+        for (const model::LinkId link : spineLinks)
+            QVERIFY(!step.linkLoad.count(link.value));
+    QVERIFY(replay(run).size() >= std::size_t(run.servers));
+}
+
+QTEST_APPLESS_MAIN(tst_Lesson)
+#include "tst_Lesson.moc"
