@@ -12,6 +12,7 @@
 #include "views/sim/ResultsDashboard.hpp"
 #include "views/sim/ScalingRunner.hpp"
 #include "views/sim/SimulationController.hpp"
+#include "views/teach/TeachingPanel.hpp"
 
 #include <QAction>
 #include <QDir>
@@ -49,7 +50,8 @@ void flatten(const nlohmann::ordered_json& json, const QString& path, QStringLis
 } // namespace
 
 QStringList HeadlessCapture::views() {
-    return {QStringLiteral("results"), QStringLiteral("compare"), QStringLiteral("playback")};
+    return {QStringLiteral("results"), QStringLiteral("compare"), QStringLiteral("playback"),
+            QStringLiteral("teaching")};
 }
 
 HeadlessCapture::HeadlessCapture(MainWindow& window, Mode mode, QString target, QString view)
@@ -104,6 +106,19 @@ void HeadlessCapture::resultsArrived() {
         m_window.dashboard()->finishChartUpdates();
         auto& clock = m_window.dashboard()->clock();
         clock.seek(clock.duration() * 0.45);
+    }
+    if (m_view == QLatin1String("teaching")) {
+        // A ring all-reduce a few steps in: links carry their chunks, the caption explains.
+        auto* teaching = m_window.teaching();
+        if (auto* dock = m_window.findChild<QDockWidget*>(QStringLiteral("TeachDock")))
+            dock->raise();
+        m_window.giveResultsRoom(0.3); // the canvas is the picture
+        teaching->start(teach::Lesson::RingAllReduce);
+        teaching->waitForLesson();
+        if (!teaching->lesson())
+            return fail(tr("no lesson on this design"), 2);
+        for (int i = 0; i < 2; ++i)
+            teaching->next();
     }
     m_results = true;
     partArrived();

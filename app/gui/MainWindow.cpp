@@ -7,6 +7,7 @@
 #include "app/gui/Theme.hpp"
 #include "model/layout/TieredLayout.hpp"
 #include "views/canvas/CanvasView.hpp"
+#include "views/canvas/TopologyScene.hpp"
 #include "views/dialogs/GenerateDialog.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/DesignRegeneration.hpp"
@@ -20,6 +21,7 @@
 #include "views/sim/ComparePanel.hpp"
 #include "views/sim/DesignAnalyzer.hpp"
 #include "views/sim/ResultsDashboard.hpp"
+#include "views/teach/TeachingPanel.hpp"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -112,6 +114,22 @@ void MainWindow::buildDocks() {
     QDockWidget* compare = dock(tr("Compare fabrics"), QStringLiteral("CompareDock"), m_compare,
                                 Qt::BottomDockWidgetArea);
     tabifyDockWidget(results, compare);
+    m_teaching = new views::TeachingPanel(m_document, this);
+    // Beside the results: a lesson reads across the window's width, under the canvas
+    // that shows it.
+    QDockWidget* teach =
+        dock(tr("Teach"), QStringLiteral("TeachDock"), m_teaching, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(compare, teach);
+    views::TopologyScene& scene = m_canvas->topologyScene();
+    connect(m_teaching, &views::TeachingPanel::linksShown, this,
+            [&scene](const auto& load, const auto& notes) { scene.showLessonStep(load, notes); });
+    connect(m_teaching, &views::TeachingPanel::linksCleared, &scene,
+            &views::TopologyScene::clearLesson);
+    // Closing the dock ends the lesson, so the canvas is left as the user found it.
+    connect(teach, &QDockWidget::visibilityChanged, this, [this, teach](bool visible) {
+        if (!visible && teach->isHidden())
+            m_teaching->stop();
+    });
     results->raise();
     // The charts are what the user came for: give them half the window's height.
     resizeDocks({results}, {430}, Qt::Vertical);

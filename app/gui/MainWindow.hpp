@@ -13,6 +13,7 @@ class CompareController;
 class ComparePanel;
 class DesignAnalyzer;
 class ResultsDashboard;
+class TeachingPanel;
 class TopologyDocument;
 } // namespace fabriclab::views
 
@@ -38,6 +39,7 @@ public:
     views::ComparePanel* comparePanel() const { return m_compare; }
     views::CompareController* comparisons() const { return m_comparisons; }
     SimulationActions* simulation() const { return m_simulation; }
+    views::TeachingPanel* teaching() const { return m_teaching; }
 
 Q_SIGNALS:
     /// The user asked to close; FileActions decides (unsaved changes) and may accept.
@@ -63,6 +65,7 @@ private:
     views::ComparePanel* m_compare = nullptr;
     views::CompareController* m_comparisons = nullptr;
     SimulationActions* m_simulation = nullptr;
+    views::TeachingPanel* m_teaching = nullptr;
     QMenu* m_fileMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QByteArray m_defaultState; ///< dock layout as first built, for View > Reset layout

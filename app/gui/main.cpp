@@ -40,7 +40,7 @@ void configureParser(QCommandLineParser& parser) {
     parser.addOption(
         {QStringLiteral("view"),
          QCoreApplication::translate("main", "What --screenshot shows: results (default), "
-                                             "compare or playback."),
+                                             "compare, playback or teaching."),
          QStringLiteral("view"), QStringLiteral("results")});
     parser.addOption({QStringLiteral("export-charts"),
                       QCoreApplication::translate(

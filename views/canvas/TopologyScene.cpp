@@ -2,9 +2,12 @@
 // SPDX-License-Identifier: MIT
 #include "views/canvas/TopologyScene.hpp"
 
+#include "model/sim/Playback.hpp"
+
 #include "views/canvas/BlockItem.hpp"
 #include "views/canvas/CanvasText.hpp"
 #include "views/canvas/GroupFrameItem.hpp"
+#include "views/canvas/LinkNoteItem.hpp"
 #include "views/canvas/NodeItem.hpp"
 
 #include <QGraphicsSceneHelpEvent>
@@ -145,6 +148,12 @@ QList<model::LinkId> TopologyScene::selectedLinkIds() const {
 
 void TopologyScene::setLinkHeat(const std::unordered_map<std::uint32_t, float>& utilization,
                                 float saturated) {
+    if (!m_lessonShown)
+        paintHeat(utilization, saturated);
+}
+
+void TopologyScene::paintHeat(const std::unordered_map<std::uint32_t, float>& utilization,
+                              float saturated) {
     repaintWhole();
     for (const auto& [key, item] : m_items.links()) {
         const model::Edge* edge = m_items.edge(key);
@@ -159,12 +168,52 @@ void TopologyScene::setLinkHeat(const std::unordered_map<std::uint32_t, float>& 
 }
 
 void TopologyScene::clearLinkHeat() {
-    if (!m_heatShown)
+    if (!m_heatShown || m_lessonShown)
         return;
     repaintWhole();
     for (const auto& [key, item] : m_items.links())
         item->setHeat(-1, false);
     m_heatShown = false;
+}
+
+void TopologyScene::showLessonStep(const std::unordered_map<std::uint32_t, float>& load,
+                                   const std::unordered_map<std::uint32_t, QString>& notes) {
+    m_lessonShown = true;
+    // A lesson step's busiest links are the ones it waits on: mark them as playback does.
+    paintHeat(load, sim::Playback::kSaturated);
+    clearNotes();
+    for (const auto& [key, item] : m_items.links()) {
+        const model::Edge* edge = m_items.edge(key);
+        if (!edge)
+            continue;
+        QStringList texts;
+        for (const model::LinkId link : edge->links)
+            if (const auto found = notes.find(link.value);
+                found != notes.end() && !texts.contains(found->second))
+                texts << found->second;
+        if (texts.isEmpty())
+            continue;
+        auto* note = new LinkNoteItem(texts.join(QLatin1Char(' ')));
+        // Alternate between 40% and 60% along the line: neighbouring and crossing links
+        // then keep their labels apart.
+        note->setPos(item->line().pointAt(m_notes.size() % 2 == 0 ? 0.4 : 0.6));
+        addItem(note);
+        m_notes.push_back(note);
+    }
+}
+
+void TopologyScene::clearLesson() {
+    clearNotes();
+    m_lessonShown = false;
+    clearLinkHeat();
+}
+
+void TopologyScene::clearNotes() {
+    for (QGraphicsItem* note : m_notes) {
+        removeItem(note);
+        delete note;
+    }
+    m_notes.clear();
 }
 
 void TopologyScene::selectNodes(const QList<model::NodeId>& ids) {
@@ -323,6 +372,7 @@ void TopologyScene::repaintWhole() {
 }
 
 void TopologyScene::rebuild(Rebuild how) {
+    clearNotes();
     // Tier rows for the canvas's labels: one pass over the nodes per structural change.
     {
         std::array<double, 4> sum{};

@@ -77,6 +77,17 @@ public:
     void clearLinkHeat();
     bool hasLinkHeat() const { return m_heatShown; }
 
+    // --- A lesson step: link loads and labels, ahead of playback colours (view state) ---
+    /// Colours links as setLinkHeat does and pins labels to them (keyed by LinkId value; a
+    /// bundle shows its links' labels joined). While a lesson shows, playback colouring
+    /// waits: the step is what the room is looking at. A rebuild drops the labels (the
+    /// edges they named may be gone); the lesson sends its step again.
+    void showLessonStep(const std::unordered_map<std::uint32_t, float>& load,
+                        const std::unordered_map<std::uint32_t, QString>& notes);
+    void clearLesson();
+    bool showsLesson() const { return m_lessonShown; }
+    std::size_t linkNoteCount() const { return m_notes.size(); }
+
     // --- Selection in ids: a selected block stands for all of its members ---
     QList<model::NodeId> selectedNodeIds() const;
     QList<model::LinkId> selectedLinkIds() const;
@@ -119,6 +130,8 @@ private:
     /// Schedules a repaint of everything before changing many items at once.
     void repaintWhole();
     void restoreSelection(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links);
+    void paintHeat(const std::unordered_map<std::uint32_t, float>& utilization, float saturated);
+    void clearNotes();
     void growSceneRect(bool fresh);
     void onSelectionChanged();
     QString toolTipFor(const QGraphicsItem* item) const;
@@ -135,6 +148,8 @@ private:
     QList<model::NodeId> m_selectedNodes; ///< last emitted selection
     QList<model::LinkId> m_selectedLinks;
     bool m_heatShown = false;
+    bool m_lessonShown = false;
+    std::vector<QGraphicsItem*> m_notes; ///< owned by the scene, listed to be removed
 };
 
 } // namespace fabriclab::views

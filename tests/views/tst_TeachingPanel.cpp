@@ -1,0 +1,126 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// The teaching panel as an instructor uses it: start a ring all-reduce on the workshop
+// sample, step forward and back, watch the canvas label the links with the engine's own
+// step, fail a spine mid-lesson, and get a reason instead of a lesson on a large design.
+#include "model/catalog/Catalog.hpp"
+#include "model/design/Failures.hpp"
+#include "model/teach/Lesson.hpp"
+#include "views/canvas/TopologyScene.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/teach/TeachingPanel.hpp"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QtTest>
+
+using fabriclab::model::Catalog;
+using fabriclab::teach::Lesson;
+using fabriclab::views::TeachingPanel;
+using fabriclab::views::TopologyDocument;
+using fabriclab::views::TopologyScene;
+
+namespace {
+
+const QString kWorkshop =
+    QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/workshop-16gpu-leaf-spine.fabric.json");
+
+/// The panel wired to a scene as the main window wires them.
+void wire(TeachingPanel& panel, TopologyScene& scene) {
+    QObject::connect(
+        &panel, &TeachingPanel::linksShown, &scene,
+        [&scene](const auto& load, const auto& notes) { scene.showLessonStep(load, notes); });
+    QObject::connect(&panel, &TeachingPanel::linksCleared, &scene, &TopologyScene::clearLesson);
+}
+
+} // namespace
+
+class tst_TeachingPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void stepsThroughARing();
+    void failingASpineRecomputesTheLesson();
+    void refusesALargeDesignWithTheReason();
+};
+
+void tst_TeachingPanel::stepsThroughARing() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(kWorkshop);
+    TopologyScene scene(document);
+    TeachingPanel panel(document);
+    wire(panel, scene);
+    QSignalSpy shown(&panel, &TeachingPanel::linksShown);
+
+    panel.start(Lesson::RingAllReduce);
+    panel.waitForLesson();
+    QVERIFY(panel.lesson());
+    QCOMPARE(panel.stepCount(), 14); // 2 x (8 servers - 1)
+    QCOMPARE(panel.currentStep(), 0);
+    QCOMPARE(shown.count(), 1);
+    // The canvas gets the engine's step as computed, not a view's estimate.
+    const auto load = shown.at(0).at(0).value<std::unordered_map<std::uint32_t, float>>();
+    QVERIFY(load == panel.lesson()->steps[0].linkLoad);
+    QVERIFY(scene.showsLesson());
+    QVERIFY(scene.linkNoteCount() > 0);
+    // Playback colours wait while a lesson shows.
+    scene.clearLinkHeat();
+    QVERIFY(scene.hasLinkHeat());
+
+    panel.next();
+    panel.next();
+    QCOMPARE(panel.currentStep(), 2);
+    panel.back();
+    QCOMPARE(panel.currentStep(), 1);
+    for (int i = 0; i < 20; ++i)
+        panel.next();
+    QCOMPARE(panel.currentStep(), 13); // stops at the last step
+    const QList<QLabel*> labels = panel.findChildren<QLabel*>();
+    const bool captioned = std::any_of(labels.begin(), labels.end(), [](QLabel* label) {
+        return label->text().startsWith(QStringLiteral("All-gather, step 7 of 7"));
+    });
+    QVERIFY(captioned);
+
+    panel.stop();
+    QVERIFY(!scene.showsLesson());
+    QCOMPARE(scene.linkNoteCount(), std::size_t{0});
+    QVERIFY(!scene.hasLinkHeat());
+}
+
+void tst_TeachingPanel::failingASpineRecomputesTheLesson() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(kWorkshop);
+    TeachingPanel panel(document);
+    panel.start(Lesson::AllToAll);
+    panel.waitForLesson();
+    QVERIFY(panel.lesson());
+    document.setFailures(fabriclab::model::loseOneSpine(document.topology()),
+                         QStringLiteral("Lose one spine"));
+    panel.waitForLesson();
+    QVERIFY(panel.lesson());
+    const auto failed =
+        fabriclab::model::failedElements(document.topology(), document.design().failures);
+    QCOMPARE(int(failed.nodesDown.size()), 1);
+    for (const auto link : document.topology().linksOf(*failed.nodesDown.begin()))
+        for (const auto& step : panel.lesson()->steps)
+            QVERIFY(!step.linkLoad.count(link.value));
+}
+
+void tst_TeachingPanel::refusesALargeDesignWithTheReason() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(
+        QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-rail.fabric.json"));
+    TeachingPanel panel(document);
+    QSignalSpy cleared(&panel, &TeachingPanel::linksCleared);
+    panel.start(Lesson::RingAllReduce);
+    panel.waitForLesson();
+    QVERIFY(!panel.lesson());
+    QCOMPARE(cleared.count(), 1);
+    const QList<QLabel*> labels = panel.findChildren<QLabel*>();
+    QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel* label) {
+        return label->text().contains(QStringLiteral("up to 64 GPUs; this design has 1024"));
+    }));
+}
+
+QTEST_MAIN(tst_TeachingPanel)
+#include "tst_TeachingPanel.moc"

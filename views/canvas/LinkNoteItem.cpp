@@ -1,0 +1,46 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "views/canvas/LinkNoteItem.hpp"
+
+#include <QFontMetricsF>
+#include <QGraphicsScene>
+#include <QPainter>
+#include <QPalette>
+
+namespace fabriclab::views {
+namespace {
+
+QFont noteFont() {
+    QFont font;
+    font.setPointSizeF(font.pointSizeF() * 0.9);
+    font.setBold(true);
+    return font;
+}
+
+} // namespace
+
+LinkNoteItem::LinkNoteItem(QString text) : m_text(std::move(text)) {
+    setFlag(ItemIgnoresTransformations);
+    setZValue(20); // above links, nodes and blocks: a note is what the step is about
+    setAcceptedMouseButtons(Qt::NoButton);
+    const QFontMetricsF metrics(noteFont());
+    const QSizeF size(metrics.horizontalAdvance(m_text) + 8, metrics.height() + 2);
+    m_rect = QRectF(QPointF(-size.width() / 2, -size.height() / 2), size);
+}
+
+QRectF LinkNoteItem::boundingRect() const {
+    return m_rect.adjusted(-1, -1, 1, 1);
+}
+
+void LinkNoteItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+    const QPalette palette = scene() ? scene()->palette() : QPalette();
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setPen(QPen(palette.color(QPalette::Text), 1));
+    painter->setBrush(palette.color(QPalette::ToolTipBase));
+    painter->drawRoundedRect(m_rect, 4, 4);
+    painter->setFont(noteFont());
+    painter->setPen(palette.color(QPalette::ToolTipText));
+    painter->drawText(m_rect, Qt::AlignCenter, m_text);
+}
+
+} // namespace fabriclab::views

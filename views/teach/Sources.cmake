@@ -1,0 +1,4 @@
+# SPDX-FileCopyrightText: FabricLab authors
+# SPDX-License-Identifier: MIT
+target_sources(fabriclab_views PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/TeachingPanel.cpp)
