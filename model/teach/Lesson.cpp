@@ -102,6 +102,18 @@ public:
             std::sort(chunks.begin(), chunks.end());
     }
 
+    /// Whether the step loads a link between two switches (the spines' uplinks).
+    bool crossesSwitches(const LessonStep& step) const {
+        const model::Topology& topology = m_network.topology();
+        for (const auto& [id, load] : step.linkLoad) {
+            const model::Link& link = topology.link(model::LinkId{id});
+            if (model::isSwitch(topology.node(link.a).kind) &&
+                model::isSwitch(topology.node(link.b).kind))
+                return true;
+        }
+        return false;
+    }
+
 private:
     sim::FabricNetwork m_network;
     std::vector<model::NodeId> m_servers;
@@ -284,11 +296,16 @@ void allToAllSteps(const Classroom& room, LessonRun& run) {
             step.moves.push_back(ChunkMove{order[static_cast<std::size_t>(i)],
                                            order[static_cast<std::size_t>(to)], to, false});
         }
-        step.caption = "All-to-all, step " + std::to_string(k) + " of " + std::to_string(n - 1) +
-                       ": every server sends the chunk meant for the server " + std::to_string(k) +
-                       " places further on. Every flow crosses the spines; where two hash "
-                       "onto one uplink, both run at half speed.";
         room.simulate(step, run.bytes / n);
+        step.caption =
+            "All-to-all, step " + std::to_string(k) + " of " + std::to_string(n - 1) +
+            ": every server sends the chunk meant for the server " + std::to_string(k) +
+            " places further on. " +
+            (room.crossesSwitches(step)
+                 ? "Flows between leaves cross the spines; where two hash onto one uplink, "
+                   "both slow down."
+                 : "Each NIC talks to the same rail of the other servers, under one leaf: "
+                   "the spines stay idle, which is what rail-optimized wiring is for.");
         run.steps.push_back(std::move(step));
     }
 }

@@ -81,6 +81,7 @@ private Q_SLOTS:
     void refusals_data();
     void refusals();
     void aFailedSpineStillTeaches();
+    void railOptimizedAllToAllStaysUnderTheLeaves();
 };
 
 void tst_Lesson::allReduceLeavesEveryServerTheFullSum_data() {
@@ -241,6 +242,31 @@ void tst_Lesson::aFailedSpineStillTeaches() {
         for (const model::LinkId link : spineLinks)
             QVERIFY(!step.linkLoad.count(link.value));
     QVERIFY(replay(run).size() >= std::size_t(run.servers));
+}
+
+void tst_Lesson::railOptimizedAllToAllStaysUnderTheLeaves() {
+    // Rail-optimized: NIC r of every server is on rail leaf r, and the lesson's flows go
+    // rail to rail, so no step loads a spine uplink and the captions say so. On the
+    // 16-GPU fabric servers sit under different leaves: flows do climb, and are told to.
+    const auto switchLinkLoaded = [](const model::Design& design, const teach::LessonStep& step) {
+        for (const auto& [id, load] : step.linkLoad) {
+            const model::Link& link = design.topology.link(model::LinkId{id});
+            if (model::isSwitch(design.topology.node(link.a).kind) &&
+                model::isSwitch(design.topology.node(link.b).kind))
+                return true;
+        }
+        return false;
+    };
+    const model::Design rail = sample(kSixtyFour);
+    for (const auto& step : teach::teach(rail, Lesson::AllToAll, kBuffer).steps) {
+        QVERIFY(!switchLinkLoaded(rail, step));
+        QVERIFY(step.caption.find("spines stay idle") != std::string::npos);
+    }
+    const model::Design leafSpine = sample(kSixteen);
+    for (const auto& step : teach::teach(leafSpine, Lesson::AllToAll, kBuffer).steps) {
+        QVERIFY(switchLinkLoaded(leafSpine, step));
+        QVERIFY(step.caption.find("cross the spines") != std::string::npos);
+    }
 }
 
 QTEST_APPLESS_MAIN(tst_Lesson)
