@@ -13,10 +13,17 @@ Design withTopology(const Design& design, Topology topology) {
     for (const Failure& failure : design.failures)
         if (index.resolve(failure.element))
             failures.push_back(failure);
-    Design result{design.name,       design.description,  design.fabric,
-                  design.generator,  std::move(topology), design.workload,
-                  design.collective, design.sharp,        std::move(failures)};
+    Design result{design.name,         design.description, design.fabric,     design.generator,
+                  std::move(topology), design.workload,    design.collective, design.sharp,
+                  std::move(failures), design.story};
     return result;
+}
+
+bool isStoryChart(std::string_view name) {
+    for (const std::string_view known : kStoryChartNames)
+        if (known == name)
+            return true;
+    return false;
 }
 
 } // namespace fabriclab::model

@@ -6,6 +6,7 @@
 #include "model/design/CatalogRef.hpp"
 #include "model/design/CollectiveSpec.hpp"
 #include "model/design/Failures.hpp"
+#include "model/design/Story.hpp"
 #include "model/design/Workload.hpp"
 #include "model/fabric/GeneratorParams.hpp"
 #include "model/topology/Topology.hpp"
@@ -32,6 +33,8 @@ struct Design {
     /// What-if failures: the fabric is built as `topology` (and costed so), but runs as
     /// applyFailures(topology, failures).
     std::vector<Failure> failures;
+    /// Presentation steps saved with the design (see StoryStep).
+    std::vector<StoryStep> story;
 };
 
 /// The design around another topology, without copying the one it had: regenerating a

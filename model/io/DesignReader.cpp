@@ -47,7 +47,7 @@ public:
 
     Design read(const JsonCursor& root) {
         root.allowOnly({"format", "version", "name", "description", "fabric", "generator", "nodes",
-                        "links", "workload", "collective", "sharp", "failures"});
+                        "links", "workload", "collective", "sharp", "failures", "story"});
         readHeader(root);
         Design design;
         design.name = root.has("name") ? root["name"].string() : std::string();
@@ -86,6 +86,8 @@ public:
             design.sharp = sharp->boolean();
         if (auto failures = root.find("failures"))
             design.failures = readFailures(*failures, design.topology);
+        if (auto story = root.find("story"))
+            design.story = readStory(*story, design);
         return design;
     }
 
@@ -393,6 +395,55 @@ private:
             failures.push_back(std::move(failure));
         }
         return failures;
+    }
+
+    std::vector<StoryStep> readStory(const JsonCursor& list, const Design& design) const {
+        std::vector<StoryStep> story;
+        if (list.size() > kMaxStorySteps)
+            list.fail("more than " + std::to_string(kMaxStorySteps) + " story steps");
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const JsonCursor s = list.at(i);
+            s.allowOnly({"title", "fabric", "oversubscription", "failures", "charts"});
+            StoryStep step;
+            step.title = s["title"].string();
+            if (step.title.empty())
+                s["title"].fail("a story step needs a title");
+            step.fabric = s["fabric"].string();
+            if (!m_catalog.findFabric(step.fabric)) {
+                std::string known;
+                for (const auto& [id, unused] : m_catalog.fabrics())
+                    known += (known.empty() ? "" : ", ") + id;
+                s["fabric"].fail("unknown fabric \"" + step.fabric + "\" (known: " + known + ")");
+            }
+            if (auto ratio = s.find("oversubscription")) {
+                if (!design.generator)
+                    ratio->fail("only a generated design can be shown at another "
+                                "oversubscription (this one has no \"generator\")");
+                // The generator says what it can build when the step is shown.
+                step.oversubscription = ratio->number(1, 1000);
+            }
+            // Checked against the design as drawn; a step at another oversubscription may
+            // have fewer spines, and a failure whose element is gone is set aside then.
+            if (auto failures = s.find("failures"))
+                step.failures = readFailures(*failures, design.topology);
+            if (auto charts = s.find("charts")) {
+                if (charts->size() > kStoryCharts)
+                    charts->fail("a story step shows at most " + std::to_string(kStoryCharts) +
+                                 " charts");
+                for (std::size_t c = 0; c < charts->size(); ++c) {
+                    const std::string name = charts->at(c).string();
+                    if (!isStoryChart(name)) {
+                        std::string known;
+                        for (const std::string_view n : kStoryChartNames)
+                            known += (known.empty() ? "" : ", ") + std::string(n);
+                        charts->at(c).fail("unknown chart \"" + name + "\" (known: " + known + ")");
+                    }
+                    step.charts.push_back(name);
+                }
+            }
+            story.push_back(std::move(step));
+        }
+        return story;
     }
 
     static CollectiveSpec readCollective(const JsonCursor& c) {

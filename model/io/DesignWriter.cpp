@@ -18,6 +18,19 @@ nlohmann::json number(double value) {
     return value;
 }
 
+nlohmann::json failuresJson(const std::vector<Failure>& list) {
+    nlohmann::json failures = nlohmann::json::array();
+    for (const Failure& f : list) {
+        nlohmann::json entry = {{"element", f.element}, {"kind", std::string(toString(f.kind))}};
+        if (f.cables > 0)
+            entry["cables"] = f.cables;
+        if (f.kind == FailureKind::Degraded)
+            entry["capacity"] = number(f.capacity);
+        failures.push_back(std::move(entry));
+    }
+    return failures;
+}
+
 template <class Spec> nlohmann::json catalogRef(const CatalogRef<Spec>& ref) {
     return ref.isInline ? catalog_json::toJson(ref.spec) : nlohmann::json(ref.spec.id);
 }
@@ -122,18 +135,21 @@ nlohmann::json designToJson(const Design& design) {
     }
     if (design.sharp) // written only when on, as NCCL leaves it off unless asked
         root["sharp"] = true;
-    if (!design.failures.empty()) {
-        nlohmann::json failures = nlohmann::json::array();
-        for (const Failure& f : design.failures) {
-            nlohmann::json entry = {{"element", f.element},
-                                    {"kind", std::string(toString(f.kind))}};
-            if (f.cables > 0)
-                entry["cables"] = f.cables;
-            if (f.kind == FailureKind::Degraded)
-                entry["capacity"] = number(f.capacity);
-            failures.push_back(std::move(entry));
+    if (!design.failures.empty())
+        root["failures"] = failuresJson(design.failures);
+    if (!design.story.empty()) {
+        nlohmann::json story = nlohmann::json::array();
+        for (const StoryStep& step : design.story) {
+            nlohmann::json entry = {{"title", step.title}, {"fabric", step.fabric}};
+            if (step.oversubscription)
+                entry["oversubscription"] = number(*step.oversubscription);
+            if (!step.failures.empty())
+                entry["failures"] = failuresJson(step.failures);
+            if (!step.charts.empty())
+                entry["charts"] = step.charts;
+            story.push_back(std::move(entry));
         }
-        root["failures"] = std::move(failures);
+        root["story"] = std::move(story);
     }
     return root;
 }

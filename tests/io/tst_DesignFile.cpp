@@ -65,6 +65,7 @@ private Q_SLOTS:
     void saveAndLoad();
     void inlineFabricStaysInline();
     void workloadAndCollectiveRoundTrip();
+    void storyRoundTrips();
     void collectiveNamesIgnoreCase_data();
     void collectiveNamesIgnoreCase();
     void saveIntoMissingFolderThrows();
@@ -183,6 +184,39 @@ void tst_DesignFile::inlineFabricStaysInline() {
         json::parse(serializeDesign(parseDesign(generatorDesign().dump(), "id", catalog())));
     QVERIFY(byId.at("fabric").is_string());
     QCOMPARE(fromStd(byId.at("fabric").get<std::string>()), QStringLiteral("ib-ndr"));
+}
+
+void tst_DesignFile::storyRoundTrips() {
+    // Two steps a presenter saved: the design as built, then on RoCE at 2:1 with a leaf
+    // down, beside the cost and bus-bandwidth charts.
+    const json story = json::array({{{"title", "As built"}, {"fabric", "ib-ndr"}},
+                                    {{"title", "RoCE at 2:1, leaf down"},
+                                     {"fabric", "roce-v2-cx7"},
+                                     {"oversubscription", 2},
+                                     {"failures", {{{"element", "leaf-1"}, {"kind", "down"}}}},
+                                     {"charts", {"cost", "busbw-vs-size"}}}});
+    const Design first =
+        parseDesign(patched(generatorDesign(), {{"story", story}}), "story.json", catalog());
+    QCOMPARE(first.story.size(), std::size_t{2});
+    QCOMPARE(first.story[0].title, std::string("As built"));
+    QVERIFY(!first.story[0].oversubscription);
+    QVERIFY(first.story[0].charts.empty());
+    const StoryStep& second = first.story[1];
+    QCOMPARE(second.fabric, std::string("roce-v2-cx7"));
+    QCOMPARE(*second.oversubscription, 2.0);
+    QCOMPARE(second.failures.size(), std::size_t{1});
+    QCOMPARE(second.failures[0].element, std::string("leaf-1"));
+    QVERIFY(second.charts == (std::vector<std::string>{"cost", "busbw-vs-size"}));
+
+    const std::string saved = serializeDesign(first);
+    QVERIFY(json::parse(saved)["story"] == story);
+    const Design again = parseDesign(saved, "again.json", catalog());
+    QCOMPARE(again.story.size(), std::size_t{2});
+    QCOMPARE(again.story[1].title, second.title);
+    // A design without a story writes none.
+    QVERIFY(
+        !json::parse(serializeDesign(parseDesign(generatorDesign().dump(), "x.json", catalog())))
+             .contains("story"));
 }
 
 void tst_DesignFile::collectiveNamesIgnoreCase_data() {
@@ -398,6 +432,34 @@ void tst_DesignFile::refusesBadDocument_data() {
         patched(gen,
                 {{"collective", {{"op", "allreduce"}, {"bytes", 1024}, {"protocol", "LL64"}}}}),
         "/collective/protocol", "LL128");
+    // Story steps.
+    const auto story = [](json step) { return json{{"story", json::array({std::move(step)})}}; };
+    row("story step without title", patched(gen, story({{"fabric", "ib-ndr"}})), "/story/0",
+        "\"title\"");
+    row("story step with empty title", patched(gen, story({{"title", ""}, {"fabric", "ib-ndr"}})),
+        "/story/0/title", "needs a title");
+    row("story on an unknown fabric", patched(gen, story({{"title", "a"}, {"fabric", "ib-ndx"}})),
+        "/story/0/fabric", "unknown fabric \"ib-ndx\"");
+    row("story with three charts",
+        patched(gen, story({{"title", "a"},
+                            {"fabric", "ib-ndr"},
+                            {"charts", {"cost", "scaling", "bisection"}}})),
+        "/story/0/charts", "at most 2");
+    row("story with an unknown chart",
+        patched(gen, story({{"title", "a"}, {"fabric", "ib-ndr"}, {"charts", {"pie"}}})),
+        "/story/0/charts/0", "unknown chart \"pie\"");
+    row("story oversubscription of a drawn design",
+        patched(exp, story({{"title", "a"}, {"fabric", "ib-ndr"}, {"oversubscription", 2}})),
+        "/story/0/oversubscription", "generator");
+    row("story oversubscription below 1",
+        patched(gen, story({{"title", "a"}, {"fabric", "ib-ndr"}, {"oversubscription", 0.5}})),
+        "/story/0/oversubscription", "from 1 to 1000");
+    row("story failure of nothing",
+        patched(gen, story({{"title", "a"},
+                            {"fabric", "ib-ndr"},
+                            {"failures", {{{"element", "spine-9"}}}}})),
+        "/story/0/failures/0/element", "no node");
+    row("story not a list", patched(gen, {{"story", "first spine down"}}), "/story", "array");
     json zero4 = workload;
     zero4["zero"] = 4;
     row("zero stage 4", patched(gen, {{"workload", zero4}}), "/workload/zero", "from 0 to 3");
