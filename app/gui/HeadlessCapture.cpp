@@ -6,6 +6,8 @@
 #include "app/gui/SimulationActions.hpp"
 #include "model/report/RunReport.hpp"
 #include "views/charts/ChartPanel.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/present/PresentationMode.hpp"
 #include "views/sim/CompareController.hpp"
 #include "views/sim/ComparePanel.hpp"
 #include "views/sim/PlaybackClock.hpp"
@@ -51,7 +53,7 @@ void flatten(const nlohmann::ordered_json& json, const QString& path, QStringLis
 
 QStringList HeadlessCapture::views() {
     return {QStringLiteral("results"), QStringLiteral("compare"), QStringLiteral("playback"),
-            QStringLiteral("teaching")};
+            QStringLiteral("teaching"), QStringLiteral("presentation")};
 }
 
 HeadlessCapture::HeadlessCapture(MainWindow& window, Mode mode, QString target, QString view)
@@ -106,6 +108,16 @@ void HeadlessCapture::resultsArrived() {
         m_window.dashboard()->finishChartUpdates();
         auto& clock = m_window.dashboard()->clock();
         clock.seek(clock.duration() * 0.45);
+    }
+    if (m_view == QLatin1String("presentation") && !m_presenting) {
+        // Presented from the story's second step when it has one (a step away from the
+        // design as saved); a step that changes the design waits for its own results.
+        m_presenting = true;
+        const std::size_t steps = m_window.document().design().story.size();
+        const auto before = controller.revision();
+        m_window.presentation()->enter(steps > 1 ? 1 : 0);
+        if (controller.revision() != before)
+            return;
     }
     if (m_view == QLatin1String("teaching")) {
         // A ring all-reduce a few steps in: links carry their chunks, the caption explains.

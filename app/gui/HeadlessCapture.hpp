@@ -46,8 +46,9 @@ private:
     QString m_view;
     QTimer m_timeout;
     bool m_done = false;
-    bool m_results = false; ///< the design's own results are shown (and compared, if asked)
-    bool m_scaling = false; ///< the scaling study is shown, or could not run
+    bool m_results = false;    ///< the design's own results are shown (and compared, if asked)
+    bool m_scaling = false;    ///< the scaling study is shown, or could not run
+    bool m_presenting = false; ///< presentation mode entered (--view presentation)
 };
 
 } // namespace fabriclab::app

@@ -17,6 +17,8 @@
 #include "views/panels/PalettePanel.hpp"
 #include "views/panels/StatusFigures.hpp"
 #include "views/panels/ThemedIcon.hpp"
+#include "views/present/PresentationMode.hpp"
+#include "views/present/StoryPanel.hpp"
 #include "views/sim/CompareController.hpp"
 #include "views/sim/ComparePanel.hpp"
 #include "views/sim/DesignAnalyzer.hpp"
@@ -101,7 +103,13 @@ void MainWindow::buildDocks() {
         dock(tr("Fabric"), QStringLiteral("FabricDock"), fabric, Qt::RightDockWidgetArea);
     // Under the palette, whose column has the room: a drill is run from the left.
     auto* failures = new views::FailurePanel(m_document, this);
-    dock(tr("What-if failures"), QStringLiteral("FailureDock"), failures, Qt::LeftDockWidgetArea);
+    QDockWidget* failureDock = dock(tr("What-if failures"), QStringLiteral("FailureDock"), failures,
+                                    Qt::LeftDockWidgetArea);
+    m_story = new views::StoryPanel(m_document, this);
+    QDockWidget* storyDock =
+        dock(tr("Story"), QStringLiteral("StoryDock"), m_story, Qt::LeftDockWidgetArea);
+    tabifyDockWidget(failureDock, storyDock);
+    failureDock->raise();
     // The inspector's table needs the height; the fabric panel is a few lines.
     resizeDocks({inspectorDock, fabricDock}, {520, 260}, Qt::Vertical);
     resizeDocks({inspectorDock}, {330}, Qt::Horizontal);
@@ -130,6 +138,11 @@ void MainWindow::buildDocks() {
         if (!visible && teach->isHidden())
             m_teaching->stop();
     });
+    m_presentation = new views::PresentationMode(*this, m_document, *m_canvas, *m_dashboard);
+    connect(m_story, &views::StoryPanel::showRequested, m_presentation,
+            &views::PresentationMode::showStep);
+    connect(m_story, &views::StoryPanel::presentRequested, m_presentation,
+            [this](int step) { m_presentation->enter(step); });
     results->raise();
     // The charts are what the user came for: give them half the window's height.
     resizeDocks({results}, {430}, Qt::Vertical);
@@ -213,6 +226,14 @@ void MainWindow::buildViewMenu() {
             saveTheme(theme);
         });
     }
+    m_viewMenu->addSeparator();
+    // Two clicks from any state to a story step: this menu, this item.
+    QAction* addStep = m_viewMenu->addAction(tr("Add current state to &story"));
+    addStep->setShortcut(QKeySequence(tr("Ctrl+Shift+A")));
+    connect(addStep, &QAction::triggered, this, [this] { m_story->addCurrentState(); });
+    QAction* present = m_viewMenu->addAction(tr("&Presentation mode"));
+    present->setShortcut(QKeySequence(Qt::Key_F11));
+    connect(present, &QAction::triggered, this, [this] { m_presentation->toggle(); });
     QAction* reset = m_viewMenu->addAction(tr("Reset &layout"));
     connect(reset, &QAction::triggered, this, &MainWindow::resetLayout);
 }

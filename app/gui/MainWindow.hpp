@@ -13,6 +13,8 @@ class CompareController;
 class ComparePanel;
 class DesignAnalyzer;
 class ResultsDashboard;
+class PresentationMode;
+class StoryPanel;
 class TeachingPanel;
 class TopologyDocument;
 } // namespace fabriclab::views
@@ -31,6 +33,7 @@ public:
     explicit MainWindow(views::TopologyDocument& document, QWidget* parent = nullptr);
 
     QMenu* fileMenu() const { return m_fileMenu; }
+    views::TopologyDocument& document() const { return m_document; }
     views::CanvasView* canvas() const { return m_canvas; }
     views::ResultsDashboard* dashboard() const { return m_dashboard; }
     /// Gives the Results dock `share` of the window's height (headless captures, where
@@ -40,6 +43,8 @@ public:
     views::CompareController* comparisons() const { return m_comparisons; }
     SimulationActions* simulation() const { return m_simulation; }
     views::TeachingPanel* teaching() const { return m_teaching; }
+    views::PresentationMode* presentation() const { return m_presentation; }
+    views::StoryPanel* story() const { return m_story; }
 
 Q_SIGNALS:
     /// The user asked to close; FileActions decides (unsaved changes) and may accept.
@@ -66,6 +71,8 @@ private:
     views::CompareController* m_comparisons = nullptr;
     SimulationActions* m_simulation = nullptr;
     views::TeachingPanel* m_teaching = nullptr;
+    views::StoryPanel* m_story = nullptr;
+    views::PresentationMode* m_presentation = nullptr;
     QMenu* m_fileMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QByteArray m_defaultState; ///< dock layout as first built, for View > Reset layout

@@ -40,7 +40,7 @@ void configureParser(QCommandLineParser& parser) {
     parser.addOption(
         {QStringLiteral("view"),
          QCoreApplication::translate("main", "What --screenshot shows: results (default), "
-                                             "compare, playback or teaching."),
+                                             "compare, playback, teaching or presentation."),
          QStringLiteral("view"), QStringLiteral("results")});
     parser.addOption({QStringLiteral("export-charts"),
                       QCoreApplication::translate(

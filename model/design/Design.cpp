@@ -19,11 +19,4 @@ Design withTopology(const Design& design, Topology topology) {
     return result;
 }
 
-bool isStoryChart(std::string_view name) {
-    for (const std::string_view known : kStoryChartNames)
-        if (known == name)
-            return true;
-    return false;
-}
-
 } // namespace fabriclab::model

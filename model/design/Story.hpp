@@ -33,4 +33,9 @@ inline constexpr std::array<std::string_view, 6> kStoryChartNames{
     "bisection", "collective-throughput", "busbw-vs-size", "step-time", "cost", "scaling"};
 bool isStoryChart(std::string_view name);
 
+struct Design;
+/// The design's current state as a step: its fabric, its generator's oversubscription,
+/// its failures, and the charts asked for (unknown names and any beyond two dropped).
+StoryStep storyStepOf(const Design& design, std::string title, std::vector<std::string> charts);
+
 } // namespace fabriclab::model

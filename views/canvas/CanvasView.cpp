@@ -24,6 +24,9 @@ namespace {
 constexpr double kMinScale = 0.002; // the 16K-GPU fabric is ~80,000 units wide
 constexpr double kMaxScale = 8;
 constexpr double kMaxFitScale = 2;
+/// Half a node box's height in device pixels, and a little air: what a fit keeps clear
+/// above the top row and below the bottom one.
+constexpr double kNodeMarginPixels = 24;
 constexpr double kTierLabelPixels = 125; // "Servers · 16,384" at 11 px bold, with its pad
 constexpr double kKeyZoom = 1.25;
 constexpr double kGridStep = CanvasGestures::kGridStep;
@@ -128,10 +131,13 @@ void CanvasView::fitAll() {
         return;
     }
     fitInView(content.adjusted(-kGridStep, -kGridStep, kGridStep, kGridStep), Qt::KeepAspectRatio);
-    // Leave the tier labels their strip on the left: refit with that many pixels more.
+    // Leave the tier labels their strip on the left, and the nodes' device-pixel boxes
+    // (drawn around their centres whatever the zoom) their room above and below: refit
+    // with that many pixels more.
     if (const double first = transform().m11(); first > 0)
-        fitInView(content.adjusted(-kGridStep - kTierLabelPixels / first, -kGridStep, kGridStep,
-                                   kGridStep),
+        fitInView(content.adjusted(-kGridStep - kTierLabelPixels / first,
+                                   -kGridStep - kNodeMarginPixels / first, kGridStep,
+                                   kGridStep + kNodeMarginPixels / first),
                   Qt::KeepAspectRatio);
     const double fitted = transform().m11();
     if (fitted > kMaxFitScale || fitted < kMinScale) {

@@ -290,6 +290,12 @@ void TopologyDocument::setFailures(std::vector<model::Failure> failures, const Q
     replaceDesign(std::move(design), text);
 }
 
+void TopologyDocument::setStory(std::vector<model::StoryStep> story, const QString& text) {
+    model::Design design = m_design;
+    design.story = std::move(story);
+    replaceDesign(std::move(design), text);
+}
+
 void TopologyDocument::applyInsertNode(model::NodeId id, const model::Node& node) {
     m_design.topology.restoreNode(id, node);
     m_snapshot.reset();

@@ -88,6 +88,8 @@ public:
     void replaceDesign(model::Design design, const QString& text);
     /// Replaces the design's what-if failures in one undo step named `text`.
     void setFailures(std::vector<model::Failure> failures, const QString& text);
+    /// Replaces the presentation's story steps, one undo step.
+    void setStory(std::vector<model::StoryStep> story, const QString& text);
 
     /// Ports a node has left: radix (or NICs) minus ports in use.
     int freePorts(model::NodeId id) const;

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/panels/DesignRegeneration.hpp"
 
+#include <cmath>
+
 #include "model/fabric/GeneratorError.hpp"
 #include "model/fabric/Generators.hpp"
 
@@ -67,6 +69,34 @@ DesignRegeneration DesignRegeneration::withOversubscription(const model::Design&
     model::GeneratorParams params = *current.generator;
     params.oversubscription = ratio;
     return withParams(current, params);
+}
+
+DesignRegeneration DesignRegeneration::forStoryStep(const model::Design& current,
+                                                    const model::StoryStep& step,
+                                                    const model::Catalog& catalog) {
+    const model::Fabric* fabric = catalog.findFabric(step.fabric);
+    if (!fabric) {
+        DesignRegeneration result;
+        result.refusal = tr("The catalog has no fabric \u201c%1\u201d any more.")
+                             .arg(QString::fromStdString(step.fabric));
+        return result;
+    }
+    DesignRegeneration result{current, {}};
+    if (current.fabric.isInline || current.fabric.spec.id != fabric->id) {
+        result = withFabric(current, *fabric);
+        if (!result.accepted())
+            return result;
+    }
+    const auto& generator = result.design->generator;
+    if (step.oversubscription && generator &&
+        std::abs(generator->oversubscription - *step.oversubscription) > 1e-9) {
+        result = withOversubscription(*result.design, *step.oversubscription);
+        if (!result.accepted())
+            return result;
+    }
+    result.design->failures = step.failures;
+    result.design->story = current.story;
+    return result;
 }
 
 } // namespace fabriclab::views

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/catalog/Catalog.hpp"
 #include "model/catalog/Fabric.hpp"
 #include "model/design/Design.hpp"
 #include "model/fabric/GeneratorParams.hpp"
@@ -33,6 +34,12 @@ struct DesignRegeneration {
     /// `current` regenerated at leaf oversubscription `ratio` (down:up, 2 for 2:1).
     /// Refused for a hand-drawn design, which has no generator to ask.
     static DesignRegeneration withOversubscription(const model::Design& current, double ratio);
+    /// `current` as a story step shows it: on the step's fabric, at its oversubscription,
+    /// with its failures (the story itself kept). Refused with the generator's reason, or
+    /// when the catalog no longer has the step's fabric.
+    static DesignRegeneration forStoryStep(const model::Design& current,
+                                           const model::StoryStep& step,
+                                           const model::Catalog& catalog);
 };
 
 } // namespace fabriclab::views

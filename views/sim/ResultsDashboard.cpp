@@ -128,9 +128,24 @@ void ResultsDashboard::layoutCharts() {
     delete m_grid->layout();
     auto* grid = new QGridLayout(m_grid);
     grid->setContentsMargins(0, 0, 0, 0);
-    const QList<ChartPanel*> all = charts();
-    for (int i = 0; i < all.size(); ++i)
-        grid->addWidget(all[i], i / kChartColumns, i % kChartColumns);
+    QList<ChartPanel*> shown;
+    for (const QString& name : m_focus)
+        for (ChartPanel* chart : charts())
+            if (chart->name() == name && !shown.contains(chart))
+                shown << chart;
+    if (shown.isEmpty())
+        shown = charts();
+    for (ChartPanel* chart : charts())
+        chart->setVisible(shown.contains(chart));
+    for (int i = 0; i < shown.size(); ++i)
+        grid->addWidget(shown[i], i / kChartColumns, i % kChartColumns);
+}
+
+void ResultsDashboard::focusCharts(const QStringList& names) {
+    if (names == m_focus)
+        return;
+    m_focus = names;
+    layoutCharts();
 }
 
 void ResultsDashboard::showResult(const RunResultPtr& result) {

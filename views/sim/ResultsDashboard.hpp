@@ -44,6 +44,10 @@ public:
     PlaybackClock& clock() const { return *m_clock; }
     /// Every chart, in the order they are laid out; each exports itself.
     QList<ChartPanel*> charts() const;
+    /// Shows only the charts named (ChartPanel::name), side by side, in that order, as
+    /// presentation mode does; an empty list shows them all again.
+    void focusCharts(const QStringList& names);
+    const QStringList& focusedCharts() const { return m_focus; }
     const RunResultPtr& shown() const { return m_shown; }
     /// The header line: state, then the figures in words.
     QString summaryText() const;
@@ -68,6 +72,7 @@ private:
     void showFrame(double seconds);
     void updateNextChart();
     void layoutCharts();
+    QStringList m_focus;
 
     QLabel* m_state;
     QLabel* m_summary;
