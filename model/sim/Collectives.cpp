@@ -450,6 +450,23 @@ CollectiveGroup groupOfServers(const FabricNetwork& network, const model::GpuSpe
     return group;
 }
 
+int collectiveRails(const FabricNetwork& network, const CollectiveGroup& group) {
+    // Every NIC the servers have in common carries traffic, also beyond one per GPU
+    // (16 x 200G or 32 x 100G EFA for 8 GPUs). A group on part of a server's GPUs gets
+    // the NICs next to them, as NCCL hands each GPU its local NICs: the server's share.
+    int rails = std::numeric_limits<int>::max();
+    for (const auto server : group.servers) {
+        const int nics = network.nicCount(server);
+        if (nics == 0 && group.servers.size() > 1)
+            throw std::invalid_argument("server " + network.topology().node(server).name +
+                                        " has no NIC connected to the fabric");
+        const int serverGpus =
+            std::max(group.gpusPerServer, network.topology().node(server).server.gpus);
+        rails = std::min(rails, std::max(1, nics * group.gpusPerServer / serverGpus));
+    }
+    return rails;
+}
+
 double busBandwidthFactor(CollectiveOp op, int ranks) {
     const double n = ranks;
     switch (op) {
@@ -478,18 +495,7 @@ CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGro
     Context c{network, group, stop, 0, 0, 0, 0, 0, 0, {}, cache};
     c.servers = static_cast<int>(group.servers.size());
     c.gpus = group.gpusPerServer;
-    // Every NIC the servers have in common carries traffic, also beyond one per GPU
-    // (16 x 200G or 32 x 100G EFA for 8 GPUs). A group on part of a server's GPUs gets
-    // the NICs next to them, as NCCL hands each GPU its local NICs: the server's share.
-    c.rails = std::numeric_limits<int>::max();
-    for (const auto server : group.servers) {
-        const int nics = network.nicCount(server);
-        if (nics == 0 && c.servers > 1)
-            throw std::invalid_argument("server " + network.topology().node(server).name +
-                                        " has no NIC connected to the fabric");
-        const int serverGpus = std::max(c.gpus, network.topology().node(server).server.gpus);
-        c.rails = std::min(c.rails, std::max(1, nics * c.gpus / serverGpus));
-    }
+    c.rails = collectiveRails(network, group);
     c.scaleUpBps = group.gpu.scaleUpGBps * group.gpu.scaleUpEfficiency * 1e9;
     c.scaleUpAlpha = group.gpu.scaleUpStepLatencyUs * 1e-6;
     c.stepAlpha = network.fabric().stepLatencyUs * 1e-6;

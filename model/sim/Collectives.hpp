@@ -32,6 +32,11 @@ struct CollectiveGroup {
 CollectiveGroup groupOfServers(const FabricNetwork& network, const model::GpuSpec& gpu,
                                std::size_t servers = static_cast<std::size_t>(-1));
 
+/// NICs per server a collective over the group spreads over: every NIC the servers have
+/// in common, the server's share of them for a group on part of its GPUs. Throws
+/// std::invalid_argument for a server of a multi-server group without a NIC.
+int collectiveRails(const FabricNetwork& network, const CollectiveGroup& group);
+
 /// Timing of one collective, reported as nccl-tests reports it:
 /// algbw = size / time; busbw = algbw x 2(n-1)/n for all-reduce, x (n-1)/n for
 /// all-gather, reduce-scatter and all-to-all, x 1 for broadcast.

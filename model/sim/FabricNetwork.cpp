@@ -156,8 +156,7 @@ void FabricNetwork::addPeerGroups() {
         if (m_upGroup[l] == kNone)
             continue; // l spreads unevenly, or has nothing above
         const std::vector<std::uint32_t> peers = above(l);
-        if (peers.size() < 2 || m_peerSize[peers.front()] != 0 ||
-            m_upGroup[peers.front()] == kNone)
+        if (peers.size() < 2 || m_peerSize[peers.front()] != 0 || m_upGroup[peers.front()] == kNone)
             continue;
         // Every peer has a group of uplinks of its own, all of the same size and speed,
         // and every switch below any peer reaches exactly these peers, evenly (its own
@@ -192,6 +191,19 @@ void FabricNetwork::addPeerGroups() {
             m_peerSize[p] = static_cast<std::uint32_t>(peers.size());
         }
     }
+}
+
+std::vector<std::uint32_t> FabricNetwork::channelsLeaving(model::NodeId from,
+                                                          model::LinkId link) const {
+    std::vector<std::uint32_t> channels;
+    const auto found = m_index.find(from);
+    if (found == m_index.end() || found->second >= m_switchHops.size())
+        return channels;
+    for (const Hop& hop : m_switchHops[found->second])
+        if (m_channelLink[hop.channel0] == link)
+            for (int i = 0; i < hop.channels; ++i)
+                channels.push_back(hop.channel0 + static_cast<std::uint32_t>(i));
+    return channels;
 }
 
 std::span<const model::LinkId> FabricNetwork::linksOf(std::uint32_t channel) const {

@@ -81,6 +81,10 @@ public:
     /// it up are adaptive group channels over cables already counted.
     std::size_t linkChannelCount() const { return m_linkChannels; }
     bool isServerChannel(std::uint32_t channel) const { return m_channelIsServer[channel] != 0; }
+    /// The channels carrying a switch-to-switch link's traffic away from switch `from`
+    /// (one per cable under static ECMP, one for the bundle otherwise); empty when `from`
+    /// is not a switch end of the link.
+    std::vector<std::uint32_t> channelsLeaving(model::NodeId from, model::LinkId link) const;
 
     /// Servers in topology order, and how many NICs (cables) each has.
     const std::vector<model::NodeId>& servers() const { return m_servers; }
