@@ -5,11 +5,14 @@
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/SimulationActions.hpp"
 #include "model/report/RunReport.hpp"
+#include "views/canvas/CanvasView.hpp"
+#include "views/canvas/TopologyScene.hpp"
 #include "views/charts/ChartPanel.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/present/PresentationMode.hpp"
 #include "views/sim/CompareController.hpp"
 #include "views/sim/ComparePanel.hpp"
+#include "views/sim/ExplainPanel.hpp"
 #include "views/sim/PlaybackClock.hpp"
 #include "views/sim/ResultsDashboard.hpp"
 #include "views/sim/ScalingRunner.hpp"
@@ -52,8 +55,8 @@ void flatten(const nlohmann::ordered_json& json, const QString& path, QStringLis
 } // namespace
 
 QStringList HeadlessCapture::views() {
-    return {QStringLiteral("results"), QStringLiteral("compare"), QStringLiteral("playback"),
-            QStringLiteral("teaching"), QStringLiteral("presentation")};
+    return {QStringLiteral("results"),  QStringLiteral("compare"),      QStringLiteral("playback"),
+            QStringLiteral("teaching"), QStringLiteral("presentation"), QStringLiteral("explain")};
 }
 
 HeadlessCapture::HeadlessCapture(MainWindow& window, Mode mode, QString target, QString view)
@@ -118,6 +121,34 @@ void HeadlessCapture::resultsArrived() {
         m_window.presentation()->enter(steps > 1 ? 1 : 0);
         if (controller.revision() != before)
             return;
+    }
+    if (m_view == QLatin1String("explain")) {
+        // The link the first reason points at beyond the servers' own cables (where a
+        // design loses time), selected as a user would, and explained.
+        auto* explain = m_window.explain();
+        auto* dock = m_window.findChild<QDockWidget*>(QStringLiteral("ExplainDock"));
+        auto* fabric = m_window.findChild<QDockWidget*>(QStringLiteral("FabricDock"));
+        if (dock && fabric) {
+            // The explanation is the picture: room for its reasons, flows and history.
+            dock->raise();
+            fabric->hide();
+            m_window.giveResultsRoom(0.3);
+            m_window.resizeDocks({dock}, {600}, Qt::Horizontal);
+        }
+        explain->waitForExplanations();
+        const model::Design& design = *result->design;
+        std::optional<model::LinkId> pick;
+        for (const auto& reason : explain->reasons())
+            for (const model::LinkId link : reason.links)
+                if (!pick &&
+                    design.topology.tierOf(design.topology.link(link)) != model::LinkTier::Server)
+                    pick = link;
+        for (const auto& [id, link] : design.topology.links())
+            if (!pick && design.topology.tierOf(link) != model::LinkTier::Server)
+                pick = id;
+        if (pick)
+            m_window.canvas()->topologyScene().selectElements({}, {*pick});
+        explain->waitForExplanations();
     }
     if (m_view == QLatin1String("teaching")) {
         // A ring all-reduce a few steps in: links carry their chunks, the caption explains.

@@ -22,7 +22,9 @@
 #include "views/sim/CompareController.hpp"
 #include "views/sim/ComparePanel.hpp"
 #include "views/sim/DesignAnalyzer.hpp"
+#include "views/sim/ExplainPanel.hpp"
 #include "views/sim/ResultsDashboard.hpp"
+#include "views/sim/SimulationController.hpp"
 #include "views/teach/TeachingPanel.hpp"
 
 #include <QActionGroup>
@@ -56,6 +58,8 @@ MainWindow::MainWindow(views::TopologyDocument& document, QWidget* parent)
     buildDocks();
     m_simulation = new SimulationActions(*this, document, *m_canvas, *m_dashboard, *m_compare,
                                          *menuBar()->addMenu(tr("&Simulation")));
+    connect(&m_simulation->controller(), &views::SimulationController::resultReady, m_explain,
+            &views::ExplainPanel::showResult);
     buildHelpMenu();
 
     auto* figures = new views::StatusFigures(this);
@@ -97,6 +101,16 @@ void MainWindow::buildDocks() {
         dock(tr("Inspector"), QStringLiteral("InspectorDock"), inspector, Qt::RightDockWidgetArea);
     connect(m_canvas, &views::CanvasView::selectionChangedIds, inspector,
             &views::InspectorPanel::setSelection);
+
+    m_explain = new views::ExplainPanel(this);
+    QDockWidget* explainDock =
+        dock(tr("Explain"), QStringLiteral("ExplainDock"), m_explain, Qt::RightDockWidgetArea);
+    tabifyDockWidget(inspectorDock, explainDock);
+    inspectorDock->raise();
+    connect(m_canvas, &views::CanvasView::selectionChangedIds, m_explain,
+            &views::ExplainPanel::setSelection);
+    connect(m_explain, &views::ExplainPanel::elementsRequested, &m_canvas->topologyScene(),
+            &views::TopologyScene::selectElements);
 
     auto* fabric = new views::FabricPanel(m_document, this);
     QDockWidget* fabricDock =

@@ -13,6 +13,7 @@ class CompareController;
 class ComparePanel;
 class DesignAnalyzer;
 class ResultsDashboard;
+class ExplainPanel;
 class PresentationMode;
 class StoryPanel;
 class TeachingPanel;
@@ -43,6 +44,7 @@ public:
     views::CompareController* comparisons() const { return m_comparisons; }
     SimulationActions* simulation() const { return m_simulation; }
     views::TeachingPanel* teaching() const { return m_teaching; }
+    views::ExplainPanel* explain() const { return m_explain; }
     views::PresentationMode* presentation() const { return m_presentation; }
     views::StoryPanel* story() const { return m_story; }
 
@@ -71,6 +73,7 @@ private:
     views::CompareController* m_comparisons = nullptr;
     SimulationActions* m_simulation = nullptr;
     views::TeachingPanel* m_teaching = nullptr;
+    views::ExplainPanel* m_explain = nullptr;
     views::StoryPanel* m_story = nullptr;
     views::PresentationMode* m_presentation = nullptr;
     QMenu* m_fileMenu = nullptr;

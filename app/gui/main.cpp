@@ -40,7 +40,8 @@ void configureParser(QCommandLineParser& parser) {
     parser.addOption(
         {QStringLiteral("view"),
          QCoreApplication::translate("main", "What --screenshot shows: results (default), "
-                                             "compare, playback, teaching or presentation."),
+                                             "compare, playback, teaching, presentation or "
+                                             "explain."),
          QStringLiteral("view"), QStringLiteral("results")});
     parser.addOption({QStringLiteral("export-charts"),
                       QCoreApplication::translate(

@@ -5,7 +5,7 @@
 # `fabriclab-cli run --json` prints (cmake -P script: APP, CLI, DESIGN, OUT).
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
-foreach(view results compare playback teaching presentation)
+foreach(view results compare playback teaching presentation explain)
   execute_process(COMMAND ${APP} --screenshot ${OUT}/${view}.png --view ${view} ${DESIGN}
                   RESULT_VARIABLE status ERROR_VARIABLE err)
   if(NOT status EQUAL 0 OR NOT EXISTS ${OUT}/${view}.png)

@@ -216,6 +216,28 @@ void TopologyScene::clearNotes() {
     m_notes.clear();
 }
 
+void TopologyScene::selectElements(const QList<model::NodeId>& nodes,
+                                   const QList<model::LinkId>& links) {
+    m_rebuilding = true; // one selectionChangedIds for the whole change
+    clearSelection();
+    const std::set<model::NodeId> node(nodes.begin(), nodes.end());
+    const std::set<model::LinkId> link(links.begin(), links.end());
+    for (const auto& [id, item] : m_items.nodes())
+        item->setSelected(node.count(id) != 0);
+    for (const auto& [key, item] : m_items.blocks()) {
+        const auto& members = m_items.block(key)->members;
+        item->setSelected(std::any_of(members.begin(), members.end(),
+                                      [&](auto id) { return node.count(id) != 0; }));
+    }
+    for (const auto& [key, item] : m_items.links()) {
+        const auto& ids = m_items.edge(key)->links;
+        item->setSelected(
+            std::any_of(ids.begin(), ids.end(), [&](auto id) { return link.count(id) != 0; }));
+    }
+    m_rebuilding = false;
+    onSelectionChanged();
+}
+
 void TopologyScene::selectNodes(const QList<model::NodeId>& ids) {
     // One selectionChangedIds for the whole change, not one per item.
     m_rebuilding = true;

@@ -93,6 +93,9 @@ public:
     QList<model::LinkId> selectedLinkIds() const;
     /// Selects the items showing these nodes; a block only when all its members are listed.
     void selectNodes(const QList<model::NodeId>& ids);
+    /// Points at elements an explanation names: their nodes, the blocks holding them and
+    /// every drawn link or bundle that carries one of the links.
+    void selectElements(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links);
 
     // --- Support for drags in CanvasView ---
     /// Selected node and block items: what a drag moves.
