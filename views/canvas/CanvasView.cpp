@@ -61,6 +61,7 @@ CanvasView::CanvasView(TopologyDocument& document, QWidget* parent)
     connect(&document, &TopologyDocument::designReset, this, [this] {
         // Node ids start over in a new design: copied ids would name other nodes.
         m_clipboard.clear();
+        m_autoExpanded.clear();
         m_fitPending = true;
         fitAll();
     });
@@ -113,6 +114,55 @@ void CanvasView::zoomBy(double factor, ViewportAnchor anchor) {
     setTransformationAnchor(anchor);
     scale(target / current, target / current);
     setTransformationAnchor(previous);
+    followZoom(target > current);
+}
+
+void CanvasView::followZoom(bool zoomedIn) {
+    // Share of the view a block must fill to open, and a zoom-opened group must shrink
+    // below to close: far enough apart that one notch of the wheel never does both.
+    constexpr double kOpenShare = 0.6;
+    constexpr double kCloseShare = 0.25;
+    const double scale = transform().m11();
+    m_scene->setViewScale(scale);
+    const QSizeF view = viewport()->size();
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    if (zoomedIn) {
+        std::optional<model::GroupKey> open;
+        double nearest = 0;
+        for (const model::GroupKey key : m_scene->collapsedGroups()) {
+            const auto rect = m_scene->groupRect(key);
+            if (!rect || !rect->intersects(visible))
+                continue;
+            if (rect->width() * scale < kOpenShare * view.width() &&
+                rect->height() * scale < kOpenShare * view.height())
+                continue;
+            const QPointF d = rect->center() - visible.center();
+            const double distance = d.x() * d.x() + d.y() * d.y();
+            if (!open || distance < nearest) {
+                open = key;
+                nearest = distance;
+            }
+        }
+        if (open) {
+            m_autoExpanded.insert(*open);
+            m_scene->setCollapsed(*open, false);
+        }
+        return;
+    }
+    for (auto it = m_autoExpanded.begin(); it != m_autoExpanded.end();) {
+        const auto rect = m_scene->groupRect(*it);
+        if (!rect || m_scene->isCollapsed(*it)) {
+            it = m_autoExpanded.erase(it);
+            continue;
+        }
+        if (rect->width() * scale < kCloseShare * view.width() &&
+            rect->height() * scale < kCloseShare * view.height()) {
+            m_scene->setCollapsed(*it, true);
+            it = m_autoExpanded.erase(it);
+            continue;
+        }
+        ++it;
+    }
 }
 
 void CanvasView::zoomIn() {
@@ -145,6 +195,7 @@ void CanvasView::fitAll() {
         setTransform(QTransform::fromScale(bounded, bounded));
         centerOn(content.center());
     }
+    m_scene->setViewScale(transform().m11());
 }
 
 void CanvasView::resetZoom() {
@@ -152,6 +203,7 @@ void CanvasView::resetZoom() {
     const QPointF centre = mapToScene(viewport()->rect().center());
     setTransform(QTransform());
     centerOn(centre);
+    m_scene->setViewScale(1);
 }
 
 void CanvasView::setGridVisible(bool visible) {

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/layout/LevelOfDetail.hpp"
 #include "views/canvas/CanvasTool.hpp"
 #include "views/document/TopologyDocument.hpp"
 
@@ -10,6 +11,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 
 class QMenu;
 
@@ -83,6 +85,11 @@ protected:
 
 private:
     void zoomBy(double factor, ViewportAnchor anchor);
+    /// After a zoom: the labels that fit, and level of detail following the zoom: the
+    /// collapsed block that fills most of the view opens (zooming in), and a group opened
+    /// that way closes again once it is small on screen (zooming out). Groups the user
+    /// opened or closed by hand stay as they are.
+    void followZoom(bool zoomedIn);
     void updateCursor();
     void selectCopies(const QList<model::NodeId>& copies);
 
@@ -96,8 +103,9 @@ private:
     CanvasTool m_tool = CanvasTool::Select;
     bool m_grid = true;
     bool m_spaceHeld = false;
-    bool m_pannedWithSpace = false; ///< a drag happened while Space was held
-    bool m_fitPending = true;       ///< refit on resize until the user zooms or pans
+    bool m_pannedWithSpace = false;           ///< a drag happened while Space was held
+    bool m_fitPending = true;                 ///< refit on resize until the user zooms or pans
+    std::set<model::GroupKey> m_autoExpanded; ///< opened by zooming in, closed by zooming out
     std::optional<QPoint> m_panLast;
     QList<model::NodeId> m_clipboard;
 };

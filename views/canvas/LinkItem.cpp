@@ -72,7 +72,8 @@ QPainterPath LinkItem::shape() const {
     return stroker.createStroke(path);
 }
 
-void LinkItem::setHeat(float utilization, bool bottleneck) {
+void LinkItem::setHeat(float utilization, bool bottleneck, float mean) {
+    m_meanHeat = mean;
     if (utilization == m_heat && bottleneck == m_bottleneck)
         return;
     m_heat = utilization;

@@ -45,7 +45,10 @@ public:
 
     /// Playback colouring: utilization 0-1 of the busiest link the item draws, or < 0 for
     /// none; a bottleneck is drawn thicker. Set by TopologyScene from engine frames.
-    void setHeat(float utilization, bool bottleneck);
+    void setHeat(float utilization, bool bottleneck, float mean = -1);
+    float heat() const { return m_heat; }
+    /// A bundle's mean utilization over its links (its worst is heat()); < 0 for none.
+    float meanHeat() const { return m_meanHeat; }
 
     /// Pen width for a capacity: about log2 of the Gb/s, so 400G and 400 T both read.
     static double widthFor(model::Gbps capacity);
@@ -60,6 +63,7 @@ private:
     LinkLook m_look;
     QLineF m_line;
     float m_heat = -1;
+    float m_meanHeat = -1;
     bool m_bottleneck = false;
 };
 

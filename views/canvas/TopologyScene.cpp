@@ -84,6 +84,14 @@ void TopologyScene::expandAll() {
     rebuild(Rebuild::Edited);
 }
 
+std::optional<QRectF> TopologyScene::groupRect(model::GroupKey key) const {
+    if (const BlockItem* block = blockItem(key))
+        return block->sceneBoundingRect();
+    if (const auto found = m_items.frames().find(key); found != m_items.frames().end())
+        return found->second->sceneBoundingRect();
+    return std::nullopt;
+}
+
 std::optional<model::GroupKey> TopologyScene::groupAt(QPointF scenePos) const {
     for (const QGraphicsItem* item : items(scenePos)) {
         if (const auto* block = qgraphicsitem_cast<const BlockItem*>(item))
@@ -158,11 +166,17 @@ void TopologyScene::paintHeat(const std::unordered_map<std::uint32_t, float>& ut
     for (const auto& [key, item] : m_items.links()) {
         const model::Edge* edge = m_items.edge(key);
         float heat = 0;
+        double sum = 0;
         if (edge)
             for (const model::LinkId link : edge->links)
-                if (const auto found = utilization.find(link.value); found != utilization.end())
+                if (const auto found = utilization.find(link.value); found != utilization.end()) {
                     heat = std::max(heat, found->second);
-        item->setHeat(heat, heat >= saturated);
+                    sum += found->second;
+                }
+        // A bundle is coloured by its worst link; its tooltip adds the mean.
+        const float mean =
+            edge && !edge->links.empty() ? static_cast<float>(sum / edge->links.size()) : heat;
+        item->setHeat(heat, heat >= saturated, mean);
     }
     m_heatShown = true;
 }
@@ -179,6 +193,7 @@ void TopologyScene::clearLinkHeat() {
 void TopologyScene::showLessonStep(const std::unordered_map<std::uint32_t, float>& load,
                                    const std::unordered_map<std::uint32_t, QString>& notes) {
     m_lessonShown = true;
+    declutterBundleLabels(); // the step's chunk labels take their place
     // A lesson step's busiest links are the ones it waits on: mark them as playback does.
     paintHeat(load, sim::Playback::kSaturated);
     clearNotes();
@@ -206,6 +221,7 @@ void TopologyScene::clearLesson() {
     clearNotes();
     m_lessonShown = false;
     clearLinkHeat();
+    declutterBundleLabels();
 }
 
 void TopologyScene::clearNotes() {
@@ -430,9 +446,83 @@ void TopologyScene::rebuild(Rebuild how) {
                       model::failedElements(m_document.topology(), m_document.design().failures));
     restoreSelection(nodes, links);
     growSceneRect(!edited);
+    rebuildBundleLabels();
     m_rebuilding = false;
     onSelectionChanged();
     Q_EMIT rebuilt();
+}
+
+void TopologyScene::rebuildBundleLabels() {
+    for (QGraphicsItem* label : m_bundleLabels) {
+        removeItem(label);
+        delete label;
+    }
+    m_bundleLabels.clear();
+    // Past this many drawn edges the labels would be thousands of items that the
+    // declutter hides anyway; the tooltip still has every bundle's figures.
+    constexpr std::size_t kMaxLabelledEdges = 2000;
+    if (m_items.links().size() > kMaxLabelledEdges)
+        return;
+    std::vector<std::pair<double, LinkNoteItem*>> labels;
+    for (const auto& [key, item] : m_items.links()) {
+        const model::Edge* edge = m_items.edge(key);
+        if (!edge || edge->cables < 2)
+            continue;
+        const model::Link& first = m_document.topology().link(edge->links.front());
+        const bool uniform = edge->capacity.value == first.speed.value * edge->cables;
+        const QString text =
+            uniform ? tr("%1 × %2 · %3")
+                          .arg(edge->cables)
+                          .arg(CanvasText::rate(first.speed), CanvasText::rate(edge->capacity))
+                    : tr("%1 cables · %2").arg(edge->cables).arg(CanvasText::rate(edge->capacity));
+        auto* label = new LinkNoteItem(text);
+        label->setZValue(15); // under lesson notes
+        // Near the upper end: bundles from one block cross in the middle and converge at
+        // the block, but fan out toward their switches, where a label names one bundle.
+        const QLineF line = item->line();
+        const bool p1Upper = line.p1().y() <= line.p2().y();
+        label->setPos(p1Upper ? line.pointAt(0.22) : line.pointAt(0.78));
+        addItem(label);
+        labels.emplace_back(edge->capacity.value, label);
+    }
+    std::stable_sort(labels.begin(), labels.end(),
+                     [](const auto& x, const auto& y) { return x.first > y.first; });
+    for (const auto& [capacity, label] : labels)
+        m_bundleLabels.push_back(label);
+    declutterBundleLabels();
+}
+
+void TopologyScene::setViewScale(double scale) {
+    if (!(scale > 0) || scale == m_viewScale)
+        return;
+    m_viewScale = scale;
+    declutterBundleLabels();
+}
+
+void TopologyScene::declutterBundleLabels() {
+    // Greedy, widest bundle first: a label shows when its box, at the view's scale, meets
+    // no box already shown. Labels are drawn in device pixels, so the boxes they cover in
+    // the scene shrink as the user zooms in and more of them fit.
+    std::vector<QRectF> shown;
+    for (QGraphicsItem* label : m_bundleLabels) {
+        if (m_lessonShown) {
+            label->setVisible(false);
+            continue;
+        }
+        const QRectF device = label->boundingRect();
+        const QRectF box(label->pos() + device.topLeft() / m_viewScale,
+                         device.size() / m_viewScale);
+        const bool clear = std::none_of(shown.begin(), shown.end(),
+                                        [&](const QRectF& other) { return other.intersects(box); });
+        label->setVisible(clear);
+        if (clear)
+            shown.push_back(box);
+    }
+}
+
+std::size_t TopologyScene::visibleBundleLabelCount() const {
+    return static_cast<std::size_t>(std::count_if(m_bundleLabels.begin(), m_bundleLabels.end(),
+                                                  [](QGraphicsItem* l) { return l->isVisible(); }));
 }
 
 void TopologyScene::growSceneRect(bool fresh) {
@@ -460,8 +550,18 @@ QString TopologyScene::toolTipFor(const QGraphicsItem* item) const {
         if (const model::Block* data = m_items.block(block->key()))
             return CanvasText::blockToolTip(*data);
     if (const auto* link = qgraphicsitem_cast<const LinkItem*>(item))
-        if (const model::Edge* edge = m_items.edge(link->key()))
-            return CanvasText::edgeToolTip(topology, *edge);
+        if (const model::Edge* edge = m_items.edge(link->key())) {
+            QString text = CanvasText::edgeToolTip(topology, *edge);
+            if (link->heat() >= 0)
+                text += QStringLiteral("<br>") +
+                        (edge->links.size() > 1
+                             ? tr("now: busiest link %1%, mean %2% over its %3 links")
+                                   .arg(qRound(100 * link->heat()))
+                                   .arg(qRound(100 * link->meanHeat()))
+                                   .arg(edge->links.size())
+                             : tr("now: %1% busy").arg(qRound(100 * link->heat())));
+            return text;
+        }
     if (const auto* frame = qgraphicsitem_cast<const GroupFrameItem*>(item))
         return tr("%1 — double-click to collapse").arg(CanvasText::groupTitle(frame->key()));
     return {};

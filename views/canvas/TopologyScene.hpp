@@ -43,6 +43,8 @@ public:
     void setCollapsed(model::GroupKey key, bool collapsed);
     void collapseAll();
     void expandAll();
+    /// Where a group is drawn: its block while collapsed, its frame while open.
+    std::optional<QRectF> groupRect(model::GroupKey key) const;
     /// The group whose block, frame or member node lies under a scene point.
     std::optional<model::GroupKey> groupAt(QPointF scenePos) const;
 
@@ -87,6 +89,13 @@ public:
     void clearLesson();
     bool showsLesson() const { return m_lessonShown; }
     std::size_t linkNoteCount() const { return m_notes.size(); }
+
+    // --- Bundle labels: "32 × 400G · 12.8 Tb/s" on bundles, as many as fit the zoom ---
+    /// The views' scale (device pixels per scene unit): labels that would overlap at it
+    /// are hidden, the widest bundles keeping theirs.
+    void setViewScale(double scale);
+    std::size_t bundleLabelCount() const { return m_bundleLabels.size(); }
+    std::size_t visibleBundleLabelCount() const;
 
     // --- Selection in ids: a selected block stands for all of its members ---
     QList<model::NodeId> selectedNodeIds() const;
@@ -135,6 +144,8 @@ private:
     void restoreSelection(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links);
     void paintHeat(const std::unordered_map<std::uint32_t, float>& utilization, float saturated);
     void clearNotes();
+    void rebuildBundleLabels();
+    void declutterBundleLabels();
     void growSceneRect(bool fresh);
     void onSelectionChanged();
     QString toolTipFor(const QGraphicsItem* item) const;
@@ -152,6 +163,8 @@ private:
     QList<model::LinkId> m_selectedLinks;
     bool m_heatShown = false;
     bool m_lessonShown = false;
+    std::vector<QGraphicsItem*> m_bundleLabels; ///< widest bundle first; owned by the scene
+    double m_viewScale = 1;
     std::vector<QGraphicsItem*> m_notes; ///< owned by the scene, listed to be removed
 };
 
