@@ -157,6 +157,8 @@ void MainWindow::buildDocks() {
             &views::PresentationMode::showStep);
     connect(m_story, &views::StoryPanel::presentRequested, m_presentation,
             [this](int step) { m_presentation->enter(step); });
+    connect(m_story, &views::StoryPanel::chartsChosen, m_presentation,
+            &views::PresentationMode::setDefaultCharts);
     results->raise();
     // The charts are what the user came for: give them half the window's height.
     resizeDocks({results}, {430}, Qt::Vertical);

@@ -7,9 +7,11 @@
 #include "model/catalog/Catalog.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/present/PresentationMode.hpp"
+#include "views/present/StoryPanel.hpp"
 #include "views/sim/ResultsDashboard.hpp"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -45,6 +47,7 @@ private Q_SLOTS:
     void initTestCase() { Q_INIT_RESOURCE(fabriclab); }
     void storyStepInTwoClicks();
     void presentingWalksTheStoryAndLeavesTheWindowAsItWas();
+    void withoutAStoryTheChosenChartsShow();
 };
 
 void tst_Presentation::storyStepInTwoClicks() {
@@ -129,6 +132,27 @@ void tst_Presentation::presentingWalksTheStoryAndLeavesTheWindowAsItWas() {
     for (auto* dock : window.findChildren<QDockWidget*>())
         docksAfter += dock->isVisible();
     QCOMPARE(docksAfter, docksBefore);
+}
+
+void tst_Presentation::withoutAStoryTheChosenChartsShow() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(kWorkshop);
+    fabriclab::app::MainWindow window(document);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QList<QComboBox*> boxes = window.story()->findChildren<QComboBox*>();
+    QCOMPARE(boxes.size(), 2);
+    boxes[0]->setCurrentIndex(boxes[0]->findData(QStringLiteral("cost")));
+    boxes[1]->setCurrentIndex(boxes[1]->findData(QStringLiteral("bisection")));
+    QTest::keyClick(&window, Qt::Key_F11);
+    QVERIFY(window.presentation()->isActive());
+    QCOMPARE(window.presentation()->currentStep(), -1);
+    QCOMPARE(window.dashboard()->focusedCharts(),
+             (QStringList{QStringLiteral("cost"), QStringLiteral("bisection")}));
+    QVERIFY(
+        window.presentation()->banner().contains(QString::fromStdString(document.design().name)));
+    QTest::keyClick(&window, Qt::Key_Escape);
+    QTRY_VERIFY(!window.presentation()->isActive());
 }
 
 QTEST_MAIN(tst_Presentation)

@@ -27,8 +27,6 @@ constexpr double kFontScale = 1.35;
 /// Long enough to see the change, short enough not to wait for it.
 constexpr int kFadeMs = 450;
 
-const QStringList kDefaultCharts{QStringLiteral("busbw-vs-size"), QStringLiteral("step-time")};
-
 } // namespace
 
 PresentationMode::PresentationMode(QMainWindow& window, TopologyDocument& document,
@@ -114,7 +112,7 @@ void PresentationMode::enter(int step) {
         showStep(step);
     } else {
         m_step = -1;
-        m_dashboard.focusCharts(kDefaultCharts);
+        m_dashboard.focusCharts(m_defaultCharts);
         updateBanner();
         frameDesign();
     }
@@ -170,11 +168,17 @@ void PresentationMode::showStep(int step) {
     QStringList charts;
     for (const auto& chart : story.charts)
         charts << QString::fromStdString(chart);
-    m_dashboard.focusCharts(charts.isEmpty() ? kDefaultCharts : charts);
+    m_dashboard.focusCharts(charts.isEmpty() ? m_defaultCharts : charts);
     updateBanner();
     frameDesign();
     if (m_active && !before.isNull())
         fadeFrom(before);
+}
+
+void PresentationMode::setDefaultCharts(const QStringList& charts) {
+    m_defaultCharts = charts;
+    if (m_active && m_step < 0)
+        m_dashboard.focusCharts(m_defaultCharts);
 }
 
 void PresentationMode::next() {

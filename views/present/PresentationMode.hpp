@@ -44,6 +44,8 @@ public:
     void showStep(int step);
     void next();
     void previous();
+    /// The two charts shown when the design has no story (the Story dock's choice).
+    void setDefaultCharts(const QStringList& charts);
 
 Q_SIGNALS:
     void activeChanged(bool active);
@@ -71,6 +73,7 @@ private:
     QByteArray m_savedGeometry;
     QFont m_savedFont;
     QStringList m_savedFocus;
+    QStringList m_defaultCharts{QStringLiteral("busbw-vs-size"), QStringLiteral("step-time")};
     QList<QPointer<QWidget>> m_hidden;
     QPointer<QWidget> m_resultsTitle;
 };

@@ -85,6 +85,9 @@ StoryPanel::StoryPanel(TopologyDocument& document, QWidget* parent)
     layout->addWidget(present);
 
     connect(add, &QPushButton::clicked, this, &StoryPanel::addCurrentState);
+    for (QComboBox* box : {m_firstChart, m_secondChart})
+        connect(box, &QComboBox::currentIndexChanged, this,
+                [this] { Q_EMIT chartsChosen(chosenCharts()); });
     connect(present, &QPushButton::clicked, this,
             [this] { Q_EMIT presentRequested(std::max(0, selectedRow())); });
     connect(m_show, &QPushButton::clicked, this, [this] {
@@ -134,13 +137,20 @@ void StoryPanel::syncFromDocument() {
     m_syncing = false;
 }
 
+QStringList StoryPanel::chosenCharts() const {
+    QStringList charts{m_firstChart->currentData().toString()};
+    if (m_secondChart->currentData() != m_firstChart->currentData())
+        charts << m_secondChart->currentData().toString();
+    return charts;
+}
+
 void StoryPanel::addCurrentState() {
     auto story = m_document.design().story;
     if (story.size() >= model::kMaxStorySteps)
         return;
-    std::vector<std::string> charts{m_firstChart->currentData().toString().toStdString()};
-    if (m_secondChart->currentData() != m_firstChart->currentData())
-        charts.push_back(m_secondChart->currentData().toString().toStdString());
+    std::vector<std::string> charts;
+    for (const QString& chart : chosenCharts())
+        charts.push_back(chart.toStdString());
     const QString title = tr("Step %1").arg(story.size() + 1);
     story.push_back(model::storyStepOf(m_document.design(), title.toStdString(), charts));
     m_document.setStory(std::move(story), tr("Add story step"));

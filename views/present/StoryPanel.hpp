@@ -25,10 +25,13 @@ public:
 
     /// Saves the state on screen as the story's last step (also the menu's one click).
     void addCurrentState();
+    QStringList chosenCharts() const;
 
 Q_SIGNALS:
     void showRequested(int step);
     void presentRequested(int step);
+    /// The two charts picked here changed (presentation shows them without a story).
+    void chartsChosen(const QStringList& charts);
 
 private:
     void syncFromDocument();
