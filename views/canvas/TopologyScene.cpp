@@ -236,20 +236,7 @@ void TopologyScene::selectElements(const QList<model::NodeId>& nodes,
                                    const QList<model::LinkId>& links) {
     m_rebuilding = true; // one selectionChangedIds for the whole change
     clearSelection();
-    const std::set<model::NodeId> node(nodes.begin(), nodes.end());
-    const std::set<model::LinkId> link(links.begin(), links.end());
-    for (const auto& [id, item] : m_items.nodes())
-        item->setSelected(node.count(id) != 0);
-    for (const auto& [key, item] : m_items.blocks()) {
-        const auto& members = m_items.block(key)->members;
-        item->setSelected(std::any_of(members.begin(), members.end(),
-                                      [&](auto id) { return node.count(id) != 0; }));
-    }
-    for (const auto& [key, item] : m_items.links()) {
-        const auto& ids = m_items.edge(key)->links;
-        item->setSelected(
-            std::any_of(ids.begin(), ids.end(), [&](auto id) { return link.count(id) != 0; }));
-    }
+    restoreSelection(nodes, links, Match::Any);
     m_rebuilding = false;
     onSelectionChanged();
 }
@@ -264,23 +251,23 @@ void TopologyScene::selectNodes(const QList<model::NodeId>& ids) {
 }
 
 void TopologyScene::restoreSelection(const QList<model::NodeId>& nodes,
-                                     const QList<model::LinkId>& links) {
-    // A block is selected only when every member is, so the selected ids never grow.
+                                     const QList<model::LinkId>& links, Match match) {
+    // Restoring (Match::All), a block or bundle is selected only when every member is, so
+    // the selected ids never grow; pointing at elements (Match::Any), any member will do.
     const std::set<model::NodeId> node(nodes.begin(), nodes.end());
     const std::set<model::LinkId> link(links.begin(), links.end());
+    const auto covers = [match](const auto& members, const auto& wanted) {
+        const auto listed = [&](auto id) { return wanted.count(id) != 0; };
+        return !wanted.empty() &&
+               (match == Match::All ? std::all_of(members.begin(), members.end(), listed)
+                                    : std::any_of(members.begin(), members.end(), listed));
+    };
     for (const auto& [id, item] : m_items.nodes())
         item->setSelected(node.count(id) != 0);
-    for (const auto& [key, item] : m_items.blocks()) {
-        const auto& members = m_items.block(key)->members;
-        item->setSelected(std::all_of(members.begin(), members.end(),
-                                      [&](auto id) { return node.count(id) != 0; }));
-    }
-    for (const auto& [key, item] : m_items.links()) {
-        const auto& ids = m_items.edge(key)->links;
-        item->setSelected(!link.empty() && std::all_of(ids.begin(), ids.end(), [&](auto id) {
-            return link.count(id) != 0;
-        }));
-    }
+    for (const auto& [key, item] : m_items.blocks())
+        item->setSelected(covers(m_items.block(key)->members, node));
+    for (const auto& [key, item] : m_items.links())
+        item->setSelected(covers(m_items.edge(key)->links, link));
 }
 
 void TopologyScene::onSelectionChanged() {

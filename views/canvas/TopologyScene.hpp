@@ -141,7 +141,9 @@ private:
     void rebuild(Rebuild how);
     /// Schedules a repaint of everything before changing many items at once.
     void repaintWhole();
-    void restoreSelection(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links);
+    enum class Match { All, Any };
+    void restoreSelection(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links,
+                          Match match = Match::All);
     void paintHeat(const std::unordered_map<std::uint32_t, float>& utilization, float saturated);
     void clearNotes();
     void rebuildBundleLabels();
