@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/CliArguments.hpp"
 
+#include "app/cli/SweepShards.hpp"
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -124,8 +126,9 @@ Usage:
   fabriclab-cli run DESIGN [--fabric ID] [--json]       full report for one design
   fabriclab-cli compare DESIGN --fabrics ID,ID,... [--json]
                                                         the same design on several fabrics
-  fabriclab-cli sweep DESIGN --servers N,N,... [--fabrics ID,...] [--json]
+  fabriclab-cli sweep DESIGN --servers N,N,... [--fabrics ID,...] [--json] [--shard I/N]
                                                         regenerate at several sizes
+  fabriclab-cli sweep --merge FILE...  [--json]        join the shards' lines into one table
   fabriclab-cli nccl-tests DESIGN [-g OP] [-b 8] [-e 8G] [-f 2] [--servers N] [--json]
                                                         nccl-tests' table for the design
   fabriclab-cli catalog [--json]                        list fabric, GPU and model ids
@@ -134,6 +137,9 @@ Usage:
 Options:
   --fabric ID        evaluate on this fabric instead of the design's own
   --fabrics ID,...   fabrics to compare (compare: required; sweep: default the design's)
+  --shard I/N        sweep: run only the I-th of N disjoint slices of the points (point k
+                     when k mod N = I - 1) and print one JSON line per point; run the N
+                     slices anywhere (GNU parallel, a Slurm array) and join them with --merge
   --servers N,...    server counts to sweep; the design needs a "generator"
   --prices FILE      price catalog to cost with (same format as resources/catalog/prices.json)
   --months N         amortization period for $/GPU-hour (default from the price catalog: 36)
@@ -198,6 +204,15 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             return parsed;
         } else if (arg == "--json") {
             parsed.json = true;
+        } else if (arg == "--shard" && first == "sweep") {
+            parsed.shard = value();
+            try {
+                parseShard(*parsed.shard); // refused here, before any point runs
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(e.what());
+            }
+        } else if (arg == "--merge" && first == "sweep") {
+            parsed.merge = true;
         } else if (arg == "--fabric") {
             parsed.fabric = value();
         } else if (arg == "--fabrics") {
@@ -229,6 +244,8 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             parsed.trainTokens = parseTokens(arg, value());
         } else if (arg.starts_with("-")) {
             throw UsageError("unknown option \"" + arg + "\"");
+        } else if (parsed.merge) {
+            parsed.files.push_back(arg);
         } else if (parsed.design.empty()) {
             parsed.design = arg;
         } else {
@@ -236,6 +253,17 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         }
     }
 
+    if (parsed.merge) {
+        // `sweep A --merge B C` names A before the flag: it is a shard file too.
+        if (!parsed.design.empty())
+            parsed.files.insert(parsed.files.begin(), parsed.design);
+        parsed.design.clear();
+        if (parsed.files.empty())
+            throw UsageError("sweep --merge needs the shards' files");
+        if (parsed.shard || !parsed.servers.empty() || !parsed.fabrics.empty())
+            throw UsageError("sweep --merge takes only the shards' files (and --json)");
+        return parsed;
+    }
     if (parsed.command != "catalog" && parsed.design.empty())
         throw UsageError(parsed.command + " needs a DESIGN file");
     if (parsed.command == "run" && !parsed.fabrics.empty())

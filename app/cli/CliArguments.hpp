@@ -28,6 +28,9 @@ struct CliArguments {
     std::optional<std::uint64_t> seed;     ///< --seed: ECMP hashes and traffic permutation
     std::optional<double> trainTokens;     ///< --train-tokens
     bool json = false;
+    std::optional<std::string> shard; ///< sweep --shard I/N (checked by parseShard)
+    bool merge = false;               ///< sweep --merge FILES...
+    std::vector<std::string> files;   ///< sweep --merge: the shards' outputs
     // nccl-tests, named as all_reduce_perf names them
     std::string collective = "allreduce"; ///< -g / --op
     double minBytes = 8;                  ///< -b

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/CliCommands.hpp"
 
+#include "app/cli/SweepShards.hpp"
 #include "app/cli/TextReport.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/io/JsonCursor.hpp"
@@ -32,14 +33,22 @@ std::vector<std::string> fabricsOrDesign(const CliArguments& args, const Design&
     return args.fabrics.empty() ? std::vector<std::string>{design.fabric.spec.id} : args.fabrics;
 }
 
-std::string render(const CliArguments& args, const std::vector<RunReport>& reports,
-                   const std::vector<nlohmann::ordered_json>& rows) {
-    if (!args.json)
-        return formatTable(reports);
+std::string jsonArray(const std::vector<nlohmann::ordered_json>& rows) {
     nlohmann::ordered_json array = nlohmann::ordered_json::array();
     for (const auto& row : rows)
         array.push_back(row);
     return array.dump(2) + "\n";
+}
+
+std::string render(const CliArguments& args, const std::vector<RunReport>& reports,
+                   const std::vector<nlohmann::ordered_json>& rows) {
+    return args.json ? jsonArray(rows) : formatTable(reports);
+}
+
+/// `sweep --merge`: the shards' rows in point order, as the unsharded sweep prints them.
+std::string executeMerge(const CliArguments& args) {
+    const std::vector<nlohmann::ordered_json> rows = mergeShards(args.files);
+    return args.json ? jsonArray(rows) : formatSweepRows(rows);
 }
 
 /// `run`, `compare` and `sweep` on the design named in the arguments.
@@ -56,24 +65,47 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
         return args.json ? reportToJson(report).dump(2) + "\n" : formatReport(report);
     }
 
-    // The text table shows topology, bisection and cost only: skip the simulations.
-    options.simulate = args.json;
+    // The text table shows topology, bisection and cost only: skip the simulations. A
+    // shard writes JSON lines, so it simulates as --json does.
+    const bool rows = args.json || args.shard;
+    options.simulate = rows;
     std::vector<RunReport> reports;
-    std::vector<nlohmann::ordered_json> rows;
+    std::vector<nlohmann::ordered_json> table;
     const auto evaluate = [&](const Design& sized, const std::string& fabric, bool withServers) {
         options.fabricId = fabric;
         reports.push_back(runDesign(sized, catalog, options));
-        if (!args.json)
+        if (!rows)
             return;
         auto row = reportToJson(reports.back());
         row["fabric"] = fabric;
         if (withServers)
             row["servers"] = reports.back().servers;
-        rows.push_back(std::move(row));
+        table.push_back(std::move(row));
     };
     if (args.command == "compare") {
         for (const auto& fabric : args.fabrics)
             evaluate(design, fabric, false);
+    } else if (args.shard) {
+        // Points in the order the whole sweep runs them, numbered; this shard's only.
+        const Shard shard = parseShard(*args.shard);
+        const auto fabrics = fabricsOrDesign(args, design);
+        const std::size_t total = args.servers.size() * fabrics.size();
+        std::string lines;
+        std::size_t point = 0;
+        for (const int servers : args.servers) {
+            std::optional<Design> sized;
+            for (const auto& fabric : fabrics) {
+                if (shard.takes(point)) {
+                    if (!sized)
+                        sized = withServers(design, servers);
+                    evaluate(*sized, fabric, true);
+                    lines += shardLine(point, total, table.back());
+                    reports.clear(); // a shard keeps its lines, not every report
+                }
+                ++point;
+            }
+        }
+        return lines;
     } else {
         for (const int servers : args.servers) {
             const Design sized = withServers(design, servers);
@@ -81,7 +113,7 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
                 evaluate(sized, fabric, true);
         }
     }
-    return render(args, reports, rows);
+    return render(args, reports, table);
 }
 
 /// `nccl-tests`: the sizes table of all_reduce_perf and its siblings for the design.
@@ -131,6 +163,8 @@ std::string executeCommand(const CliArguments& args) {
             ids["models"].push_back(id);
         return ids.dump(2) + "\n";
     }
+    if (args.merge)
+        return executeMerge(args);
 
     try {
         if (args.command == "nccl-tests")

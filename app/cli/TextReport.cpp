@@ -91,6 +91,33 @@ std::string formatTable(const std::vector<RunReport>& reports) {
     return out.str();
 }
 
+std::string formatSweepRows(const std::vector<nlohmann::ordered_json>& rows) {
+    std::ostringstream out;
+    char line[320];
+    std::snprintf(line, sizeof line, "%-18s %8s %8s %7s %7s %7s %14s %14s %10s %10s %14s\n",
+                  "fabric", "servers", "GPUs", "leaf", "spine", "core", "bisect Gb/s", "delivered",
+                  "busbw GB/s", "step s", "capex $");
+    out << line;
+    const auto number = [](const nlohmann::ordered_json& j, const char* a, const char* b) {
+        return j.contains(a) && j[a].is_object() && j[a].contains(b) && j[a][b].is_number()
+                   ? j[a][b].get<double>()
+                   : 0.0;
+    };
+    for (const auto& r : rows) {
+        const auto& sw = r.value("switches", nlohmann::ordered_json::object());
+        std::snprintf(line, sizeof line, "%-18s %8d %8d %7d %7d %7d %14s %14s %10.1f %10.3f %14s\n",
+                      r.value("fabric", std::string("?")).c_str(), r.value("servers", 0),
+                      r.value("gpus", 0), sw.value("leaf", 0), sw.value("spine", 0),
+                      sw.value("core", 0),
+                      grouped(number(r, "bisection", "theoreticalGbps")).c_str(),
+                      grouped(number(r, "bisection", "effectiveGbps")).c_str(),
+                      number(r, "collective", "busBwGBps"), number(r, "step", "stepSeconds"),
+                      grouped(number(r, "cost", "fabricCapexUsd")).c_str());
+        out << line;
+    }
+    return out.str();
+}
+
 std::string formatCatalog(const Catalog& catalog) {
     std::ostringstream out;
     out << "fabrics\n";

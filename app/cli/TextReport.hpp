@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include "model/catalog/Catalog.hpp"
 #include "model/report/RunReport.hpp"
 
@@ -14,6 +16,9 @@ namespace fabriclab::app {
 std::string formatReport(const model::RunReport& report);
 /// One row per report: compare and sweep side by side.
 std::string formatTable(const std::vector<model::RunReport>& reports);
+/// A merged sweep's rows (the `run --json` objects with "fabric" and "servers"), with the
+/// simulated figures beside the sizing: bisection delivered, bus bandwidth, step time.
+std::string formatSweepRows(const std::vector<nlohmann::ordered_json>& rows);
 /// The ids a design file may name.
 std::string formatCatalog(const model::Catalog& catalog);
 

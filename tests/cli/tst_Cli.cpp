@@ -105,6 +105,8 @@ private Q_SLOTS:
     void runJson();
     void compareJson();
     void sweepJson();
+    void sweepShardsMergeToTheWholeSweep_data();
+    void sweepShardsMergeToTheWholeSweep();
     void ncclTestsJson();
     void ncclTestsTable();
     void badInput_data();
@@ -243,6 +245,47 @@ void tst_Cli::sweepJson() {
     }
 }
 
+void tst_Cli::sweepShardsMergeToTheWholeSweep_data() {
+    QTest::addColumn<int>("shards");
+    QTest::newRow("one shard") << 1;
+    QTest::newRow("three shards") << 3;
+    QTest::newRow("four shards") << 4;
+    QTest::newRow("more shards than points") << 8;
+}
+
+void tst_Cli::sweepShardsMergeToTheWholeSweep() {
+    // Six points (3 sizes x 2 fabrics) with a seed of their own: merged, the shards give
+    // back the unsharded sweep byte for byte, whatever the number of shards.
+    QFETCH(int, shards);
+    const QStringList sweep{QStringLiteral("sweep"),     m_good,
+                            QStringLiteral("--servers"), QStringLiteral("4,8,16"),
+                            QStringLiteral("--fabrics"), QStringLiteral("ib-ndr,roce-v2"),
+                            QStringLiteral("--seed"),    QStringLiteral("3")};
+    const Outcome whole = runCli(sweep + QStringList{QStringLiteral("--json")});
+    QVERIFY2(whole.exitCode == 0, qPrintable(diagnostics(whole)));
+    QStringList merge{QStringLiteral("sweep"), QStringLiteral("--merge")};
+    int lines = 0;
+    for (int i = 1; i <= shards; ++i) {
+        const Outcome part =
+            runCli(sweep + QStringList{QStringLiteral("--shard"),
+                                       QStringLiteral("%1/%2").arg(i).arg(shards)});
+        QVERIFY2(part.exitCode == 0 && part.err.isEmpty(), qPrintable(diagnostics(part)));
+        lines += part.out.count('\n');
+        const QString file =
+            m_dir.filePath(QStringLiteral("shard-%1-of-%2.jsonl").arg(i).arg(shards));
+        QVERIFY(writeFile(file, part.out));
+        merge << file;
+    }
+    QCOMPARE(lines, 6); // every point once over all shards
+    const Outcome merged = runCli(merge + QStringList{QStringLiteral("--json")});
+    QVERIFY2(merged.exitCode == 0 && merged.err.isEmpty(), qPrintable(diagnostics(merged)));
+    QCOMPARE(merged.out, whole.out);
+    const Outcome table = runCli(merge);
+    QVERIFY2(table.exitCode == 0, qPrintable(diagnostics(table)));
+    QCOMPARE(table.out.count('\n'), 7); // a header and six rows
+    QVERIFY(table.out.startsWith("fabric"));
+}
+
 void tst_Cli::ncclTestsJson() {
     // The contract: one object per size from -b to -e by -f, with the nccl-tests columns
     // and NCCL's choice. The good design is 4 servers x 8 GPUs; --servers 2 takes 16 ranks.
@@ -313,6 +356,33 @@ void tst_Cli::badInput_data() {
         QTest::addRow("usage: %s", name)
             << QByteArray() << arguments << QString::fromUtf8(where) << QString::fromUtf8(words);
     };
+
+    const QStringList sweepGood{"sweep", "{good}", "--servers", "4,8"};
+    usage("shard zero", sweepGood + QStringList{"--shard", "0/4"}, "--shard \"0/4\"",
+          "I must be from 1 to N");
+    usage("shard past N", sweepGood + QStringList{"--shard", "5/4"}, "--shard \"5/4\"",
+          "I must be from 1 to N");
+    usage("shard not a fraction", sweepGood + QStringList{"--shard", "half"}, "--shard \"half\"",
+          "expected I/N");
+    usage("merge without files", {"sweep", "--merge"}, "sweep --merge", "shards' files");
+    const QStringList mergeFile{"sweep", "--merge", "{file}"};
+    const auto merged = [&](const char* name, const char* text, const char* where,
+                            const char* words) {
+        QTest::addRow("merge: %s", name) << QByteArray(text) << mergeFile
+                                         << QString::fromUtf8(where) << QString::fromUtf8(words);
+    };
+    merged("not JSON", "garbage\n", "{file}:1: at /:", "not a JSON line");
+    merged("not a shard line", "{\"rows\": []}\n", "{file}:1: at /:", "\"point\"");
+    merged("point past the sweep", "{\"point\": 5, \"of\": 3, \"row\": {}}\n",
+           "{file}:1: at /point:", "point 5 of a sweep of 3");
+    merged("points missing", "{\"point\": 1, \"of\": 3, \"row\": {}}\n",
+           "{file}: at /:", "2 of 3 points missing (0, 2)");
+    merged("a point twice",
+           "{\"point\": 0, \"of\": 2, \"row\": {}}\n{\"point\": 0, \"of\": 2, \"row\": {}}\n",
+           "{file}:2: at /point:", "also in");
+    merged("two sweeps",
+           "{\"point\": 0, \"of\": 2, \"row\": {}}\n{\"point\": 1, \"of\": 3, \"row\": {}}\n",
+           "{file}:2: at /of:", "sweep of 3 points, the others of 2");
 
     bad("malformed", R"({"format": "fabriclab-design", "version": 1, )",
         "{file}: at /:", "not valid JSON");
