@@ -7,13 +7,19 @@
 #include "bench/Traffic.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/fabric/Generators.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/report/RunReport.hpp"
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSimulator.hpp"
 #include "model/sim/FlowSolver.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <fstream>
 #include <limits>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -231,6 +237,67 @@ std::string flowLabel(std::size_t n) {
 
 } // namespace
 
+/// A full design for case e: the 16K-GPU sample's workload and collective on a generated
+/// `kind` fabric of `servers` x 8 GPUs at `radix`, on `fabric`.
+model::Design scaledDesign(const char* kind, const char* fabric, int servers, int radix) {
+    std::ifstream in(FABRICLAB_SAMPLES_DIR "/fat-tree-16k-ib-ndr.fabric.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json d = nlohmann::json::parse(text.str());
+    d["fabric"] = fabric;
+    auto& g = d["generator"];
+    g["kind"] = kind;
+    g["servers"] = servers;
+    g["leafRadix"] = radix;
+    g["spineRadix"] = radix;
+    g["coreRadix"] = radix;
+    auto& w = d["workload"];
+    const int modelParallel = w["tp"].get<int>() * w["pp"].get<int>();
+    w["dp"] = std::max(1, servers * 8 / modelParallel);
+    if (servers * 8 % modelParallel != 0 || servers * 8 < modelParallel)
+        d.erase("workload");
+    return model::parseDesign(d.dump(), "scaled", model::Catalog::builtin());
+}
+
+/// Case e, FabricLab: a whole `fabriclab-cli run` (runDesign as the CLI calls it), timed;
+/// beside it, one random permutation on the same fabric routed and solved, each timed
+/// apart, to show where a run's time goes.
+Sample fabricLabFullRun(const model::Design& design) {
+    Sample s;
+    double start = clockSeconds();
+    const model::RunReport report = model::runDesign(design, model::Catalog::builtin());
+    s.seconds = elapsedSince(start);
+    const sim::FabricNetwork network(design.topology, design.fabric.spec, 1);
+    const NicNumbering nics(network);
+    const std::vector<NicPair> pairs = randomPermutation(nics, kPermutationSeed);
+    // Adaptive fabrics spread a flow over several channels: routes are kept whole here
+    // (FlowSet is single-path, for SimGrid), then loaded into the solver.
+    start = clockSeconds();
+    std::vector<sim::Route> routes(pairs.size());
+    for (std::size_t i = 0; i < pairs.size(); ++i)
+        network.routeInto(nics.endpoint(pairs[i].first), nics.endpoint(pairs[i].second), 0,
+                          routes[i]);
+    s.setupSeconds = elapsedSince(start);
+    auto solver = sim::makeSolver("heap");
+    for (std::uint32_t c = 0; c < network.channelCount(); ++c)
+        solver->addConstraint(network.capacityGbps(c));
+    std::size_t flows = 0;
+    for (const sim::Route& route : routes) {
+        if (route.elements.empty())
+            continue;
+        const sim::VariableId v = solver->addVariable();
+        for (const sim::PathElement& e : route.elements)
+            solver->expand(v, sim::ConstraintId{e.channel}, e.fraction);
+        ++flows;
+    }
+    start = clockSeconds();
+    solver->solve();
+    s.solveSeconds = elapsedSince(start);
+    s.pairs = static_cast<double>(report.gpus);
+    s.flows = static_cast<double>(flows);
+    return s;
+}
+
 void runCases(const BenchOptions& options, const std::function<void(const CaseResult&)>& done) {
     const bool quick = options.quick;
     const auto runs = [&](int byDefault) {
@@ -293,6 +360,49 @@ void runCases(const BenchOptions& options, const std::function<void(const CaseRe
             measureSide(runs(1), [&] { return simGridDrain(params, permutation, bytes); });
         compare(row, "finish times");
         done(row);
+    }
+    if (wants('e')) {
+        struct Size {
+            const char* id;
+            const char* kind;
+            const char* fabric;
+            int servers;
+            int radix;
+            double targetMs;
+            double targetMb;
+        };
+        // The sizes issue 13 names: 1K leaf/spine, 16K and 65K fat-trees at radix 64,
+        // 131K at radix 128 on Spectrum-X (the last with the 2 s and 1 GB goal).
+        const std::vector<Size> sizes =
+            quick ? std::vector<Size>{{"e64", "leaf-spine", "spectrum-x", 8, 64, 0, 0},
+                                      {"e512", "fat-tree", "ib-ndr", 64, 16, 0, 0}}
+                  : std::vector<Size>{{"e1K", "leaf-spine", "spectrum-x", 128, 128, 0, 0},
+                                      {"e16K", "fat-tree", "ib-ndr", 2048, 64, 0, 0},
+                                      {"e65K", "fat-tree", "ib-ndr", 8192, 64, 0, 0},
+                                      {"e131K", "fat-tree", "spectrum-x", 16384, 128, 2000, 1024}};
+        for (const Size& size : sizes) {
+            CaseResult row;
+            row.id = size.id;
+            row.title = "full run, ";
+            row.title += std::to_string(size.servers * 8);
+            row.title += " GPUs, ";
+            row.title += size.kind;
+            row.title += " on ";
+            row.title += size.fabric;
+            row.timed = "FabricLab: runDesign as fabriclab-cli run calls it (bisection over 8 "
+                        "seeds, collective, step, cost)";
+            row.targetMs = size.targetMs;
+            row.targetMb = size.targetMb;
+            row.simgridSkipped = "a full run has no SimGrid counterpart (cases a-d compare the "
+                                 "solver)";
+            row.fabriclab = measureSide(runs(1), [&] {
+                return fabricLabFullRun(
+                    scaledDesign(size.kind, size.fabric, size.servers, size.radix));
+            });
+            row.flows = static_cast<std::size_t>(row.fabriclab.median.flows);
+            row.pairs = row.flows;
+            done(row);
+        }
     }
     if (wants('d')) {
         std::vector<std::size_t> sizes;
