@@ -133,6 +133,82 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
         }
         addPeerGroups();
     }
+    findTwins();
+}
+
+void FabricNetwork::findTwins() {
+    // Switches with the same neighbours, in the same order, by the same cables of the same
+    // lengths, in the same tier, are twins: every other switch is as far from one as from
+    // the other (a shortest path to either ends through a shared neighbour and never passes
+    // the other twin), and a route between two switches is the route between their
+    // representatives with the twins' own cables put in. The leaves of a pod or of a rail
+    // group are twins, so one search and one spread serve them all.
+    constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
+    const std::size_t nodes = m_switchHops.size();
+    m_twinOf.resize(nodes);
+    m_twinChannels.assign(nodes, {});
+    std::map<std::vector<std::tuple<std::uint32_t, int, double, int>>, std::uint32_t> first;
+    std::vector<std::tuple<std::uint32_t, int, double, int>> key;
+    for (std::uint32_t u = 0; u < nodes; ++u) {
+        m_twinOf[u] = u;
+        if (m_switchHops[u].empty())
+            continue;
+        key.clear();
+        for (const Hop& hop : m_switchHops[u])
+            key.emplace_back(hop.to, hop.members, hop.meters, m_tier[u]);
+        m_twinOf[u] = first.try_emplace(key, u).first->second;
+    }
+    // For each twin, its representative's channels and its own, side by side: its cables
+    // both ways and the group channels it owns.
+    const auto hopTo = [&](std::uint32_t from, std::uint32_t to, int occurrence) -> const Hop* {
+        for (const Hop& hop : m_switchHops[from])
+            if (hop.to == to && occurrence-- == 0)
+                return &hop;
+        return nullptr;
+    };
+    for (std::uint32_t u = 0; u < nodes; ++u) {
+        const std::uint32_t r = m_twinOf[u];
+        if (r == u)
+            continue;
+        auto& map = m_twinChannels[u];
+        const auto add = [&](std::uint32_t from, std::uint32_t to) {
+            if (from != kNone && to != kNone && from != to)
+                map.emplace_back(from, to);
+        };
+        std::map<std::uint32_t, int> seen;
+        for (std::size_t k = 0; k < m_switchHops[r].size(); ++k) {
+            const Hop& mine = m_switchHops[u][k];
+            const Hop& theirs = m_switchHops[r][k];
+            for (int c = 0; c < theirs.channels; ++c)
+                add(theirs.channel0 + static_cast<std::uint32_t>(c),
+                    mine.channel0 + static_cast<std::uint32_t>(c));
+            const int occurrence = seen[theirs.to]++;
+            const Hop* intoTheirs = hopTo(theirs.to, r, occurrence);
+            const Hop* intoMine = hopTo(theirs.to, u, occurrence);
+            if (intoTheirs && intoMine)
+                for (int c = 0; c < intoTheirs->channels; ++c)
+                    add(intoTheirs->channel0 + static_cast<std::uint32_t>(c),
+                        intoMine->channel0 + static_cast<std::uint32_t>(c));
+        }
+        for (const auto* groups : {&m_upGroup, &m_downGroup, &m_peerUp})
+            if (groups->size() == nodes)
+                add((*groups)[r], (*groups)[u]);
+        std::sort(map.begin(), map.end());
+    }
+}
+
+std::size_t FabricNetwork::twinnedSwitches() const {
+    std::size_t twinned = 0;
+    for (std::uint32_t u = 0; u < m_twinOf.size(); ++u)
+        twinned += m_twinOf[u] != u;
+    return twinned;
+}
+
+std::uint32_t FabricNetwork::twinChannel(std::uint32_t node, std::uint32_t channel) const {
+    const auto& map = m_twinChannels[node];
+    const auto found = std::lower_bound(map.begin(), map.end(),
+                                        std::pair<std::uint32_t, std::uint32_t>(channel, 0));
+    return found != map.end() && found->first == channel ? found->second : channel;
 }
 
 void FabricNetwork::addPeerGroups() {
@@ -270,6 +346,12 @@ const std::vector<int>& FabricNetwork::distancesTo(std::uint32_t target) const {
     auto& distance = m_distances[target];
     if (!distance.empty())
         return distance;
+    if (const std::uint32_t twin = m_twinOf.empty() ? target : m_twinOf[target]; twin != target) {
+        // The twin's distances with the two twins' own entries exchanged (0 and 2).
+        distance = distancesTo(twin);
+        std::swap(distance[target], distance[twin]);
+        return distance;
+    }
     distance.assign(m_switchHops.size(), -1);
     std::deque<std::uint32_t> queue{target};
     distance[target] = 0;
@@ -297,6 +379,15 @@ const FabricNetwork::Choice& FabricNetwork::choiceToward(std::uint32_t node,
         return m_choices[table[node]];
 
     const std::vector<int>& distance = distancesTo(target);
+    // Two or more hops from a twin target, the next hops toward it are those toward its
+    // representative: the twins are the only switches whose distances differ, and neither
+    // can be a next hop from that far (findTwins).
+    if (const std::uint32_t twin = m_twinOf[target];
+        twin != target && node != twin && distance[node] >= 2) {
+        choiceToward(node, twin);
+        table[node] = m_choiceTo[twin][node];
+        return m_choices[table[node]];
+    }
     const std::vector<Hop>& hops = m_switchHops[node];
     m_candidates.clear();
     std::uint64_t hash = mix(node);
@@ -393,15 +484,36 @@ void FabricNetwork::appendMiddle(std::uint32_t from, std::uint32_t to, std::uint
         }
         return;
     }
-    const std::uint64_t pair = (static_cast<std::uint64_t>(from) << 32) | to;
+    // Twins share their representatives' spread, with their own cables put in; a pair of
+    // twins of one another has no representative pair and is spread as it is.
+    std::uint32_t a = m_twinOf[from];
+    std::uint32_t b = m_twinOf[to];
+    // Representatives cabled to each other would put the wrong cable in; so would one
+    // standing for both ends.
+    if (a == b || distancesTo(b)[a] <= 1) {
+        a = from;
+        b = to;
+    }
+    const std::uint64_t pair = (static_cast<std::uint64_t>(a) << 32) | b;
     auto it = m_middles.find(pair);
     if (it == m_middles.end()) {
         Middle computed;
-        computed.elements = spread(from, to, computed.meters);
+        computed.elements = spread(a, b, computed.meters);
         it = m_middles.emplace(pair, std::move(computed)).first;
     }
-    route.elements.insert(route.elements.end(), it->second.elements.begin(),
-                          it->second.elements.end());
+    if (a == from && b == to) {
+        route.elements.insert(route.elements.end(), it->second.elements.begin(),
+                              it->second.elements.end());
+    } else {
+        for (const PathElement& element : it->second.elements) {
+            std::uint32_t channel = element.channel;
+            if (a != from)
+                channel = twinChannel(from, channel);
+            if (b != to && channel == element.channel)
+                channel = twinChannel(to, channel);
+            route.elements.push_back({channel, element.fraction});
+        }
+    }
     route.wireMeters += it->second.meters;
 }
 

@@ -85,6 +85,9 @@ public:
     /// (one per cable under static ECMP, one for the bundle otherwise); empty when `from`
     /// is not a switch end of the link.
     std::vector<std::uint32_t> channelsLeaving(model::NodeId from, model::LinkId link) const;
+    /// Switches that route from a twin's tables and spreads (see findTwins): how much of
+    /// the fabric's regularity the router found.
+    std::size_t twinnedSwitches() const;
 
     /// Servers in topology order, and how many NICs (cables) each has.
     const std::vector<model::NodeId>& servers() const { return m_servers; }
@@ -147,6 +150,8 @@ private:
     bool symmetricAbove(std::uint32_t node) const;
     /// Adds the peer-group channels (see m_peerUp) after the switch group channels.
     void addPeerGroups();
+    /// Fills m_twinOf (see there).
+    void findTwins();
 
     const model::Topology* m_topology;
     model::Fabric m_fabric;
@@ -178,6 +183,14 @@ private:
         double meters = 0;
     };
     mutable std::vector<std::vector<int>> m_distances; ///< per target node index, filled lazily
+    /// Per switch, the first switch with the same neighbours by the same cables (itself
+    /// when none came before): distances to a twin come from its representative's.
+    std::vector<std::uint32_t> m_twinOf;
+    /// Per twin: its representative's channels paired with its own (sorted), for routes
+    /// taken from the representative's.
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_twinChannels;
+    /// A representative's channel as `node`'s twin has it (the channel itself otherwise).
+    std::uint32_t twinChannel(std::uint32_t node, std::uint32_t channel) const;
     mutable std::unordered_map<std::uint64_t, Middle> m_middles;
     // Static ECMP's next-hop choices, per target node index then node index, filled
     // lazily: routing a million flows then costs a table look-up per hop, not a scan of

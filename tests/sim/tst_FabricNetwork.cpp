@@ -4,6 +4,7 @@
 // flows spread unevenly over a switch's uplinks (found in review), and static ECMP must
 // hash flows over cables, not over links, when bundles differ in size.
 #include "model/catalog/Catalog.hpp"
+#include "model/fabric/Generators.hpp"
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSolver.hpp"
 #include "support/BuiltinCatalog.hpp"
@@ -22,6 +23,8 @@ private Q_SLOTS:
     void staticEcmpHashesOverCables();
     void aCableRunsAtTheSlowerPort_data();
     void aCableRunsAtTheSlowerPort();
+    void twinsRouteAsTheirOwnSpread_data();
+    void twinsRouteAsTheirOwnSpread();
 };
 
 void tst_FabricNetwork::aCableRunsAtTheSlowerPort_data() {
@@ -149,6 +152,66 @@ void tst_FabricNetwork::staticEcmpHashesOverCables() {
     // over four of them; a hash that picked links instead of cables would give 1/2.
     QVERIFY2(qAbs(viaS2 / double(kFlows) - 0.75) <= 0.03,
              qPrintable(QStringLiteral("%1 of %2 flows via S2").arg(viaS2).arg(kFlows)));
+}
+
+void tst_FabricNetwork::twinsRouteAsTheirOwnSpread_data() {
+    QTest::addColumn<QString>("fabric");
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<int>("servers");
+    QTest::newRow("adaptive fat-tree") << "ib-ndr"
+                                       << "fat-tree" << 64;
+    QTest::newRow("ECMP fat-tree") << "roce-v2"
+                                   << "fat-tree" << 64;
+    QTest::newRow("adaptive leaf/spine") << "spectrum-x"
+                                         << "leaf-spine" << 16;
+}
+
+void tst_FabricNetwork::twinsRouteAsTheirOwnSpread() {
+    // Leaves of a pod are twins and route from their representatives' spreads with their
+    // own cables put in. Give every cable its own length and there are no twins: each
+    // pair is spread from scratch. Both must load the same channels by the same shares,
+    // in the same order, for every pair of servers' NICs (the lengths only move latency).
+    QFETCH(QString, fabric);
+    QFETCH(QString, kind);
+    QFETCH(int, servers);
+    model::GeneratorParams p;
+    p.kind = kind.toStdString();
+    p.servers = servers;
+    p.nicsPerServer = 2;
+    p.leafRadix = 8;
+    p.spineRadix = 8;
+    p.coreRadix = 8;
+    const model::Topology twins = model::generate(p);
+    model::Topology unique = twins;
+    for (const auto& [id, link] : twins.links()) {
+        model::Link changed = link;
+        changed.lengthMeters = 2 + 0.001 * id.value;
+        unique.replaceLink(id, changed);
+    }
+    const model::Fabric& spec = testing::builtinFabric(fabric.toStdString());
+    const sim::FabricNetwork a(twins, spec, 5);
+    const sim::FabricNetwork b(unique, spec, 5);
+    QCOMPARE(a.channelCount(), b.channelCount());
+    QVERIFY(a.twinnedSwitches() > 0); // the leaves of a pod or block
+    QCOMPARE(b.twinnedSwitches(), std::size_t{0});
+    const auto& nodes = a.servers();
+    int compared = 0;
+    for (std::size_t i = 0; i < nodes.size(); i += 3)
+        for (std::size_t j = 0; j < nodes.size(); ++j)
+            for (int nic = 0; nic < 2; ++nic) {
+                const sim::Endpoint from{nodes[i], nic};
+                const sim::Endpoint to{nodes[j], nic};
+                const sim::Route x = a.route(from, to, 11);
+                const sim::Route y = b.route(from, to, 11);
+                QCOMPARE(x.elements.size(), y.elements.size());
+                for (std::size_t e = 0; e < x.elements.size(); ++e) {
+                    QCOMPARE(x.elements[e].channel, y.elements[e].channel);
+                    QCOMPARE(x.elements[e].fraction, y.elements[e].fraction);
+                }
+                QCOMPARE(x.switchHops, y.switchHops);
+                ++compared;
+            }
+    QVERIFY(compared >= 100);
 }
 
 QTEST_APPLESS_MAIN(tst_FabricNetwork)
