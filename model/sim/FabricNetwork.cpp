@@ -146,7 +146,6 @@ void FabricNetwork::findTwins() {
     constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
     const std::size_t nodes = m_switchHops.size();
     m_twinOf.resize(nodes);
-    m_twinChannels.assign(nodes, {});
     std::map<std::vector<std::tuple<std::uint32_t, int, double, int>>, std::uint32_t> first;
     std::vector<std::tuple<std::uint32_t, int, double, int>> key;
     for (std::uint32_t u = 0; u < nodes; ++u) {
@@ -158,8 +157,14 @@ void FabricNetwork::findTwins() {
             key.emplace_back(hop.to, hop.members, hop.meters, m_tier[u]);
         m_twinOf[u] = first.try_emplace(key, u).first->second;
     }
-    // For each twin, its representative's channels and its own, side by side: its cables
-    // both ways and the group channels it owns.
+    // Every twin and representative lists its channels in one order (slots): its cables
+    // out, the cables into it, its group channels. Twins' slots correspond one to one, so
+    // a representative's route becomes a twin's by changing the slots it uses.
+    std::vector<char> represents(nodes, 0);
+    for (std::uint32_t u = 0; u < nodes; ++u)
+        if (m_twinOf[u] != u)
+            represents[m_twinOf[u]] = represents[u] = 1;
+    m_slots.assign(nodes, {});
     const auto hopTo = [&](std::uint32_t from, std::uint32_t to, int occurrence) -> const Hop* {
         for (const Hop& hop : m_switchHops[from])
             if (hop.to == to && occurrence-- == 0)
@@ -167,33 +172,20 @@ void FabricNetwork::findTwins() {
         return nullptr;
     };
     for (std::uint32_t u = 0; u < nodes; ++u) {
-        const std::uint32_t r = m_twinOf[u];
-        if (r == u)
+        if (!represents[u])
             continue;
-        auto& map = m_twinChannels[u];
-        const auto add = [&](std::uint32_t from, std::uint32_t to) {
-            if (from != kNone && to != kNone && from != to)
-                map.emplace_back(from, to);
-        };
+        auto& slots = m_slots[u];
+        for (const Hop& hop : m_switchHops[u])
+            for (int c = 0; c < hop.channels; ++c)
+                slots.push_back(hop.channel0 + static_cast<std::uint32_t>(c));
         std::map<std::uint32_t, int> seen;
-        for (std::size_t k = 0; k < m_switchHops[r].size(); ++k) {
-            const Hop& mine = m_switchHops[u][k];
-            const Hop& theirs = m_switchHops[r][k];
-            for (int c = 0; c < theirs.channels; ++c)
-                add(theirs.channel0 + static_cast<std::uint32_t>(c),
-                    mine.channel0 + static_cast<std::uint32_t>(c));
-            const int occurrence = seen[theirs.to]++;
-            const Hop* intoTheirs = hopTo(theirs.to, r, occurrence);
-            const Hop* intoMine = hopTo(theirs.to, u, occurrence);
-            if (intoTheirs && intoMine)
-                for (int c = 0; c < intoTheirs->channels; ++c)
-                    add(intoTheirs->channel0 + static_cast<std::uint32_t>(c),
-                        intoMine->channel0 + static_cast<std::uint32_t>(c));
+        for (const Hop& hop : m_switchHops[u]) {
+            const Hop* into = hopTo(hop.to, u, seen[hop.to]++);
+            for (int c = 0; into && c < into->channels; ++c)
+                slots.push_back(into->channel0 + static_cast<std::uint32_t>(c));
         }
         for (const auto* groups : {&m_upGroup, &m_downGroup, &m_peerUp})
-            if (groups->size() == nodes)
-                add((*groups)[r], (*groups)[u]);
-        std::sort(map.begin(), map.end());
+            slots.push_back(groups->size() == nodes ? (*groups)[u] : kNone);
     }
 }
 
@@ -202,13 +194,6 @@ std::size_t FabricNetwork::twinnedSwitches() const {
     for (std::uint32_t u = 0; u < m_twinOf.size(); ++u)
         twinned += m_twinOf[u] != u;
     return twinned;
-}
-
-std::uint32_t FabricNetwork::twinChannel(std::uint32_t node, std::uint32_t channel) const {
-    const auto& map = m_twinChannels[node];
-    const auto found = std::lower_bound(map.begin(), map.end(),
-                                        std::pair<std::uint32_t, std::uint32_t>(channel, 0));
-    return found != map.end() && found->first == channel ? found->second : channel;
 }
 
 void FabricNetwork::addPeerGroups() {
@@ -499,22 +484,42 @@ void FabricNetwork::appendMiddle(std::uint32_t from, std::uint32_t to, std::uint
     if (it == m_middles.end()) {
         Middle computed;
         computed.elements = spread(a, b, computed.meters);
+        computed.patches = patchesFor(computed.elements, a, b);
         it = m_middles.emplace(pair, std::move(computed)).first;
     }
-    if (a == from && b == to) {
-        route.elements.insert(route.elements.end(), it->second.elements.begin(),
-                              it->second.elements.end());
-    } else {
-        for (const PathElement& element : it->second.elements) {
-            std::uint32_t channel = element.channel;
-            if (a != from)
-                channel = twinChannel(from, channel);
-            if (b != to && channel == element.channel)
-                channel = twinChannel(to, channel);
-            route.elements.push_back({channel, element.fraction});
-        }
+    const Middle& middle = it->second;
+    const std::size_t base = route.elements.size();
+    route.elements.insert(route.elements.end(), middle.elements.begin(), middle.elements.end());
+    for (const Patch& patch : middle.patches) {
+        const std::uint32_t twin = patch.toSide ? to : from;
+        if (twin != (patch.toSide ? b : a))
+            route.elements[base + patch.position].channel = m_slots[twin][patch.slot];
     }
-    route.wireMeters += it->second.meters;
+    route.wireMeters += middle.meters;
+}
+
+std::vector<FabricNetwork::Patch>
+FabricNetwork::patchesFor(const std::vector<PathElement>& elements, std::uint32_t a,
+                          std::uint32_t b) const {
+    // Which elements are the ends' own channels, found once per pair of representatives.
+    std::vector<Patch> patches;
+    const auto slotOf = [&](std::uint32_t node, std::uint32_t channel) -> std::optional<int> {
+        const auto& slots = m_slots[node];
+        for (std::size_t i = 0; i < slots.size(); ++i)
+            if (slots[i] == channel)
+                return static_cast<int>(i);
+        return std::nullopt;
+    };
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        if (const auto slot = m_slots[a].empty() ? std::nullopt : slotOf(a, elements[i].channel))
+            patches.push_back(
+                {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(*slot), false});
+        else if (const auto other =
+                     m_slots[b].empty() ? std::nullopt : slotOf(b, elements[i].channel))
+            patches.push_back(
+                {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(*other), true});
+    }
+    return patches;
 }
 
 const std::vector<FabricNetwork::GroupHop>& FabricNetwork::groupHops(std::uint32_t node,

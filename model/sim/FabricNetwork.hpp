@@ -178,19 +178,27 @@ private:
     // links into them from above stay a channel per switch.)
     std::vector<std::uint32_t> m_peerUp;   ///< per node: channel of its peer group's uplinks
     std::vector<std::uint32_t> m_peerSize; ///< per node: switches in its peer group, 0 if none
+    /// An element of a representatives' spread that is one end's own channel: a twin
+    /// end puts its channel of the same slot there.
+    struct Patch {
+        std::uint32_t position;
+        std::uint32_t slot;
+        bool toSide; ///< the destination end's (else the source end's)
+    };
     struct Middle {
         std::vector<PathElement> elements;
         double meters = 0;
+        std::vector<Patch> patches;
     };
+    std::vector<Patch> patchesFor(const std::vector<PathElement>& elements, std::uint32_t a,
+                                  std::uint32_t b) const;
     mutable std::vector<std::vector<int>> m_distances; ///< per target node index, filled lazily
     /// Per switch, the first switch with the same neighbours by the same cables (itself
     /// when none came before): distances to a twin come from its representative's.
     std::vector<std::uint32_t> m_twinOf;
-    /// Per twin: its representative's channels paired with its own (sorted), for routes
-    /// taken from the representative's.
-    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_twinChannels;
-    /// A representative's channel as `node`'s twin has it (the channel itself otherwise).
-    std::uint32_t twinChannel(std::uint32_t node, std::uint32_t channel) const;
+    /// Per twin and representative: its channels in slot order (cables out, cables in,
+    /// group channels); empty for switches without twins.
+    std::vector<std::vector<std::uint32_t>> m_slots;
     mutable std::unordered_map<std::uint64_t, Middle> m_middles;
     // Static ECMP's next-hop choices, per target node index then node index, filled
     // lazily: routing a million flows then costs a table look-up per hop, not a scan of
