@@ -41,9 +41,11 @@ struct Fabric {
     double switchLatencyNs = 0; ///< port to port, per hop
     double nicLatencyNs = 0;    ///< NIC and software start-up, one side
     Routing routing = Routing::Ecmp;
-    double lineEfficiency = 1;       ///< share of line rate a NIC delivers at large sizes
-    double incastEfficiency = 1;     ///< share kept under many-to-one congestion
-    double protocolOverhead = 0;     ///< share lost to the transport stack (TCP)
+    double lineEfficiency = 1;   ///< share of line rate a NIC delivers at large sizes
+    double incastEfficiency = 1; ///< share kept under many-to-one congestion
+    double protocolOverhead = 0; ///< share lost to the transport stack (TCP)
+    /// The share of line rate that carries data: line efficiency less protocol overhead.
+    double goodputShare() const { return lineEfficiency * (1 - protocolOverhead); }
     double stepLatencyUs = 4;        ///< NCCL's per-step protocol latency over this fabric
     bool inNetworkReduction = false; ///< SHARP-style reduction in the switches
     FabricHardware hardware;

@@ -59,23 +59,58 @@ int nicOfGpu(const Context& c, int gpu) {
 }
 
 /// One transfer per rail from every `from` server to its `to` server, all at once.
-/// `kind` names the pattern for the phase cache.
+std::vector<Transfer> pairTransfers(const Context& c, const std::vector<std::pair<int, int>>& pairs,
+                                    double bytes) {
+    std::vector<Transfer> transfers;
+    transfers.reserve(pairs.size() * static_cast<std::size_t>(c.rails));
+    for (int rail = 0; rail < c.rails; ++rail)
+        for (const auto& [from, to] : pairs)
+            transfers.push_back(Transfer{{c.group.servers[static_cast<std::size_t>(from)], rail},
+                                         {c.group.servers[static_cast<std::size_t>(to)], rail},
+                                         bytes,
+                                         {},
+                                         static_cast<std::uint64_t>(rail),
+                                         c.stepAlpha});
+    return transfers;
+}
+
+/// Every server to every other: one transfer per rail with PXN (the server's share moves
+/// to the NIC of its rail first), else one per pair of GPUs from NIC to NIC.
+std::vector<Transfer> allToAllTransfers(const Context& c, bool pxn, double bytes) {
+    std::vector<Transfer> transfers;
+    for (int s = 0; s < c.servers; ++s)
+        for (int t = 0; t < c.servers; ++t) {
+            if (s == t)
+                continue;
+            const auto from = c.group.servers[static_cast<std::size_t>(s)];
+            const auto to = c.group.servers[static_cast<std::size_t>(t)];
+            if (pxn) {
+                for (int rail = 0; rail < c.rails; ++rail)
+                    transfers.push_back(Transfer{{from, rail},
+                                                 {to, rail},
+                                                 bytes,
+                                                 {},
+                                                 static_cast<std::uint64_t>(rail),
+                                                 c.stepAlpha});
+                continue;
+            }
+            for (int a = 0; a < c.gpus; ++a)
+                for (int b = 0; b < c.gpus; ++b)
+                    transfers.push_back(Transfer{{from, nicOfGpu(c, a)},
+                                                 {to, nicOfGpu(c, b)},
+                                                 bytes,
+                                                 {},
+                                                 static_cast<std::uint64_t>(a * c.gpus + b),
+                                                 c.stepAlpha});
+        }
+    return transfers;
+}
+
+/// pairTransfers, simulated. `kind` names the pattern for the phase cache.
 SimulationResult simulatePairs(const Context& c, std::string_view kind,
                                const std::vector<std::pair<int, int>>& pairs, double bytesPerRail) {
-    return simulatePhase(c, kind, bytesPerRail, [&](double bytes) {
-        std::vector<Transfer> transfers;
-        transfers.reserve(pairs.size() * static_cast<std::size_t>(c.rails));
-        for (int rail = 0; rail < c.rails; ++rail)
-            for (const auto& [from, to] : pairs)
-                transfers.push_back(
-                    Transfer{{c.group.servers[static_cast<std::size_t>(from)], rail},
-                             {c.group.servers[static_cast<std::size_t>(to)], rail},
-                             bytes,
-                             {},
-                             static_cast<std::uint64_t>(rail),
-                             c.stepAlpha});
-        return transfers;
-    });
+    return simulatePhase(c, kind, bytesPerRail,
+                         [&](double bytes) { return pairTransfers(c, pairs, bytes); });
 }
 
 std::vector<std::pair<int, int>> ringPairs(int servers) {
@@ -123,7 +158,7 @@ nccl::NodeHardware nodeHardware(const Context& c) {
     h.nvlsMulticast = gpu.nvlsMulticast && gpu.nvSwitch;
     h.nics = c.rails;
     const auto& fabric = c.network.fabric();
-    const double goodputShare = fabric.lineEfficiency * (1 - fabric.protocolOverhead);
+    const double goodputShare = fabric.goodputShare();
     h.nicGBps = c.network.nicGoodputGbps({c.group.servers.front(), 0}) / goodputShare / 8;
     h.pcieGBps = gpu.pcieGBps;
     return h;
@@ -327,35 +362,7 @@ CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
     // (PXN), or one GPU pair's piece (direct).
     const double perTransfer =
         pxn ? piece * c.gpus * (static_cast<double>(c.gpus) / c.rails) : piece;
-    const auto build = [&](double bytesEach) {
-        std::vector<Transfer> transfers;
-        for (int s = 0; s < c.servers; ++s)
-            for (int t = 0; t < c.servers; ++t) {
-                if (s == t)
-                    continue;
-                const auto from = c.group.servers[static_cast<std::size_t>(s)];
-                const auto to = c.group.servers[static_cast<std::size_t>(t)];
-                if (pxn) {
-                    for (int rail = 0; rail < c.rails; ++rail)
-                        transfers.push_back(Transfer{{from, rail},
-                                                     {to, rail},
-                                                     bytesEach,
-                                                     {},
-                                                     static_cast<std::uint64_t>(rail),
-                                                     c.stepAlpha});
-                    continue;
-                }
-                for (int a = 0; a < c.gpus; ++a)
-                    for (int b = 0; b < c.gpus; ++b)
-                        transfers.push_back(Transfer{{from, nicOfGpu(c, a)},
-                                                     {to, nicOfGpu(c, b)},
-                                                     bytesEach,
-                                                     {},
-                                                     static_cast<std::uint64_t>(a * c.gpus + b),
-                                                     c.stepAlpha});
-            }
-        return transfers;
-    };
+    const auto build = [&](double bytesEach) { return allToAllTransfers(c, pxn, bytesEach); };
     if (c.servers > 1)
         result.phase = simulatePhase(c,
                                      std::string(pxn ? "all-to-all pxn " : "all-to-all direct ") +
@@ -405,6 +412,19 @@ namespace {
     throw std::invalid_argument("algorithm " + std::string(model::toString(algorithm)) +
                                 " does not apply to " + std::string(model::toString(op)) +
                                 " (use " + fits + ")");
+}
+
+/// What every algorithm reads about the group on this network.
+Context contextFor(const FabricNetwork& network, const CollectiveGroup& group, std::stop_token stop,
+                   PhaseCache* cache) {
+    Context c{network, group, std::move(stop), 0, 0, 0, 0, 0, 0, {}, cache};
+    c.servers = static_cast<int>(group.servers.size());
+    c.gpus = group.gpusPerServer;
+    c.rails = collectiveRails(network, group);
+    c.scaleUpBps = group.gpu.scaleUpGBps * group.gpu.scaleUpEfficiency * 1e9;
+    c.scaleUpAlpha = group.gpu.scaleUpStepLatencyUs * 1e-6;
+    c.stepAlpha = network.fabric().stepLatencyUs * 1e-6;
+    return c;
 }
 
 CollectiveResult dispatch(const Context& c, const model::CollectiveSpec& spec) {
@@ -467,6 +487,16 @@ int collectiveRails(const FabricNetwork& network, const CollectiveGroup& group) 
     return rails;
 }
 
+std::vector<Transfer> phaseTransfers(const FabricNetwork& network, const CollectiveGroup& group,
+                                     const CollectiveResult& result) {
+    const Context c = contextFor(network, group, {}, nullptr);
+    if (result.algorithm == CollectiveAlgorithm::Pxn ||
+        result.algorithm == CollectiveAlgorithm::Direct)
+        return allToAllTransfers(c, result.algorithm == CollectiveAlgorithm::Pxn, 1.0);
+    // Every other algorithm is timed on one ring step on every rail.
+    return c.servers > 1 ? pairTransfers(c, ringPairs(c.servers), 1.0) : std::vector<Transfer>{};
+}
+
 double busBandwidthFactor(CollectiveOp op, int ranks) {
     const double n = ranks;
     switch (op) {
@@ -492,13 +522,7 @@ CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGro
                                     std::to_string(group.ranks()));
     if (!(spec.bytes > 0))
         throw std::invalid_argument("a collective needs a positive size in bytes");
-    Context c{network, group, stop, 0, 0, 0, 0, 0, 0, {}, cache};
-    c.servers = static_cast<int>(group.servers.size());
-    c.gpus = group.gpusPerServer;
-    c.rails = collectiveRails(network, group);
-    c.scaleUpBps = group.gpu.scaleUpGBps * group.gpu.scaleUpEfficiency * 1e9;
-    c.scaleUpAlpha = group.gpu.scaleUpStepLatencyUs * 1e-6;
-    c.stepAlpha = network.fabric().stepLatencyUs * 1e-6;
+    Context c = contextFor(network, group, stop, cache);
     if (recordLinks) {
         c.simulation.recordLinks = true;
         c.simulation.maxSamples = std::clamp<std::size_t>(

@@ -37,6 +37,12 @@ CollectiveGroup groupOfServers(const FabricNetwork& network, const model::GpuSpe
 /// std::invalid_argument for a server of a multi-server group without a NIC.
 int collectiveRails(const FabricNetwork& network, const CollectiveGroup& group);
 
+struct CollectiveResult;
+/// The transfers the collective's fabric phase ran (a ring step on every rail, or an
+/// all-to-all's exchange), built as runCollective built them for `result`, one byte each.
+std::vector<Transfer> phaseTransfers(const FabricNetwork& network, const CollectiveGroup& group,
+                                     const CollectiveResult& result);
+
 /// Timing of one collective, reported as nccl-tests reports it:
 /// algbw = size / time; busbw = algbw x 2(n-1)/n for all-reduce, x (n-1)/n for
 /// all-gather, reduce-scatter and all-to-all, x 1 for broadcast.

@@ -117,7 +117,7 @@ EffectiveBisection effectiveBisection(const FabricNetwork& network,
     mean.seeds = seeds;
     mean.ratio = theoretical.minCut.value > 0 ? mean.gbps / theoretical.minCut.value : 0;
     const auto& fabric = network.fabric();
-    mean.lineEfficiency = fabric.lineEfficiency * (1 - fabric.protocolOverhead);
+    mean.lineEfficiency = fabric.goodputShare();
     mean.routingEfficiency = mean.ratio / mean.lineEfficiency;
     return mean;
 }

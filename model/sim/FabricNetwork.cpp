@@ -49,7 +49,7 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
                                                   : node.kind == NodeKind::Leaf  ? 1
                                                   : node.kind == NodeKind::Spine ? 2
                                                                                  : 3);
-    const double goodput = fabric.lineEfficiency * (1 - fabric.protocolOverhead);
+    const double goodput = fabric.goodputShare();
 
     const auto addChannel = [&](model::LinkId link, double gbps, bool server) {
         m_capacity.push_back(gbps * goodput);
@@ -511,13 +511,11 @@ FabricNetwork::patchesFor(const std::vector<PathElement>& elements, std::uint32_
         return std::nullopt;
     };
     for (std::size_t i = 0; i < elements.size(); ++i) {
-        if (const auto slot = m_slots[a].empty() ? std::nullopt : slotOf(a, elements[i].channel))
-            patches.push_back(
-                {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(*slot), false});
-        else if (const auto other =
-                     m_slots[b].empty() ? std::nullopt : slotOf(b, elements[i].channel))
-            patches.push_back(
-                {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(*other), true});
+        const auto index = static_cast<std::uint32_t>(i);
+        if (const auto slot = slotOf(a, elements[i].channel))
+            patches.push_back({index, static_cast<std::uint32_t>(*slot), false});
+        else if (const auto other = slotOf(b, elements[i].channel))
+            patches.push_back({index, static_cast<std::uint32_t>(*other), true});
     }
     return patches;
 }

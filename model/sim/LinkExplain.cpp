@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace fabriclab::sim {
 namespace {
@@ -32,9 +33,16 @@ model::NodeId entryNode(const FabricNetwork& network, const Route& route, std::s
     return source;
 }
 
+/// Where a route crosses an explained link: the transfer and the element of its route.
+struct Crossing {
+    std::size_t transfer;
+    std::size_t hop;
+};
+
 LinkExplanation explainOne(const FabricNetwork& network, const std::vector<Transfer>& transfers,
-                           const std::vector<Route>& routes, const std::vector<char>& used,
-                           const FlowSolver& solver, model::LinkId id) {
+                           const std::vector<Route>& routes, const std::vector<Crossing>& crossings,
+                           const std::vector<char>& used, const FlowSolver& solver,
+                           model::LinkId id) {
     const model::Topology& topology = network.topology();
     const model::Link& link = topology.link(id);
     LinkExplanation result;
@@ -44,32 +52,27 @@ LinkExplanation explainOne(const FabricNetwork& network, const std::vector<Trans
             result.capacityGbps += network.capacityGbps(c);
     result.capacityGbps /= 2; // both directions were summed
     std::map<std::uint32_t, int> flowsOnChannel;
-    for (std::size_t i = 0; i < transfers.size(); ++i) {
+    for (const auto& [i, hop] : crossings) {
         const Route& route = routes[i];
-        for (std::size_t hop = 0; hop < route.elements.size(); ++hop) {
-            const PathElement& element = route.elements[hop];
-            const auto links = network.linksOf(element.channel);
-            if (std::find(links.begin(), links.end(), id) == links.end())
-                continue;
-            // A group channel spreads the flow over its links by their cables.
-            double share = element.fraction;
-            if (links.size() > 1) {
-                int cables = 0;
-                for (const model::LinkId l : links)
-                    cables += topology.link(l).count;
-                share *= static_cast<double>(link.count) / std::max(1, cables);
-            }
-            FlowOnLink flow;
-            flow.from = transfers[i].from;
-            flow.to = transfers[i].to;
-            flow.rateGbps = solver.rate(VariableId{static_cast<std::uint32_t>(i)}) * share;
-            flow.fromSideA =
-                entryNode(network, route, hop, link, transfers[i].from.server) == link.a;
-            flow.channel = element.channel;
-            (flow.fromSideA ? result.loadAtoB : result.loadBtoA) += flow.rateGbps;
-            ++flowsOnChannel[element.channel];
-            result.flows.push_back(flow);
+        const PathElement& element = route.elements[hop];
+        const auto links = network.linksOf(element.channel);
+        // A group channel spreads the flow over its links by their cables.
+        double share = element.fraction;
+        if (links.size() > 1) {
+            int cables = 0;
+            for (const model::LinkId l : links)
+                cables += topology.link(l).count;
+            share *= static_cast<double>(link.count) / std::max(1, cables);
         }
+        FlowOnLink flow;
+        flow.from = transfers[i].from;
+        flow.to = transfers[i].to;
+        flow.rateGbps = solver.rate(VariableId{static_cast<std::uint32_t>(i)}) * share;
+        flow.fromSideA = entryNode(network, route, hop, link, transfers[i].from.server) == link.a;
+        flow.channel = element.channel;
+        (flow.fromSideA ? result.loadAtoB : result.loadBtoA) += flow.rateGbps;
+        ++flowsOnChannel[element.channel];
+        result.flows.push_back(flow);
     }
     if (result.capacityGbps > 0) {
         result.loadAtoB /= result.capacityGbps;
@@ -115,47 +118,6 @@ LinkExplanation explainOne(const FabricNetwork& network, const std::vector<Trans
 
 } // namespace
 
-std::vector<Transfer> phaseTransfers(const FabricNetwork& network, const CollectiveGroup& group,
-                                     const CollectiveResult& result) {
-    const int servers = static_cast<int>(group.servers.size());
-    const int rails = collectiveRails(network, group);
-    std::vector<Transfer> transfers;
-    const auto add = [&](int s, int t, int fromNic, int toNic, std::uint64_t key) {
-        transfers.push_back(Transfer{{group.servers[static_cast<std::size_t>(s)], fromNic},
-                                     {group.servers[static_cast<std::size_t>(t)], toNic},
-                                     1.0,
-                                     {},
-                                     key,
-                                     0});
-    };
-    if (result.algorithm == model::CollectiveAlgorithm::Pxn ||
-        result.algorithm == model::CollectiveAlgorithm::Direct) {
-        const bool pxn = result.algorithm == model::CollectiveAlgorithm::Pxn;
-        const int gpus = group.gpusPerServer;
-        for (int s = 0; s < servers; ++s)
-            for (int t = 0; t < servers; ++t) {
-                if (s == t)
-                    continue;
-                if (pxn) {
-                    for (int rail = 0; rail < rails; ++rail)
-                        add(s, t, rail, rail, static_cast<std::uint64_t>(rail));
-                    continue;
-                }
-                for (int a = 0; a < gpus; ++a)
-                    for (int b = 0; b < gpus; ++b)
-                        add(s, t, a * rails / gpus, b * rails / gpus,
-                            static_cast<std::uint64_t>(a * gpus + b));
-            }
-        return transfers;
-    }
-    // Every other algorithm is timed on one ring step on every rail (runCollective).
-    if (servers > 1)
-        for (int rail = 0; rail < rails; ++rail)
-            for (int s = 0; s < servers; ++s)
-                add(s, (s + 1) % servers, rail, rail, static_cast<std::uint64_t>(rail));
-    return transfers;
-}
-
 std::vector<LinkExplanation> explainLinks(const FabricNetwork& network,
                                           const std::vector<Transfer>& transfers,
                                           const std::vector<model::LinkId>& ids,
@@ -185,9 +147,20 @@ std::vector<LinkExplanation> explainLinks(const FabricNetwork& network,
         }
     }
     solver->solve();
+    // One pass over the routes finds every crossing of every link asked about.
+    std::unordered_map<std::uint32_t, std::vector<std::size_t>> asked; // a link asked twice too
+    for (std::size_t k = 0; k < ids.size(); ++k)
+        asked[ids[k].value].push_back(k);
+    std::vector<std::vector<Crossing>> crossings(ids.size());
+    for (std::size_t i = 0; i < routes.size(); ++i)
+        for (std::size_t hop = 0; hop < routes[i].elements.size(); ++hop)
+            for (const model::LinkId link : network.linksOf(routes[i].elements[hop].channel))
+                if (const auto found = asked.find(link.value); found != asked.end())
+                    for (const std::size_t k : found->second)
+                        crossings[k].push_back({i, hop});
     std::vector<LinkExplanation> all;
-    for (const model::LinkId id : ids)
-        all.push_back(explainOne(network, transfers, routes, used, *solver, id));
+    for (std::size_t k = 0; k < ids.size(); ++k)
+        all.push_back(explainOne(network, transfers, routes, crossings[k], used, *solver, ids[k]));
     return all;
 }
 

@@ -38,11 +38,6 @@ struct LinkExplanation {
     int idleSiblings = 0;
 };
 
-/// The transfers the collective's fabric phase ran (a ring step, or an all-to-all's
-/// exchange), as runCollective built them for `result`.
-std::vector<Transfer> phaseTransfers(const FabricNetwork& network, const CollectiveGroup& group,
-                                     const CollectiveResult& result);
-
 /// The flows of `transfers` on each of `links`, from one solve. Throws
 /// std::invalid_argument for a link the network does not have.
 std::vector<LinkExplanation> explainLinks(const FabricNetwork& network,
