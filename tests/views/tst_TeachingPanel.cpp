@@ -66,6 +66,12 @@ void tst_TeachingPanel::stepsThroughARing() {
     // Playback colours wait while a lesson shows.
     scene.clearLinkHeat();
     QVERIFY(scene.hasLinkHeat());
+    // Folding the servers into their units redraws the step on the bundles.
+    const std::size_t notes = scene.linkNoteCount();
+    scene.collapseAll();
+    QVERIFY(scene.linkNoteCount() > 0);
+    scene.expandAll();
+    QCOMPARE(scene.linkNoteCount(), notes);
 
     panel.next();
     panel.next();

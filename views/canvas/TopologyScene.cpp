@@ -192,6 +192,10 @@ void TopologyScene::clearLinkHeat() {
 
 void TopologyScene::showLessonStep(const std::unordered_map<std::uint32_t, float>& load,
                                    const std::unordered_map<std::uint32_t, QString>& notes) {
+    if (&load != &m_lessonLoad) { // kept to draw again after a rebuild
+        m_lessonLoad = load;
+        m_lessonNotes = notes;
+    }
     m_lessonShown = true;
     declutterBundleLabels(); // the step's chunk labels take their place
     // A lesson step's busiest links are the ones it waits on: mark them as playback does.
@@ -220,6 +224,8 @@ void TopologyScene::showLessonStep(const std::unordered_map<std::uint32_t, float
 void TopologyScene::clearLesson() {
     clearNotes();
     m_lessonShown = false;
+    m_lessonLoad.clear();
+    m_lessonNotes.clear();
     clearLinkHeat();
     declutterBundleLabels();
 }
@@ -434,6 +440,8 @@ void TopologyScene::rebuild(Rebuild how) {
     restoreSelection(nodes, links);
     growSceneRect(!edited);
     rebuildBundleLabels();
+    if (m_lessonShown) // collapsing or expanding a group keeps the lesson on the canvas
+        showLessonStep(m_lessonLoad, m_lessonNotes);
     m_rebuilding = false;
     onSelectionChanged();
     Q_EMIT rebuilt();

@@ -82,8 +82,8 @@ public:
     // --- A lesson step: link loads and labels, ahead of playback colours (view state) ---
     /// Colours links as setLinkHeat does and pins labels to them (keyed by LinkId value; a
     /// bundle shows its links' labels joined). While a lesson shows, playback colouring
-    /// waits: the step is what the room is looking at. A rebuild drops the labels (the
-    /// edges they named may be gone); the lesson sends its step again.
+    /// waits: the step is what the room is looking at. A rebuild (a group collapsed or
+    /// expanded, an edit) draws the step again on the new items.
     void showLessonStep(const std::unordered_map<std::uint32_t, float>& load,
                         const std::unordered_map<std::uint32_t, QString>& notes);
     void clearLesson();
@@ -165,6 +165,8 @@ private:
     QList<model::LinkId> m_selectedLinks;
     bool m_heatShown = false;
     bool m_lessonShown = false;
+    std::unordered_map<std::uint32_t, float> m_lessonLoad; ///< the step shown, for rebuilds
+    std::unordered_map<std::uint32_t, QString> m_lessonNotes;
     std::vector<QGraphicsItem*> m_bundleLabels; ///< widest bundle first; owned by the scene
     double m_viewScale = 1;
     std::vector<QGraphicsItem*> m_notes; ///< owned by the scene, listed to be removed
