@@ -159,6 +159,9 @@ void MainWindow::buildDocks() {
             [this](int step) { m_presentation->enter(step); });
     connect(m_story, &views::StoryPanel::chartsChosen, m_presentation,
             &views::PresentationMode::setDefaultCharts);
+    connect(m_presentation, &views::PresentationMode::refused, this, [this](const QString& why) {
+        statusBar()->showMessage(tr("Cannot show that story step: %1").arg(why), 8000);
+    });
     results->raise();
     // The charts are what the user came for: give them half the window's height.
     resizeDocks({results}, {430}, Qt::Vertical);

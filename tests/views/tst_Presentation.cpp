@@ -88,6 +88,12 @@ void tst_Presentation::presentingWalksTheStoryAndLeavesTheWindowAsItWas() {
         return shown;
     }();
 
+    // Shown from the Story dock while editing: the step applies, every chart stays.
+    mode->showStep(1);
+    QCOMPARE(document.design().failures.size(), std::size_t{1});
+    QVERIFY(dashboard->focusedCharts().isEmpty());
+    QVERIFY(!mode->isActive());
+
     QTest::keyClick(&window, Qt::Key_F11);
     QVERIFY(mode->isActive());
     QCOMPARE(mode->currentStep(), 0);

@@ -165,10 +165,12 @@ void PresentationMode::showStep(int step) {
     m_document.replaceDesign(
         std::move(*shown.design),
         tr("Show story step \u201c%1\u201d").arg(QString::fromStdString(story.title)));
-    QStringList charts;
-    for (const auto& chart : story.charts)
-        charts << QString::fromStdString(chart);
-    m_dashboard.focusCharts(charts.isEmpty() ? m_defaultCharts : charts);
+    if (m_active) { // shown from the Story dock, the editor keeps all its charts
+        QStringList charts;
+        for (const auto& chart : story.charts)
+            charts << QString::fromStdString(chart);
+        m_dashboard.focusCharts(charts.isEmpty() ? m_defaultCharts : charts);
+    }
     updateBanner();
     frameDesign();
     if (m_active && !before.isNull())

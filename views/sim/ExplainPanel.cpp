@@ -211,11 +211,8 @@ void ExplainPanel::selectionArrived() {
         m_history->hide();
         return;
     }
-    if (m_selection.links.size() == 1 && m_nodes.isEmpty())
-        showLink(m_selection.links.front());
-    else if (m_selection.links.size() > 1 && m_nodes.size() == 1)
-        showSwitch();
-    else if (m_selection.links.size() == 1)
+    // One link explained on its own; a switch's or a selection's several, busiest first.
+    if (m_selection.links.size() == 1)
         showLink(m_selection.links.front());
     else
         showSwitch();
