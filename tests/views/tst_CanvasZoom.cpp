@@ -14,6 +14,8 @@
 
 #include <QtTest>
 
+#include <memory>
+
 using namespace fabriclab;
 using views::CanvasView;
 using views::TopologyDocument;
@@ -40,19 +42,35 @@ class tst_CanvasZoom : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void init();
+    void cleanup();
     void zoomingInOpensAUnitAndOutClosesIt();
     void bundleLabelsNeverOverlap();
     void bundleHeatIsWorstWithMean();
+
+private:
+    // Every case starts from the 1,024-GPU sample, opened and fitted in a 1200 x 700 view.
+    std::unique_ptr<TopologyDocument> m_document;
+    std::unique_ptr<CanvasView> m_view;
 };
 
+void tst_CanvasZoom::init() {
+    m_document = std::make_unique<TopologyDocument>(model::Catalog::builtin());
+    m_document->load(k1024);
+    m_view = std::make_unique<CanvasView>(*m_document);
+    m_view->resize(1200, 700);
+    m_view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+    m_view->fitAll();
+}
+
+void tst_CanvasZoom::cleanup() {
+    m_view.reset();
+    m_document.reset();
+}
+
 void tst_CanvasZoom::zoomingInOpensAUnitAndOutClosesIt() {
-    TopologyDocument document(model::Catalog::builtin());
-    document.load(k1024);
-    CanvasView view(document);
-    view.resize(1200, 700);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.fitAll();
+    CanvasView& view = *m_view;
     auto& scene = view.topologyScene();
     QCOMPARE(int(scene.collapsedGroups().size()), 2); // unit 1 and unit 2
     const std::size_t nodesAtFit = scene.nodeItemCount();
@@ -77,13 +95,7 @@ void tst_CanvasZoom::zoomingInOpensAUnitAndOutClosesIt() {
 }
 
 void tst_CanvasZoom::bundleLabelsNeverOverlap() {
-    TopologyDocument document(model::Catalog::builtin());
-    document.load(k1024);
-    CanvasView view(document);
-    view.resize(1200, 700);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.fitAll();
+    CanvasView& view = *m_view;
     auto& scene = view.topologyScene();
     QCOMPARE(scene.bundleLabelCount(), std::size_t{16}); // 2 units x 8 spines
     const std::size_t atFit = scene.visibleBundleLabelCount();
@@ -102,9 +114,7 @@ void tst_CanvasZoom::bundleLabelsNeverOverlap() {
 }
 
 void tst_CanvasZoom::bundleHeatIsWorstWithMean() {
-    TopologyDocument document(model::Catalog::builtin());
-    document.load(k1024);
-    views::TopologyScene scene(document);
+    views::TopologyScene& scene = m_view->topologyScene();
     // A bundle of several links: half at 100%, half idle.
     const views::LinkItem* bundle = nullptr;
     std::vector<model::LinkId> links;
