@@ -60,39 +60,62 @@ struct Halving {
     std::vector<bool> inFirstHalf; ///< indexed like `servers`
 };
 
+/// A cable as the max flow sees it: its ends' positions (model::Topology::nodes() order)
+/// and its usable capacity. Worked out once per bisection: each of the six max flows
+/// then walks a flat array instead of the topology's maps.
+struct Cable {
+    std::uint32_t a;
+    std::uint32_t b;
+    long long mbps;
+};
+
 struct Indexed {
-    std::map<NodeId, std::size_t> index;
+    std::vector<std::uint32_t> position; ///< per NodeId value
+    std::vector<char> isServer;          ///< per position
+    std::vector<Cable> cables;
     std::vector<NodeId> servers;
     std::vector<long long> injection;                         ///< per server, Mb/s
     std::vector<std::tuple<int, int, std::uint32_t>> unitKey; ///< per server: pod, group, leaf
+    std::uint32_t at(NodeId id) const { return position[id.value]; }
 };
 
 Indexed indexNodes(const Topology& topology, std::vector<NodeId> servers) {
     Indexed indexed;
-    for (const auto& [id, node] : topology.nodes())
-        indexed.index.emplace(id, indexed.index.size());
+    std::uint32_t positions = 0;
+    for (const auto& [id, node] : topology.nodes()) {
+        if (indexed.position.size() <= id.value)
+            indexed.position.resize(id.value + 1, 0);
+        indexed.position[id.value] = positions++;
+        indexed.isServer.push_back(node.kind == NodeKind::Server);
+    }
     indexed.servers = std::move(servers);
-    std::map<NodeId, long long> injection;
-    std::map<NodeId, NodeId> firstSwitch;
+    std::vector<long long> injection(positions, 0);
+    constexpr auto kNoSwitch = ~std::uint32_t{0};
+    std::vector<std::uint32_t> firstSwitch(positions, kNoSwitch); ///< its NodeId value
+    indexed.cables.reserve(topology.links().size());
     for (const auto& [id, link] : topology.links()) {
-        for (auto [end, other] : {std::pair{link.a, link.b}, std::pair{link.b, link.a}}) {
-            if (topology.node(end).kind == NodeKind::Server &&
-                isSwitch(topology.node(other).kind)) {
-                injection[end] += toMbps(topology.usableCapacity(link));
-                firstSwitch.try_emplace(end, other);
+        const Cable cable{indexed.at(link.a), indexed.at(link.b),
+                          toMbps(topology.usableCapacity(link))};
+        indexed.cables.push_back(cable);
+        for (auto [end, other, otherId] :
+             {std::tuple{cable.a, cable.b, link.b}, std::tuple{cable.b, cable.a, link.a}}) {
+            if (indexed.isServer[end] && !indexed.isServer[other]) {
+                injection[end] += cable.mbps;
+                if (firstSwitch[end] == kNoSwitch)
+                    firstSwitch[end] = otherId.value;
             }
         }
     }
     // Rack / rail-group order: servers sharing a pod, group and first switch stay together.
     auto key = [&](NodeId id) {
         const auto& p = topology.node(id).placement;
-        const auto sw = firstSwitch.count(id) ? firstSwitch.at(id).value : 0;
-        return std::tuple(p.pod, p.group, sw, id.value);
+        const std::uint32_t sw = firstSwitch[indexed.at(id)];
+        return std::tuple(p.pod, p.group, sw == kNoSwitch ? 0 : sw, id.value);
     };
     std::stable_sort(indexed.servers.begin(), indexed.servers.end(),
                      [&](NodeId a, NodeId b) { return key(a) < key(b); });
     for (const NodeId id : indexed.servers) {
-        indexed.injection.push_back(injection.count(id) ? injection.at(id) : 0);
+        indexed.injection.push_back(injection[indexed.at(id)]);
         const auto full = key(id);
         indexed.unitKey.emplace_back(std::get<0>(full), std::get<1>(full), std::get<2>(full));
     }
@@ -139,47 +162,79 @@ std::vector<Halving> naturalHalvings(const Topology& topology, const Indexed& in
             byPod.inFirstHalf[i] = topology.node(indexed.servers[i]).placement.pod < boundary;
         halvings.push_back(std::move(byPod));
     }
-    // A halving with an empty side says nothing about the fabric.
+    // A halving with an empty side says nothing about the fabric, and one the list has
+    // already (on a rail-optimized fabric the rack order often falls on whole groups)
+    // would only repeat its two max flows.
     std::erase_if(halvings, [](const Halving& h) {
         const auto first = std::count(h.inFirstHalf.begin(), h.inFirstHalf.end(), true);
         return first == 0 || first == static_cast<long>(h.inFirstHalf.size());
     });
+    for (std::size_t i = 1; i < halvings.size();) {
+        const bool seen = std::any_of(
+            halvings.begin(), halvings.begin() + static_cast<long>(i),
+            [&](const Halving& earlier) { return earlier.inFirstHalf == halvings[i].inFirstHalf; });
+        if (seen)
+            halvings.erase(halvings.begin() + static_cast<long>(i));
+        else
+            ++i;
+    }
     return halvings;
 }
 
 /// Max flow from the servers where `fromFirst` says so to the others.
-long long crossFlow(const Topology& topology, const Indexed& indexed, const Halving& halving,
-                    bool fromFirst) {
-    const std::size_t source = indexed.index.size();
-    const std::size_t sink = source + 1;
-    enum Side { Switch, Sending, Receiving, LeftOut };
-    std::vector<Side> side(indexed.index.size(), Switch);
-    for (const auto& [id, node] : topology.nodes())
-        if (node.kind == NodeKind::Server)
-            side[indexed.index.at(id)] = LeftOut;
+///
+/// The sending servers are merged into the source and the receiving ones into the sink:
+/// a sending server's arc from the source carries its whole injection, which is the sum
+/// of its cables, so it never binds before they do, and servers forward nothing, so the
+/// merged graph has the same maximum flow. What push-relabel then sees is the switches
+/// alone, a sixth of the vertices of a 131K-GPU fat-tree and half its arcs, with one arc
+/// from the source and one to the sink per leaf.
+long long crossFlow(const Indexed& indexed, const Halving& halving, bool fromFirst) {
+    // Switches are numbered 0..n-1; servers carry which side they are on instead.
+    enum Side : std::uint8_t { Switch, Sending, Receiving, LeftOut };
+    const std::size_t positions = indexed.isServer.size();
+    std::vector<Side> side(positions, Switch);
+    std::vector<std::uint32_t> vertex(positions, 0);
+    std::uint32_t switches = 0;
+    for (std::size_t i = 0; i < positions; ++i) {
+        if (indexed.isServer[i])
+            side[i] = LeftOut;
+        else
+            vertex[i] = switches++;
+    }
     for (std::size_t i = 0; i < indexed.servers.size(); ++i)
-        side[indexed.index.at(indexed.servers[i])] =
+        side[indexed.at(indexed.servers[i])] =
             halving.inFirstHalf[i] == fromFirst ? Sending : Receiving;
 
-    FlowNetwork network(indexed.index.size() + 2);
-    for (const auto& [id, link] : topology.links()) {
-        const std::size_t a = indexed.index.at(link.a);
-        const std::size_t b = indexed.index.at(link.b);
+    const std::size_t source = switches;
+    const std::size_t sink = switches + 1;
+    std::vector<long long> fromSource(switches, 0);
+    std::vector<long long> toSink(switches, 0);
+    FlowNetwork network(switches + 2);
+    for (const Cable& cable : indexed.cables) {
+        const std::uint32_t a = cable.a;
+        const std::uint32_t b = cable.b;
         if (side[a] == LeftOut || side[b] == LeftOut)
             continue;
-        const long long capacity = toMbps(topology.usableCapacity(link));
-        // Servers only send (first half) or only receive (second half): no transit.
-        if (side[a] != Receiving && side[b] != Sending)
-            network.addArc(a, b, capacity);
-        if (side[b] != Receiving && side[a] != Sending)
-            network.addArc(b, a, capacity);
+        if (side[a] == Switch && side[b] == Switch) {
+            network.addArc(vertex[a], vertex[b], cable.mbps);
+            network.addArc(vertex[b], vertex[a], cable.mbps);
+            continue;
+        }
+        // A cable with a server end: the server sends into its switch or receives from it.
+        // A cable between two servers (a design problem the reader refuses) carries nothing.
+        for (const auto& [end, other] : {std::pair{a, b}, std::pair{b, a}}) {
+            if (side[end] == Sending && side[other] == Switch)
+                fromSource[vertex[other]] += cable.mbps;
+            else if (side[end] == Receiving && side[other] == Switch)
+                toSink[vertex[other]] += cable.mbps;
+        }
     }
-    for (std::size_t i = 0; i < indexed.servers.size(); ++i) {
-        const std::size_t v = indexed.index.at(indexed.servers[i]);
-        if (side[v] == Sending)
-            network.addArc(source, v, indexed.injection[i]);
-        else
-            network.addArc(v, sink, indexed.injection[i]);
+    for (std::uint32_t s = 0; s < switches; ++s) {
+        if (fromSource[s] > 0)
+            network.addArc(source, s, fromSource[s]);
+        if (toSink[s] > 0)
+            network.addArc(s, sink, toSink[s]);
     }
     return network.maxFlow(source, sink);
 }
@@ -210,9 +265,9 @@ BisectionResult theoreticalBisection(const Topology& topology, std::stop_token s
         // Each max flow runs to its end inside Boost (tens of ms on 16K GPUs); look at the
         // stop token between them.
         throwIfStopped(stop);
-        const long long forward = crossFlow(topology, indexed, halving, true);
+        const long long forward = crossFlow(indexed, halving, true);
         throwIfStopped(stop);
-        const long long backward = crossFlow(topology, indexed, halving, false);
+        const long long backward = crossFlow(indexed, halving, false);
         const double ratio =
             half > 0 ? static_cast<double>(std::min(forward, backward)) / static_cast<double>(half)
                      : 0.0;

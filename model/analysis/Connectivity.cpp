@@ -5,31 +5,45 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/connected_components.hpp>
 
-#include <map>
+#include <algorithm>
 #include <optional>
 #include <vector>
 
 namespace fabriclab::model {
 namespace {
 
+/// Connected parts by NodeId value (ids are dense): a 131K-GPU design has 150,000 nodes,
+/// and maps keyed by id made this a tenth of a second.
 struct Components {
-    std::map<NodeId, int> componentOf;
+    std::vector<int> componentOf; ///< per NodeId value; -1 for no node
     int count = 0;
+    int of(NodeId id) const { return componentOf[id.value]; }
 };
 
 Components components(const Topology& topology) {
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
-    std::map<NodeId, std::size_t> index;
+    std::size_t ids = 0;
     for (const auto& [id, node] : topology.nodes())
-        index.emplace(id, index.size());
-    Graph graph(index.size());
+        ids = std::max<std::size_t>(ids, id.value + 1);
+    Graph graph(ids);
     for (const auto& [id, link] : topology.links())
-        boost::add_edge(index.at(link.a), index.at(link.b), graph);
-    std::vector<int> component(index.size());
+        boost::add_edge(link.a.value, link.b.value, graph);
     Components result;
-    result.count = index.empty() ? 0 : boost::connected_components(graph, component.data());
-    for (const auto& [id, i] : index)
-        result.componentOf.emplace(id, component[i]);
+    result.componentOf.assign(ids, -1);
+    if (ids == 0)
+        return result;
+    boost::connected_components(graph, result.componentOf.data());
+    // Ids without a node are vertices of their own: count only the parts nodes are in.
+    std::vector<char> seen(ids, 0);
+    std::vector<int> kept(ids, -1);
+    for (const auto& [id, node] : topology.nodes()) {
+        int& part = result.componentOf[id.value];
+        if (!seen[static_cast<std::size_t>(part)]) {
+            seen[static_cast<std::size_t>(part)] = 1;
+            kept[static_cast<std::size_t>(part)] = result.count++;
+        }
+        part = kept[static_cast<std::size_t>(part)];
+    }
     return result;
 }
 
@@ -41,31 +55,30 @@ int connectedParts(const Topology& topology) {
 
 ServerReach serverReach(const Topology& topology) {
     const Components parts = components(topology);
-    std::map<NodeId, bool> cabled;
-    for (const auto& [id, link] : topology.links()) {
-        cabled[link.a] = true;
-        cabled[link.b] = true;
-    }
-    std::map<int, int> serversIn;
+    std::vector<char> cabled(parts.componentOf.size(), 0);
+    for (const auto& [id, link] : topology.links())
+        cabled[link.a.value] = cabled[link.b.value] = 1;
+    std::vector<int> serversIn(static_cast<std::size_t>(parts.count), 0);
     std::vector<int> partsInOrder; ///< as their first server appears
     for (const auto& [id, node] : topology.nodes()) {
-        if (node.kind != NodeKind::Server || !cabled.count(id))
+        if (node.kind != NodeKind::Server || !cabled[id.value])
             continue;
-        const int part = parts.componentOf.at(id);
-        if (serversIn[part]++ == 0)
+        const int part = parts.of(id);
+        if (serversIn[static_cast<std::size_t>(part)]++ == 0)
             partsInOrder.push_back(part);
     }
     std::optional<int> main;
     for (const int part : partsInOrder) // strictly more: a tie keeps the earlier part
-        if (!main || serversIn[part] > serversIn[*main])
+        if (!main ||
+            serversIn[static_cast<std::size_t>(part)] > serversIn[static_cast<std::size_t>(*main)])
             main = part;
     ServerReach reach;
     for (const auto& [id, node] : topology.nodes()) {
         if (node.kind != NodeKind::Server)
             continue;
-        if (!cabled.count(id))
+        if (!cabled[id.value])
             reach.unlinked.push_back(id);
-        else if (parts.componentOf.at(id) == *main)
+        else if (parts.of(id) == *main)
             reach.connected.push_back(id);
         else
             reach.cutOff.push_back(id);

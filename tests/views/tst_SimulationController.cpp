@@ -136,6 +136,12 @@ void tst_SimulationController::stopReturnsWithinTheBound() {
 #endif
     TopologyDocument document(Catalog::builtin());
     open(document, "fat-tree-16k-ib-ndr");
+    // The 16K sample now answers an edit in about 150 ms, so the run to stop is the same
+    // fat-tree at 65,536 GPUs: one that is still routing and solving when Esc comes.
+    fabriclab::model::GeneratorParams params = *document.design().generator;
+    params.servers *= 4;
+    document.adopt(*DesignRegeneration::withParams(document.design(), params).design,
+                   sample("fat-tree-16k-ib-ndr"));
     SimulationController controller(document);
     QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Running, 5000);
     QTest::qWait(150); // well into routing and solving

@@ -1,0 +1,100 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/sim/RepeatedConstraints.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <unordered_map>
+
+namespace fabriclab::sim {
+namespace {
+
+/// splitmix64's finaliser: a fingerprint must change with every flow and share in a row.
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/// A channel's row (the flows on it, in flow order, with the share of the channel's
+/// capacity a unit of each flow's rate takes) folded into two independent 64-bit hashes.
+struct Fingerprint {
+    std::uint64_t a = 0;
+    std::uint64_t b = 0;
+    std::uint32_t count = 0;
+    bool operator==(const Fingerprint&) const = default;
+};
+
+/// A flow's elements on one candidate group, tallied while checking the flow.
+struct Tally {
+    std::uint32_t group;
+    std::uint32_t count;
+    std::uint64_t share;
+};
+
+} // namespace
+
+std::vector<char> repeatedChannels(const FlowPaths& paths, std::span<const double> capacity) {
+    constexpr auto kNone = ~std::uint32_t{0};
+    const std::size_t channels = capacity.size();
+    const auto shareBits = [&](const PathElement& e) {
+        return std::bit_cast<std::uint64_t>(e.fraction / capacity[e.channel]);
+    };
+    // One pass in flow order folds every row into its fingerprint.
+    std::vector<Fingerprint> prints(channels);
+    for (std::uint32_t f = 0; f < paths.flowCount(); ++f)
+        for (const PathElement& e : paths.of(f)) {
+            Fingerprint& p = prints[e.channel];
+            const std::uint64_t share = shareBits(e);
+            p.a = mix(p.a ^ f) ^ share;
+            p.b = mix(p.b + 0x632be59bd9b4e019ULL * (f + 1)) + mix(share);
+            ++p.count;
+        }
+    // Candidates: channels whose fingerprint an earlier channel has. A channel one flow
+    // uses is a bound on it, which the solver handles on its own.
+    std::vector<std::uint32_t> groupOf(channels, kNone);
+    std::vector<std::uint32_t> groupSize(channels, 0);
+    std::unordered_map<std::uint64_t, std::uint32_t> firstWithPrint;
+    for (std::uint32_t c = 0; c < channels; ++c) {
+        const Fingerprint& p = prints[c];
+        if (p.count < 2)
+            continue;
+        const auto [first, inserted] = firstWithPrint.try_emplace(p.a ^ mix(p.b), c);
+        if (!inserted && prints[first->second] == p) {
+            groupOf[c] = groupOf[first->second] = first->second;
+            ++groupSize[first->second];
+        }
+    }
+    for (std::uint32_t c = 0; c < channels; ++c)
+        if (groupOf[c] == c)
+            ++groupSize[c]; // the first member counts itself
+    // The proof, flow by flow: a flow that loads any channel of a group loads every one
+    // of them once (routes never list a channel twice) by the same share. A group that
+    // fails keeps all its channels.
+    std::vector<char> broken(channels, 0);
+    std::vector<Tally> tallies;
+    for (std::uint32_t f = 0; f < paths.flowCount(); ++f) {
+        tallies.clear();
+        for (const PathElement& e : paths.of(f)) {
+            const std::uint32_t group = groupOf[e.channel];
+            if (group == kNone)
+                continue;
+            const auto tally = std::find_if(tallies.begin(), tallies.end(),
+                                            [&](const Tally& t) { return t.group == group; });
+            if (tally == tallies.end())
+                tallies.push_back({group, 1, shareBits(e)});
+            else if (++tally->count, tally->share != shareBits(e))
+                broken[group] = 1;
+        }
+        for (const Tally& t : tallies)
+            if (t.count != groupSize[t.group])
+                broken[t.group] = 1;
+    }
+    std::vector<char> repeated(channels, 0);
+    for (std::uint32_t c = 0; c < channels; ++c)
+        repeated[c] = groupOf[c] != kNone && groupOf[c] != c && !broken[groupOf[c]];
+    return repeated;
+}
+
+} // namespace fabriclab::sim
