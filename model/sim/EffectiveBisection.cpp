@@ -7,37 +7,41 @@
 #include "model/sim/RepeatedConstraints.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <future>
 #include <random>
 
 namespace fabriclab::sim {
 
 namespace {
 
-/// Routes every flow of a draw into `paths`: for each pair of partners and each NIC they
-/// share, the flow from the first half and the flow back, in that order (even flows go
-/// forward, odd ones back).
-void routeDraw(const FabricNetwork& network, const std::vector<model::NodeId>& first,
-               const std::vector<model::NodeId>& second, std::uint64_t seed, std::stop_token stop,
-               FlowPaths& paths) {
-    Route route;
-    for (std::size_t i = 0; i < first.size() && i < second.size(); ++i) {
-        // Every pair: the first routes between two switches work out their adaptive
-        // spread, so a thousand pairs can take half a second on a 16K-GPU fat-tree,
-        // while a look at the token is one atomic load.
-        model::throwIfStopped(stop);
-        const int nics = std::min(network.nicCount(first[i]), network.nicCount(second[i]));
-        for (int nic = 0; nic < nics; ++nic) {
-            network.routeInto({first[i], nic}, {second[i], nic}, seed, route);
-            paths.add(route.elements);
-            network.routeInto({second[i], nic}, {first[i], nic}, seed, route);
-            paths.add(route.elements);
+/// Every flow of a draw, routed as it is visited: for each pair of partners and each NIC
+/// they share, the flow from the first half and the flow back, in that order (even flows
+/// go forward, odd ones back).
+FlowSource drawFlows(const FabricNetwork& network, const std::vector<model::NodeId>& first,
+                     const std::vector<model::NodeId>& second, std::uint64_t seed,
+                     std::stop_token stop) {
+    return [&network, &first, &second, seed, stop](const FlowVisitor& visit) {
+        Route route;
+        for (std::size_t i = 0; i < first.size() && i < second.size(); ++i) {
+            // Every pair: the first routes between two switches work out their adaptive
+            // spread, so a thousand pairs can take half a second on a 16K-GPU fat-tree,
+            // while a look at the token is one atomic load.
+            model::throwIfStopped(stop);
+            const int nics = std::min(network.nicCount(first[i]), network.nicCount(second[i]));
+            for (int nic = 0; nic < nics; ++nic) {
+                network.routeInto({first[i], nic}, {second[i], nic}, seed, route);
+                visit(route.elements);
+                network.routeInto({second[i], nic}, {first[i], nic}, seed, route);
+                visit(route.elements);
+            }
         }
-    }
+    };
 }
 
 /// What each tier's cables carry at the solved rates, from the flows' whole routes.
-void addTierLoads(const FabricNetwork& network, const FlowPaths& paths, const FlowSolver& solver,
+void addTierLoads(const FabricNetwork& network, const FlowSource& flows, const FlowSolver& solver,
                   EffectiveBisection& result) {
     const auto& topology = network.topology();
     std::vector<std::uint8_t> tierOf(network.channelCount());
@@ -46,16 +50,17 @@ void addTierLoads(const FabricNetwork& network, const FlowPaths& paths, const Fl
             static_cast<std::uint8_t>(topology.tierOf(topology.link(network.linksOf(c).front())));
     for (std::uint32_t c = 0; c < network.linkChannelCount(); ++c)
         result.tiers[tierOf[c]].capacityGbps += network.capacityGbps(c);
-    for (std::uint32_t f = 0; f < paths.flowCount(); ++f) {
-        const double rate = solver.rate(VariableId{f});
-        for (const PathElement& e : paths.of(f))
+    std::uint32_t f = 0;
+    flows([&](std::span<const PathElement> path) {
+        const double rate = solver.rate(VariableId{f++});
+        for (const PathElement& e : path)
             result.tiers[tierOf[e.channel]].carriedGbps += rate * e.fraction;
-    }
+    });
 }
 
 /// One draw: a permutation and the flows' hash keys from `seed`.
 EffectiveBisection oneDraw(const FabricNetwork& network, const model::BisectionResult& theoretical,
-                           std::uint64_t seed, std::stop_token stop, bool tiers, FlowPaths& paths) {
+                           std::uint64_t seed, std::stop_token stop, bool tiers) {
     EffectiveBisection result;
     const auto& first = theoretical.firstHalf;
     auto second = theoretical.secondHalf;
@@ -64,34 +69,38 @@ EffectiveBisection oneDraw(const FabricNetwork& network, const model::BisectionR
     std::mt19937_64 random(seed);
     std::shuffle(second.begin(), second.end(), random);
 
-    paths.clear();
-    routeDraw(network, first, second, seed, stop, paths);
+    const FlowSource flows = drawFlows(network, first, second, seed, stop);
     std::vector<double> capacity(network.channelCount());
     for (std::uint32_t c = 0; c < capacity.size(); ++c)
         capacity[c] = network.capacityGbps(c);
     // Dropping repeated constraints leaves every rate as it was, and most of the work.
-    const std::vector<char> repeated = repeatedChannels(paths, capacity);
+    FlowPaths kept;
+    repeatedChannels(flows, capacity, &kept);
 
     const auto solver = makeSolver("heap");
     solver->setStopToken(stop);
     solver->addConstraints(capacity);
-    for (std::uint32_t f = 0; f < paths.flowCount(); ++f) {
+    solver->reserve(kept.flowCount(), kept.elements.size());
+    for (std::size_t f = 0; f < kept.flowCount(); ++f) {
         const VariableId v = solver->addVariable();
-        for (const PathElement& e : paths.of(f))
-            if (!repeated[e.channel])
-                solver->expand(v, ConstraintId{e.channel}, e.fraction);
+        for (const PathElement& e : kept.of(f))
+            solver->expand(v, ConstraintId{e.channel}, e.fraction);
     }
     solver->solve();
     double there = 0;
     double back = 0;
-    for (std::uint32_t f = 0; f < paths.flowCount(); ++f)
+    for (std::uint32_t f = 0; f < solver->variableCount(); ++f)
         (f % 2 == 0 ? there : back) += solver->rate(VariableId{f});
     result.gbps = std::min(there, back);
     result.ratio = result.gbps / theoretical.minCut.value;
     if (tiers)
-        addTierLoads(network, paths, *solver, result);
+        addTierLoads(network, flows, *solver, result);
     return result;
 }
+
+/// Flows in one draw from which the draws are shared with a second thread: below it,
+/// copying the network and warming its caches again costs more than the draws.
+constexpr std::size_t kFlowsWorthAThread = 16'384;
 
 } // namespace
 
@@ -99,12 +108,35 @@ EffectiveBisection effectiveBisection(const FabricNetwork& network,
                                       const model::BisectionResult& theoretical, std::uint64_t seed,
                                       std::stop_token stop, bool tiers, int seeds) {
     seeds = std::max(1, seeds);
+    const auto drawWith = [&](const FabricNetwork& on, int i) {
+        return oneDraw(on, theoretical, seed + static_cast<std::uint64_t>(i), stop, tiers);
+    };
+    std::vector<EffectiveBisection> results(static_cast<std::size_t>(seeds));
+    // On a large fabric the draws are shared with a second thread, which routes on a copy
+    // of the network (a network's route caches belong to one thread; copied before any
+    // draw, while the caches are as the caller left them). Each takes the next draw not
+    // yet taken; every result lands in its own slot and they are summed in order below,
+    // so the figures do not depend on which thread drew what.
+    const std::size_t pairs = std::min(theoretical.firstHalf.size(), theoretical.secondHalf.size());
+    const std::size_t flows =
+        pairs == 0
+            ? 0
+            : 2 * pairs * static_cast<std::size_t>(network.nicCount(theoretical.firstHalf.front()));
+    std::atomic<int> next{0};
+    const auto drawAll = [&](const FabricNetwork& on) {
+        for (int i = next++; i < seeds; i = next++)
+            results[static_cast<std::size_t>(i)] = drawWith(on, i);
+    };
+    std::future<void> helper;
+    if (seeds > 1 && flows >= kFlowsWorthAThread)
+        helper = std::async(std::launch::async, [&drawAll, copy = network] { drawAll(copy); });
+    drawAll(network);
+    if (helper.valid())
+        helper.get();
+
     EffectiveBisection mean;
     std::vector<double> draws;
-    FlowPaths paths; // one list for every draw
-    for (int i = 0; i < seeds; ++i) {
-        const EffectiveBisection draw =
-            oneDraw(network, theoretical, seed + static_cast<std::uint64_t>(i), stop, tiers, paths);
+    for (const EffectiveBisection& draw : results) {
         draws.push_back(draw.gbps);
         for (std::size_t t = 0; t < mean.tiers.size(); ++t) {
             mean.tiers[t].capacityGbps = draw.tiers[t].capacityGbps;

@@ -325,7 +325,7 @@ std::uint32_t FabricNetwork::nicDown(Endpoint endpoint) const {
     return cable(endpoint).down;
 }
 
-const std::vector<int>& FabricNetwork::distancesTo(std::uint32_t target) const {
+const FabricNetwork::Distances& FabricNetwork::distancesTo(std::uint32_t target) const {
     if (m_distances.empty())
         m_distances.resize(m_switchHops.size());
     auto& distance = m_distances[target];
@@ -345,7 +345,7 @@ const std::vector<int>& FabricNetwork::distancesTo(std::uint32_t target) const {
         queue.pop_front();
         for (const Hop& hop : m_switchHops[u])
             if (distance[hop.to] < 0) {
-                distance[hop.to] = distance[u] + 1;
+                distance[hop.to] = static_cast<std::int16_t>(distance[u] + 1);
                 queue.push_back(hop.to);
             }
     }
@@ -363,7 +363,7 @@ const FabricNetwork::Choice& FabricNetwork::choiceToward(std::uint32_t node,
     if (table[node] != kUnknown)
         return m_choices[table[node]];
 
-    const std::vector<int>& distance = distancesTo(target);
+    const Distances& distance = distancesTo(target);
     // Two or more hops from a twin target, the next hops toward it are those toward its
     // representative: the twins are the only switches whose distances differ, and neither
     // can be a next hop from that far (findTwins).
@@ -430,7 +430,7 @@ void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey,
     const Cable& sink = cable(to);
     route.elements.push_back({source.up, 1.0});
     route.wireMeters = source.meters + sink.meters;
-    const std::vector<int>& distance = distancesTo(sink.switchNode);
+    const Distances& distance = distancesTo(sink.switchNode);
     if (distance[source.switchNode] < 0)
         throw std::invalid_argument("no path from " + m_topology->node(from.server).name + " to " +
                                     m_topology->node(to.server).name);

@@ -139,7 +139,10 @@ private:
 
     const Cable& cable(Endpoint endpoint) const;
     const Choice& choiceToward(std::uint32_t node, std::uint32_t target) const;
-    const std::vector<int>& distancesTo(std::uint32_t node) const;
+    /// Hops between switches fit 16 bits; at 131K GPUs the tables are 2,048 targets of 5,000
+    /// switches each, a quarter of the memory ints took. -1: unreachable.
+    using Distances = std::vector<std::int16_t>;
+    const Distances& distancesTo(std::uint32_t node) const;
     /// Appends the channels between two switches, and their cable length, to a route.
     /// Adaptive spreads are cached per switch pair (flows share them); ECMP picks depend
     /// on the flow's key.
@@ -192,7 +195,7 @@ private:
     };
     std::vector<Patch> patchesFor(const std::vector<PathElement>& elements, std::uint32_t a,
                                   std::uint32_t b) const;
-    mutable std::vector<std::vector<int>> m_distances; ///< per target node index, filled lazily
+    mutable std::vector<Distances> m_distances; ///< per target node index, filled lazily
     /// Per switch, the first switch with the same neighbours by the same cables (itself
     /// when none came before): distances to a twin come from its representative's.
     std::vector<std::uint32_t> m_twinOf;

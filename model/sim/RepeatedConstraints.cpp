@@ -35,7 +35,8 @@ struct Tally {
 
 } // namespace
 
-std::vector<char> repeatedChannels(const FlowPaths& paths, std::span<const double> capacity) {
+std::vector<char> repeatedChannels(const FlowSource& flows, std::span<const double> capacity,
+                                   FlowPaths* kept) {
     constexpr auto kNone = ~std::uint32_t{0};
     const std::size_t channels = capacity.size();
     const auto shareBits = [&](const PathElement& e) {
@@ -43,14 +44,17 @@ std::vector<char> repeatedChannels(const FlowPaths& paths, std::span<const doubl
     };
     // One pass in flow order folds every row into its fingerprint.
     std::vector<Fingerprint> prints(channels);
-    for (std::uint32_t f = 0; f < paths.flowCount(); ++f)
-        for (const PathElement& e : paths.of(f)) {
+    std::uint32_t f = 0;
+    flows([&](std::span<const PathElement> path) {
+        for (const PathElement& e : path) {
             Fingerprint& p = prints[e.channel];
             const std::uint64_t share = shareBits(e);
             p.a = mix(p.a ^ f) ^ share;
             p.b = mix(p.b + 0x632be59bd9b4e019ULL * (f + 1)) + mix(share);
             ++p.count;
         }
+        ++f;
+    });
     // Candidates: channels whose fingerprint an earlier channel has. A channel one flow
     // uses is a bound on it, which the solver handles on its own.
     std::vector<std::uint32_t> groupOf(channels, kNone);
@@ -72,12 +76,19 @@ std::vector<char> repeatedChannels(const FlowPaths& paths, std::span<const doubl
     // The proof, flow by flow: a flow that loads any channel of a group loads every one
     // of them once (routes never list a channel twice) by the same share. A group that
     // fails keeps all its channels.
+    // The same pass keeps what the solver will need, supposing every group holds.
     std::vector<char> broken(channels, 0);
     std::vector<Tally> tallies;
-    for (std::uint32_t f = 0; f < paths.flowCount(); ++f) {
+    std::vector<PathElement> mine;
+    if (kept)
+        *kept = FlowPaths{};
+    flows([&](std::span<const PathElement> path) {
         tallies.clear();
-        for (const PathElement& e : paths.of(f)) {
+        mine.clear();
+        for (const PathElement& e : path) {
             const std::uint32_t group = groupOf[e.channel];
+            if (group == kNone || group == e.channel)
+                mine.push_back(e);
             if (group == kNone)
                 continue;
             const auto tally = std::find_if(tallies.begin(), tallies.end(),
@@ -90,11 +101,34 @@ std::vector<char> repeatedChannels(const FlowPaths& paths, std::span<const doubl
         for (const Tally& t : tallies)
             if (t.count != groupSize[t.group])
                 broken[t.group] = 1;
-    }
+        if (kept)
+            kept->add(mine);
+    });
     std::vector<char> repeated(channels, 0);
     for (std::uint32_t c = 0; c < channels; ++c)
         repeated[c] = groupOf[c] != kNone && groupOf[c] != c && !broken[groupOf[c]];
+    if (kept && std::find(broken.begin(), broken.end(), 1) != broken.end()) {
+        // A group fell apart after its channels were left out: keep them after all.
+        *kept = FlowPaths{};
+        flows([&](std::span<const PathElement> path) {
+            mine.clear();
+            for (const PathElement& e : path)
+                if (!repeated[e.channel])
+                    mine.push_back(e);
+            kept->add(mine);
+        });
+    }
     return repeated;
+}
+
+std::vector<char> repeatedChannels(const FlowPaths& paths, std::span<const double> capacity,
+                                   FlowPaths* kept) {
+    return repeatedChannels(
+        [&](const FlowVisitor& visit) {
+            for (std::size_t f = 0; f < paths.flowCount(); ++f)
+                visit(paths.of(f));
+        },
+        capacity, kept);
 }
 
 } // namespace fabriclab::sim

@@ -5,6 +5,7 @@
 #include "model/sim/FabricNetwork.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -33,6 +34,12 @@ struct FlowPaths {
     }
 };
 
+/// Sees one flow's route.
+using FlowVisitor = std::function<void(std::span<const PathElement>)>;
+/// Shows a visitor every flow, in the same order each time it is called: a permutation of
+/// a 131K-GPU fabric is nine million route elements, cheaper routed again than stored.
+using FlowSource = std::function<void(const FlowVisitor&)>;
+
 /// Channels whose constraint repeats an earlier channel's for these flows: the same flows
 /// load both, each by the same share of the channel's capacity. Such channels fill at the
 /// same pace and saturate at the same moment, so a max-min solve that keeps only the
@@ -46,7 +53,14 @@ struct FlowPaths {
 /// same share bit for bit), and a group that fails keeps every channel. Routes list a
 /// channel at most once, as FabricNetwork's do. A channel only one flow uses is never
 /// marked: it is a bound on that flow, which the solver handles on its own. Returns one
-/// flag per channel; `capacity` holds each channel's capacity.
-std::vector<char> repeatedChannels(const FlowPaths& paths, std::span<const double> capacity);
+/// flag per channel; `capacity` holds each channel's capacity. `flows` is called twice:
+/// once to fingerprint the rows, once for the proof (three times if a proof fails and
+/// `kept` is wanted). `kept`, when given, receives every flow's route without the
+/// repeated channels: what to hand the solver, without visiting the flows again.
+std::vector<char> repeatedChannels(const FlowSource& flows, std::span<const double> capacity,
+                                   FlowPaths* kept = nullptr);
+/// The same for flows held in a list.
+std::vector<char> repeatedChannels(const FlowPaths& paths, std::span<const double> capacity,
+                                   FlowPaths* kept = nullptr);
 
 } // namespace fabriclab::sim
