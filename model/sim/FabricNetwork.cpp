@@ -325,21 +325,15 @@ std::uint32_t FabricNetwork::nicDown(Endpoint endpoint) const {
     return cable(endpoint).down;
 }
 
-const FabricNetwork::Distances& FabricNetwork::distancesTo(std::uint32_t target) const {
+const FabricNetwork::Distances& FabricNetwork::distancesTo(std::uint32_t representative) const {
     if (m_distances.empty())
         m_distances.resize(m_switchHops.size());
-    auto& distance = m_distances[target];
+    auto& distance = m_distances[representative];
     if (!distance.empty())
         return distance;
-    if (const std::uint32_t twin = m_twinOf.empty() ? target : m_twinOf[target]; twin != target) {
-        // The twin's distances with the two twins' own entries exchanged (0 and 2).
-        distance = distancesTo(twin);
-        std::swap(distance[target], distance[twin]);
-        return distance;
-    }
     distance.assign(m_switchHops.size(), -1);
-    std::deque<std::uint32_t> queue{target};
-    distance[target] = 0;
+    std::deque<std::uint32_t> queue{representative};
+    distance[representative] = 0;
     while (!queue.empty()) {
         const std::uint32_t u = queue.front();
         queue.pop_front();
@@ -352,32 +346,51 @@ const FabricNetwork::Distances& FabricNetwork::distancesTo(std::uint32_t target)
     return distance;
 }
 
+int FabricNetwork::hops(std::uint32_t node, std::uint32_t target) const {
+    const std::uint32_t twin = m_twinOf[target];
+    const Distances& distance = distancesTo(twin);
+    if (twin == target)
+        return distance[node];
+    // A twin's distances are its representative's with the two twins' own entries
+    // exchanged (0 and 2): only representatives keep a table, which at 131K GPUs is a
+    // few dozen tables instead of two thousand.
+    if (node == target)
+        return 0;
+    if (node == twin)
+        return distance[target];
+    return distance[node];
+}
+
 const FabricNetwork::Choice& FabricNetwork::choiceToward(std::uint32_t node,
                                                          std::uint32_t target) const {
     constexpr auto kUnknown = std::numeric_limits<std::uint32_t>::max();
     if (m_choiceTo.empty())
         m_choiceTo.resize(m_switchHops.size());
-    std::vector<std::uint32_t>& table = m_choiceTo[target];
-    if (table.empty())
-        table.assign(m_switchHops.size(), kUnknown);
-    if (table[node] != kUnknown)
-        return m_choices[table[node]];
-
-    const Distances& distance = distancesTo(target);
     // Two or more hops from a twin target, the next hops toward it are those toward its
     // representative: the twins are the only switches whose distances differ, and neither
-    // can be a next hop from that far (findTwins).
-    if (const std::uint32_t twin = m_twinOf[target];
-        twin != target && node != twin && distance[node] >= 2) {
-        choiceToward(node, twin);
-        table[node] = m_choiceTo[twin][node];
-        return m_choices[table[node]];
+    // can be a next hop from that far (findTwins). Only representatives keep a table per
+    // switch; the few switches near a twin keep theirs in m_nearChoice.
+    const std::uint32_t twin = m_twinOf[target];
+    const int distance = hops(node, target);
+    if (twin != target && node != twin && distance >= 2)
+        return choiceToward(node, twin);
+    std::uint32_t* slot = nullptr;
+    if (twin == target) {
+        std::vector<std::uint32_t>& table = m_choiceTo[target];
+        if (table.empty())
+            table.assign(m_switchHops.size(), kUnknown);
+        slot = &table[node];
+    } else {
+        slot =
+            &m_nearChoice.try_emplace((std::uint64_t{target} << 32) | node, kUnknown).first->second;
     }
+    if (*slot != kUnknown)
+        return m_choices[*slot];
     const std::vector<Hop>& hops = m_switchHops[node];
     m_candidates.clear();
     std::uint64_t hash = mix(node);
     for (std::uint32_t i = 0; i < hops.size(); ++i)
-        if (distance[hops[i].to] == distance[node] - 1) {
+        if (this->hops(hops[i].to, target) == distance - 1) {
             m_candidates.push_back(i);
             hash = mix(hash ^ i);
         }
@@ -393,7 +406,7 @@ const FabricNetwork::Choice& FabricNetwork::choiceToward(std::uint32_t node,
     };
     const auto known = m_choiceByHash.find(hash);
     if (known != m_choiceByHash.end() && sameAs(m_choices[known->second])) {
-        table[node] = known->second;
+        *slot = known->second;
         return m_choices[known->second];
     }
     Choice choice;
@@ -409,7 +422,7 @@ const FabricNetwork::Choice& FabricNetwork::choiceToward(std::uint32_t node,
     const auto id = static_cast<std::uint32_t>(m_choices.size());
     m_choices.push_back(choice);
     m_choiceByHash.emplace(hash, id); // keeps the first on a (vanishingly rare) collision
-    table[node] = id;
+    *slot = id;
     return m_choices[id];
 }
 
@@ -430,11 +443,11 @@ void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey,
     const Cable& sink = cable(to);
     route.elements.push_back({source.up, 1.0});
     route.wireMeters = source.meters + sink.meters;
-    const Distances& distance = distancesTo(sink.switchNode);
-    if (distance[source.switchNode] < 0)
+    const int switchHops = hops(source.switchNode, sink.switchNode);
+    if (switchHops < 0)
         throw std::invalid_argument("no path from " + m_topology->node(from.server).name + " to " +
                                     m_topology->node(to.server).name);
-    route.switchHops = distance[source.switchNode] + 1;
+    route.switchHops = switchHops + 1;
 
     if (source.switchNode != sink.switchNode) {
         const auto key =
@@ -475,7 +488,7 @@ void FabricNetwork::appendMiddle(std::uint32_t from, std::uint32_t to, std::uint
     std::uint32_t b = m_twinOf[to];
     // Representatives cabled to each other would put the wrong cable in; so would one
     // standing for both ends.
-    if (a == b || distancesTo(b)[a] <= 1) {
+    if (a == b || hops(a, b) <= 1) {
         a = from;
         b = to;
     }

@@ -139,10 +139,12 @@ private:
 
     const Cable& cable(Endpoint endpoint) const;
     const Choice& choiceToward(std::uint32_t node, std::uint32_t target) const;
-    /// Hops between switches fit 16 bits; at 131K GPUs the tables are 2,048 targets of 5,000
-    /// switches each, a quarter of the memory ints took. -1: unreachable.
+    /// Hops from every node to a representative switch (findTwins), by breadth-first
+    /// search; hops fit 16 bits. -1: unreachable.
     using Distances = std::vector<std::int16_t>;
-    const Distances& distancesTo(std::uint32_t node) const;
+    const Distances& distancesTo(std::uint32_t representative) const;
+    /// Hops from `node` to any switch `target`, read from the representative's table.
+    int hops(std::uint32_t node, std::uint32_t target) const;
     /// Appends the channels between two switches, and their cable length, to a route.
     /// Adaptive spreads are cached per switch pair (flows share them); ECMP picks depend
     /// on the flow's key.
@@ -195,7 +197,7 @@ private:
     };
     std::vector<Patch> patchesFor(const std::vector<PathElement>& elements, std::uint32_t a,
                                   std::uint32_t b) const;
-    mutable std::vector<Distances> m_distances; ///< per target node index, filled lazily
+    mutable std::vector<Distances> m_distances; ///< per representative, filled lazily
     /// Per switch, the first switch with the same neighbours by the same cables (itself
     /// when none came before): distances to a twin come from its representative's.
     std::vector<std::uint32_t> m_twinOf;
@@ -207,6 +209,9 @@ private:
     // lazily: routing a million flows then costs a table look-up per hop, not a scan of
     // a spine's hundreds of links.
     mutable std::vector<std::vector<std::uint32_t>> m_choiceTo;
+    /// The same for the switches next to a twin target (further ones use its
+    /// representative's), keyed by target << 32 | node.
+    mutable std::unordered_map<std::uint64_t, std::uint32_t> m_nearChoice;
     mutable std::vector<Choice> m_choices;
     mutable std::vector<Hop> m_choiceHops;
     mutable std::unordered_map<std::uint64_t, std::uint32_t> m_choiceByHash;
