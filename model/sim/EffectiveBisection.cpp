@@ -16,29 +16,69 @@ namespace fabriclab::sim {
 
 namespace {
 
-/// Every flow of a draw, routed as it is visited: for each pair of partners and each NIC
-/// they share, the flow from the first half and the flow back, in that order (even flows
-/// go forward, odd ones back).
-FlowSource drawFlows(const FabricNetwork& network, const std::vector<model::NodeId>& first,
-                     const std::vector<model::NodeId>& second, std::uint64_t seed,
-                     std::stop_token stop) {
-    return [&network, &first, &second, seed, stop](const FlowVisitor& visit) {
+/// Route elements a draw keeps between its visits (32 MB): a static-ECMP permutation of
+/// 131K GPUs is about a million and is read back instead of routed again; an adaptive
+/// one is nine million, cheaper routed again than held.
+constexpr std::size_t kKeptElements = std::size_t{2} << 20;
+
+/// Every flow of a draw: for each pair of partners and each NIC they share, the flow from
+/// the first half and the flow back, in that order (even flows go forward, odd ones
+/// back). Routed on the first visit and kept if they fit in kKeptElements; routed again
+/// on each later visit if not.
+class DrawFlows {
+public:
+    DrawFlows(const FabricNetwork& network, const std::vector<model::NodeId>& first,
+              const std::vector<model::NodeId>& second, std::uint64_t seed, std::stop_token stop)
+        : m_network(network), m_first(first), m_second(second), m_seed(seed),
+          m_stop(std::move(stop)) {}
+
+    void operator()(const FlowVisitor& visit) {
+        if (m_complete) {
+            for (std::size_t f = 0; f < m_kept.flowCount(); ++f)
+                visit(m_kept.of(f));
+            return;
+        }
+        bool keep = !m_routedOnce;
+        m_routedOnce = true;
         Route route;
-        for (std::size_t i = 0; i < first.size() && i < second.size(); ++i) {
+        const auto pass = [&] {
+            visit(route.elements);
+            if (!keep)
+                return;
+            if (m_kept.elements.size() + route.elements.size() > kKeptElements) {
+                keep = false;
+                m_kept = FlowPaths{};
+            } else {
+                m_kept.add(route.elements);
+            }
+        };
+        for (std::size_t i = 0; i < m_first.size() && i < m_second.size(); ++i) {
             // Every pair: the first routes between two switches work out their adaptive
             // spread, so a thousand pairs can take half a second on a 16K-GPU fat-tree,
             // while a look at the token is one atomic load.
-            model::throwIfStopped(stop);
-            const int nics = std::min(network.nicCount(first[i]), network.nicCount(second[i]));
+            model::throwIfStopped(m_stop);
+            const int nics =
+                std::min(m_network.nicCount(m_first[i]), m_network.nicCount(m_second[i]));
             for (int nic = 0; nic < nics; ++nic) {
-                network.routeInto({first[i], nic}, {second[i], nic}, seed, route);
-                visit(route.elements);
-                network.routeInto({second[i], nic}, {first[i], nic}, seed, route);
-                visit(route.elements);
+                m_network.routeInto({m_first[i], nic}, {m_second[i], nic}, m_seed, route);
+                pass();
+                m_network.routeInto({m_second[i], nic}, {m_first[i], nic}, m_seed, route);
+                pass();
             }
         }
-    };
-}
+        m_complete = keep;
+    }
+
+private:
+    const FabricNetwork& m_network;
+    const std::vector<model::NodeId>& m_first;
+    const std::vector<model::NodeId>& m_second;
+    std::uint64_t m_seed;
+    std::stop_token m_stop;
+    FlowPaths m_kept;
+    bool m_routedOnce = false;
+    bool m_complete = false;
+};
 
 /// What each tier's cables carry at the solved rates, from the flows' whole routes.
 void addTierLoads(const FabricNetwork& network, const FlowSource& flows, const FlowSolver& solver,
@@ -69,7 +109,8 @@ EffectiveBisection oneDraw(const FabricNetwork& network, const model::BisectionR
     std::mt19937_64 random(seed);
     std::shuffle(second.begin(), second.end(), random);
 
-    const FlowSource flows = drawFlows(network, first, second, seed, stop);
+    DrawFlows draw(network, first, second, seed, stop);
+    const FlowSource flows = [&draw](const FlowVisitor& visit) { draw(visit); };
     std::vector<double> capacity(network.channelCount());
     for (std::uint32_t c = 0; c < capacity.size(); ++c)
         capacity[c] = network.capacityGbps(c);

@@ -361,6 +361,19 @@ int FabricNetwork::hops(std::uint32_t node, std::uint32_t target) const {
     return distance[node];
 }
 
+std::uint32_t& FabricNetwork::nearChoice(std::uint32_t node, std::uint32_t target) const {
+    // Sorted by node: a twin target has a few dozen near switches, and a binary search
+    // over them beat a hash map's division and pointer chase on every static-ECMP hop.
+    if (m_nearChoice.empty())
+        m_nearChoice.resize(m_switchHops.size());
+    auto& near = m_nearChoice[target];
+    auto it = std::lower_bound(near.begin(), near.end(), node,
+                               [](const auto& entry, std::uint32_t n) { return entry.first < n; });
+    if (it == near.end() || it->first != node)
+        it = near.insert(it, {node, std::numeric_limits<std::uint32_t>::max()});
+    return it->second;
+}
+
 const FabricNetwork::Choice& FabricNetwork::choiceToward(std::uint32_t node,
                                                          std::uint32_t target) const {
     constexpr auto kUnknown = std::numeric_limits<std::uint32_t>::max();
@@ -369,23 +382,24 @@ const FabricNetwork::Choice& FabricNetwork::choiceToward(std::uint32_t node,
     // Two or more hops from a twin target, the next hops toward it are those toward its
     // representative: the twins are the only switches whose distances differ, and neither
     // can be a next hop from that far (findTwins). Only representatives keep a table per
-    // switch; the few switches near a twin keep theirs in m_nearChoice.
-    const std::uint32_t twin = m_twinOf[target];
-    const int distance = hops(node, target);
-    if (twin != target && node != twin && distance >= 2)
-        return choiceToward(node, twin);
+    // switch; the few switches near a twin keep theirs in m_nearChoice. Static ECMP asks
+    // this once per hop of every flow, so the common case is two look-ups.
     std::uint32_t* slot = nullptr;
-    if (twin == target) {
+    if (const std::uint32_t twin = m_twinOf[target]; twin != target) {
+        if (node != twin && node != target && distancesTo(twin)[node] >= 2)
+            target = twin;
+        else
+            slot = &nearChoice(node, target);
+    }
+    if (!slot) {
         std::vector<std::uint32_t>& table = m_choiceTo[target];
         if (table.empty())
             table.assign(m_switchHops.size(), kUnknown);
         slot = &table[node];
-    } else {
-        slot =
-            &m_nearChoice.try_emplace((std::uint64_t{target} << 32) | node, kUnknown).first->second;
     }
     if (*slot != kUnknown)
         return m_choices[*slot];
+    const int distance = hops(node, target);
     const std::vector<Hop>& hops = m_switchHops[node];
     m_candidates.clear();
     std::uint64_t hash = mix(node);

@@ -210,8 +210,10 @@ private:
     // a spine's hundreds of links.
     mutable std::vector<std::vector<std::uint32_t>> m_choiceTo;
     /// The same for the switches next to a twin target (further ones use its
-    /// representative's), keyed by target << 32 | node.
-    mutable std::unordered_map<std::uint64_t, std::uint32_t> m_nearChoice;
+    /// representative's): per target, (node, choice) sorted by node.
+    mutable std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_nearChoice;
+    /// The entry of m_nearChoice for a switch near a twin target, made unknown if new.
+    std::uint32_t& nearChoice(std::uint32_t node, std::uint32_t target) const;
     mutable std::vector<Choice> m_choices;
     mutable std::vector<Hop> m_choiceHops;
     mutable std::unordered_map<std::uint64_t, std::uint32_t> m_choiceByHash;
