@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <future>
+#include <optional>
 #include <stdexcept>
 
 namespace fabriclab::model {
@@ -149,10 +150,24 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         std::optional<sim::Playback> playback;
         std::vector<sim::BusBwPoint> busBwCurve;
     };
+    // The network is built once, on the collective's thread, while this one works out the
+    // theoretical bisection; this thread then routes on a copy, which shares the built
+    // structure and keeps route caches of its own. (Declared before the collective's
+    // future, whose destructor waits for that thread, so they outlive it.)
+    std::promise<sim::FabricNetwork> networkBuilt;
+    std::future<sim::FabricNetwork> builtNetwork = networkBuilt.get_future();
     std::future<CollectiveOutcome> collectiveRun;
     if (options.simulate)
         collectiveRun = std::async(std::launch::async, [&]() -> CollectiveOutcome {
-            const sim::FabricNetwork network(simulated, report.fabric, options.seed);
+            std::optional<sim::FabricNetwork> built;
+            try {
+                built.emplace(simulated, report.fabric, options.seed);
+                networkBuilt.set_value(*built);
+            } catch (...) {
+                networkBuilt.set_exception(std::current_exception());
+                throw;
+            }
+            const sim::FabricNetwork& network = *built;
             const sim::CollectiveGroup group = groupOn(network);
             CollectiveOutcome outcome;
             try {
@@ -206,7 +221,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             return sim::effectiveBisection(otherNetwork, report.bisection, options.seed,
                                            options.stop, true, options.bisectionSeeds);
         });
-    const sim::FabricNetwork network(simulated, report.fabric, options.seed);
+    const sim::FabricNetwork network = builtNetwork.get();
     if (options.bisection)
         report.effective =
             sim::effectiveBisection(network, report.bisection, options.seed, options.stop,

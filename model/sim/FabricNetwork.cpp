@@ -36,26 +36,31 @@ constexpr double kSecondsPerMeter = 4.5e-9;
 
 FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabric& fabric,
                              std::uint64_t ecmpSeed, Grouping grouping)
-    : m_topology(&topology), m_fabric(fabric), m_seed(ecmpSeed) {
+    : m_seed(ecmpSeed) {
+    const auto built = std::make_shared<Structure>();
+    Structure& s = *built;
+    s.topology = &topology;
+    s.fabric = fabric;
+    const bool adaptive = fabric.routing == model::Routing::Adaptive;
     for (const auto& [id, node] : topology.nodes()) {
-        m_index.emplace(id, static_cast<std::uint32_t>(m_index.size()));
+        s.index.emplace(id, static_cast<std::uint32_t>(s.index.size()));
         if (node.kind == NodeKind::Server)
-            m_servers.push_back(id);
+            s.servers.push_back(id);
     }
-    m_switchHops.resize(m_index.size());
-    m_tier.resize(m_index.size());
+    s.switchHops.resize(s.index.size());
+    s.tier.resize(s.index.size());
     for (const auto& [id, node] : topology.nodes())
-        m_tier[m_index.at(id)] = static_cast<int>(node.kind == NodeKind::Server  ? 0
+        s.tier[s.index.at(id)] = static_cast<int>(node.kind == NodeKind::Server  ? 0
                                                   : node.kind == NodeKind::Leaf  ? 1
                                                   : node.kind == NodeKind::Spine ? 2
                                                                                  : 3);
     const double goodput = fabric.goodputShare();
 
     const auto addChannel = [&](model::LinkId link, double gbps, bool server) {
-        m_capacity.push_back(gbps * goodput);
-        m_channelLink.push_back(link);
-        m_channelIsServer.push_back(server ? 1 : 0);
-        return static_cast<std::uint32_t>(m_capacity.size() - 1);
+        s.capacity.push_back(gbps * goodput);
+        s.channelLink.push_back(link);
+        s.channelIsServer.push_back(server ? 1 : 0);
+        return static_cast<std::uint32_t>(s.capacity.size() - 1);
     };
 
     for (const auto& [linkId, link] : topology.links()) {
@@ -69,74 +74,78 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
             const model::NodeId server = aServer ? link.a : link.b;
             const model::NodeId sw = aServer ? link.b : link.a;
             for (int m = 0; m < link.count; ++m) {
-                Cable cable{linkId, m, m_index.at(sw), 0, 0, link.lengthMeters};
+                Cable cable{linkId, m, s.index.at(sw), 0, 0, link.lengthMeters};
                 const double perCable = topology.usableCapacity(link).value / link.count;
                 cable.up = addChannel(linkId, perCable, true);
                 cable.down = addChannel(linkId, perCable, true);
-                if (m_nics.size() <= server.value)
-                    m_nics.resize(server.value + 1);
-                m_nics[server.value].push_back(cable);
+                if (s.nics.size() <= server.value)
+                    s.nics.resize(server.value + 1);
+                s.nics[server.value].push_back(cable);
             }
             continue;
         }
-        const int perDirection = adaptive() ? 1 : link.count;
+        const int perDirection = adaptive ? 1 : link.count;
         const double usable = topology.usableCapacity(link).value;
-        const double gbps = adaptive() ? usable : usable / link.count;
-        const std::uint32_t forward = static_cast<std::uint32_t>(m_capacity.size());
+        const double gbps = adaptive ? usable : usable / link.count;
+        const std::uint32_t forward = static_cast<std::uint32_t>(s.capacity.size());
         for (int c = 0; c < perDirection; ++c)
             addChannel(linkId, gbps, false);
-        const std::uint32_t backward = static_cast<std::uint32_t>(m_capacity.size());
+        const std::uint32_t backward = static_cast<std::uint32_t>(s.capacity.size());
         for (int c = 0; c < perDirection; ++c)
             addChannel(linkId, gbps, false);
-        const std::uint32_t ia = m_index.at(link.a);
-        const std::uint32_t ib = m_index.at(link.b);
-        m_switchHops[ia].push_back(Hop{ib, forward, link.count, perDirection, link.lengthMeters,
-                                       static_cast<std::uint32_t>(m_switchHops[ia].size())});
-        m_switchHops[ib].push_back(Hop{ia, backward, link.count, perDirection, link.lengthMeters,
-                                       static_cast<std::uint32_t>(m_switchHops[ib].size())});
+        const std::uint32_t ia = s.index.at(link.a);
+        const std::uint32_t ib = s.index.at(link.b);
+        s.switchHops[ia].push_back(Hop{ib, forward, link.count, perDirection, link.lengthMeters,
+                                       static_cast<std::uint32_t>(s.switchHops[ia].size())});
+        s.switchHops[ib].push_back(Hop{ia, backward, link.count, perDirection, link.lengthMeters,
+                                       static_cast<std::uint32_t>(s.switchHops[ib].size())});
     }
 
-    m_linkChannels = m_capacity.size();
+    s.linkChannels = s.capacity.size();
     constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
-    m_upGroup.assign(m_index.size(), kNone);
-    m_downGroup.assign(m_index.size(), kNone);
-    m_peerUp.assign(m_index.size(), kNone);
-    m_peerSize.assign(m_index.size(), 0);
-    if (adaptive() && grouping == Grouping::Groups) {
-        for (std::uint32_t u = 0; u < m_switchHops.size(); ++u) {
-            if (!symmetricAbove(u))
+    s.upGroup.assign(s.index.size(), kNone);
+    s.downGroup.assign(s.index.size(), kNone);
+    s.peerUp.assign(s.index.size(), kNone);
+    s.peerSize.assign(s.index.size(), 0);
+    if (adaptive && grouping == Grouping::Groups) {
+        for (std::uint32_t u = 0; u < s.switchHops.size(); ++u) {
+            if (!symmetricAbove(s, u))
                 continue; // irregular drawing: every cable stays its own channel
             double up = 0;
             double fromAbove = 0;
-            for (const Hop& hop : m_switchHops[u])
-                if (m_tier[hop.to] > m_tier[u]) {
-                    up += m_capacity[hop.channel0];
-                    fromAbove += m_capacity[hop.channel0]; // links are symmetric in capacity
+            for (const Hop& hop : s.switchHops[u])
+                if (s.tier[hop.to] > s.tier[u]) {
+                    up += s.capacity[hop.channel0];
+                    fromAbove += s.capacity[hop.channel0]; // links are symmetric in capacity
                 }
             if (up > 0) {
                 // Both group channels stand for the same cables: u's uplinks.
                 std::vector<model::LinkId> cables;
-                for (const Hop& hop : m_switchHops[u])
-                    if (m_tier[hop.to] > m_tier[u])
-                        cables.push_back(m_channelLink[hop.channel0]);
-                m_groupLinks.push_back(cables);
-                m_groupLinks.push_back(std::move(cables));
-                m_capacity.push_back(up);
-                m_channelLink.push_back(m_channelLink[m_switchHops[u].front().channel0]);
-                m_channelIsServer.push_back(0);
-                m_upGroup[u] = static_cast<std::uint32_t>(m_capacity.size() - 1);
-                m_capacity.push_back(fromAbove);
-                m_channelLink.push_back(m_channelLink[m_switchHops[u].front().channel0]);
-                m_channelIsServer.push_back(0);
-                m_downGroup[u] = static_cast<std::uint32_t>(m_capacity.size() - 1);
+                for (const Hop& hop : s.switchHops[u])
+                    if (s.tier[hop.to] > s.tier[u])
+                        cables.push_back(s.channelLink[hop.channel0]);
+                s.groupLinks.push_back(cables);
+                s.groupLinks.push_back(std::move(cables));
+                s.capacity.push_back(up);
+                s.channelLink.push_back(s.channelLink[s.switchHops[u].front().channel0]);
+                s.channelIsServer.push_back(0);
+                s.upGroup[u] = static_cast<std::uint32_t>(s.capacity.size() - 1);
+                s.capacity.push_back(fromAbove);
+                s.channelLink.push_back(s.channelLink[s.switchHops[u].front().channel0]);
+                s.channelIsServer.push_back(0);
+                s.downGroup[u] = static_cast<std::uint32_t>(s.capacity.size() - 1);
             }
         }
-        addPeerGroups();
+        addPeerGroups(s);
     }
-    findTwins();
+    findTwins(s);
+    s.hopBase.assign(s.switchHops.size() + 1, 0);
+    for (std::size_t u = 0; u < s.switchHops.size(); ++u)
+        s.hopBase[u + 1] = s.hopBase[u] + static_cast<std::uint32_t>(s.switchHops[u].size());
+    m_s = built;
 }
 
-void FabricNetwork::findTwins() {
+void FabricNetwork::findTwins(Structure& s) {
     // Switches with the same neighbours, in the same order, by the same cables of the same
     // lengths, in the same tier, are twins: every other switch is as far from one as from
     // the other (a shortest path to either ends through a shared neighbour and never passes
@@ -144,29 +153,29 @@ void FabricNetwork::findTwins() {
     // representatives with the twins' own cables put in. The leaves of a pod or of a rail
     // group are twins, so one search and one spread serve them all.
     constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
-    const std::size_t nodes = m_switchHops.size();
-    m_twinOf.resize(nodes);
+    const std::size_t nodes = s.switchHops.size();
+    s.twinOf.resize(nodes);
     std::map<std::vector<std::tuple<std::uint32_t, int, double, int>>, std::uint32_t> first;
     std::vector<std::tuple<std::uint32_t, int, double, int>> key;
     for (std::uint32_t u = 0; u < nodes; ++u) {
-        m_twinOf[u] = u;
-        if (m_switchHops[u].empty())
+        s.twinOf[u] = u;
+        if (s.switchHops[u].empty())
             continue;
         key.clear();
-        for (const Hop& hop : m_switchHops[u])
-            key.emplace_back(hop.to, hop.members, hop.meters, m_tier[u]);
-        m_twinOf[u] = first.try_emplace(key, u).first->second;
+        for (const Hop& hop : s.switchHops[u])
+            key.emplace_back(hop.to, hop.members, hop.meters, s.tier[u]);
+        s.twinOf[u] = first.try_emplace(key, u).first->second;
     }
     // Every twin and representative lists its channels in one order (slots): its cables
     // out, the cables into it, its group channels. Twins' slots correspond one to one, so
     // a representative's route becomes a twin's by changing the slots it uses.
     std::vector<char> represents(nodes, 0);
     for (std::uint32_t u = 0; u < nodes; ++u)
-        if (m_twinOf[u] != u)
-            represents[m_twinOf[u]] = represents[u] = 1;
-    m_slots.assign(nodes, {});
+        if (s.twinOf[u] != u)
+            represents[s.twinOf[u]] = represents[u] = 1;
+    s.slots.assign(nodes, {});
     const auto hopTo = [&](std::uint32_t from, std::uint32_t to, int occurrence) -> const Hop* {
-        for (const Hop& hop : m_switchHops[from])
+        for (const Hop& hop : s.switchHops[from])
             if (hop.to == to && occurrence-- == 0)
                 return &hop;
         return nullptr;
@@ -174,63 +183,63 @@ void FabricNetwork::findTwins() {
     for (std::uint32_t u = 0; u < nodes; ++u) {
         if (!represents[u])
             continue;
-        auto& slots = m_slots[u];
-        for (const Hop& hop : m_switchHops[u])
+        auto& slots = s.slots[u];
+        for (const Hop& hop : s.switchHops[u])
             for (int c = 0; c < hop.channels; ++c)
                 slots.push_back(hop.channel0 + static_cast<std::uint32_t>(c));
         std::map<std::uint32_t, int> seen;
-        for (const Hop& hop : m_switchHops[u]) {
+        for (const Hop& hop : s.switchHops[u]) {
             const Hop* into = hopTo(hop.to, u, seen[hop.to]++);
             for (int c = 0; into && c < into->channels; ++c)
                 slots.push_back(into->channel0 + static_cast<std::uint32_t>(c));
         }
-        for (const auto* groups : {&m_upGroup, &m_downGroup, &m_peerUp})
+        for (const auto* groups : {&s.upGroup, &s.downGroup, &s.peerUp})
             slots.push_back(groups->size() == nodes ? (*groups)[u] : kNone);
     }
 }
 
 std::size_t FabricNetwork::twinnedSwitches() const {
     std::size_t twinned = 0;
-    for (std::uint32_t u = 0; u < m_twinOf.size(); ++u)
-        twinned += m_twinOf[u] != u;
+    for (std::uint32_t u = 0; u < m_s->twinOf.size(); ++u)
+        twinned += m_s->twinOf[u] != u;
     return twinned;
 }
 
-void FabricNetwork::addPeerGroups() {
+void FabricNetwork::addPeerGroups(Structure& s) {
     constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
     const auto above = [&](std::uint32_t u) {
         std::vector<std::uint32_t> upper;
-        for (const Hop& hop : m_switchHops[u])
-            if (m_tier[hop.to] > m_tier[u])
+        for (const Hop& hop : s.switchHops[u])
+            if (s.tier[hop.to] > s.tier[u])
                 upper.push_back(hop.to);
         std::sort(upper.begin(), upper.end());
         return upper;
     };
     const auto uplinkCables = [&](std::uint32_t u) {
         int cables = 0;
-        for (const Hop& hop : m_switchHops[u])
-            if (m_tier[hop.to] > m_tier[u])
+        for (const Hop& hop : s.switchHops[u])
+            if (s.tier[hop.to] > s.tier[u])
                 cables += hop.members;
         return cables;
     };
-    for (std::uint32_t l = 0; l < m_switchHops.size(); ++l) {
-        if (m_upGroup[l] == kNone)
+    for (std::uint32_t l = 0; l < s.switchHops.size(); ++l) {
+        if (s.upGroup[l] == kNone)
             continue; // l spreads unevenly, or has nothing above
         const std::vector<std::uint32_t> peers = above(l);
-        if (peers.size() < 2 || m_peerSize[peers.front()] != 0 || m_upGroup[peers.front()] == kNone)
+        if (peers.size() < 2 || s.peerSize[peers.front()] != 0 || s.upGroup[peers.front()] == kNone)
             continue;
         // Every peer has a group of uplinks of its own, all of the same size and speed,
         // and every switch below any peer reaches exactly these peers, evenly (its own
         // uplink group): then a flow climbing past the peers loads each alike.
         bool even = true;
         const int cables = uplinkCables(peers.front());
-        const double capacity = m_capacity[m_upGroup[peers.front()]];
+        const double capacity = s.capacity[s.upGroup[peers.front()]];
         for (const std::uint32_t p : peers) {
-            even = even && m_upGroup[p] != kNone && uplinkCables(p) == cables &&
-                   m_capacity[m_upGroup[p]] == capacity && m_peerSize[p] == 0;
-            for (const Hop& hop : m_switchHops[p])
-                if (m_tier[hop.to] < m_tier[p] && hop.to != l)
-                    even = even && m_upGroup[hop.to] != kNone && above(hop.to) == peers;
+            even = even && s.upGroup[p] != kNone && uplinkCables(p) == cables &&
+                   s.capacity[s.upGroup[p]] == capacity && s.peerSize[p] == 0;
+            for (const Hop& hop : s.switchHops[p])
+                if (s.tier[hop.to] < s.tier[p] && hop.to != l)
+                    even = even && s.upGroup[hop.to] != kNone && above(hop.to) == peers;
             if (!even)
                 break;
         }
@@ -239,17 +248,17 @@ void FabricNetwork::addPeerGroups() {
         std::vector<model::LinkId> cablesOfGroup;
         double up = 0;
         for (const std::uint32_t p : peers) {
-            up += m_capacity[m_upGroup[p]];
-            const std::vector<model::LinkId>& links = m_groupLinks[m_upGroup[p] - m_linkChannels];
+            up += s.capacity[s.upGroup[p]];
+            const std::vector<model::LinkId>& links = s.groupLinks[s.upGroup[p] - s.linkChannels];
             cablesOfGroup.insert(cablesOfGroup.end(), links.begin(), links.end());
         }
-        m_channelLink.push_back(cablesOfGroup.front());
-        m_groupLinks.push_back(std::move(cablesOfGroup));
-        m_capacity.push_back(up);
-        m_channelIsServer.push_back(0);
+        s.channelLink.push_back(cablesOfGroup.front());
+        s.groupLinks.push_back(std::move(cablesOfGroup));
+        s.capacity.push_back(up);
+        s.channelIsServer.push_back(0);
         for (const std::uint32_t p : peers) {
-            m_peerUp[p] = static_cast<std::uint32_t>(m_capacity.size() - 1);
-            m_peerSize[p] = static_cast<std::uint32_t>(peers.size());
+            s.peerUp[p] = static_cast<std::uint32_t>(s.capacity.size() - 1);
+            s.peerSize[p] = static_cast<std::uint32_t>(peers.size());
         }
     }
 }
@@ -257,23 +266,23 @@ void FabricNetwork::addPeerGroups() {
 std::vector<std::uint32_t> FabricNetwork::channelsLeaving(model::NodeId from,
                                                           model::LinkId link) const {
     std::vector<std::uint32_t> channels;
-    const auto found = m_index.find(from);
-    if (found == m_index.end() || found->second >= m_switchHops.size())
+    const auto found = m_s->index.find(from);
+    if (found == m_s->index.end() || found->second >= m_s->switchHops.size())
         return channels;
-    for (const Hop& hop : m_switchHops[found->second])
-        if (m_channelLink[hop.channel0] == link)
+    for (const Hop& hop : m_s->switchHops[found->second])
+        if (m_s->channelLink[hop.channel0] == link)
             for (int i = 0; i < hop.channels; ++i)
                 channels.push_back(hop.channel0 + static_cast<std::uint32_t>(i));
     return channels;
 }
 
 std::span<const model::LinkId> FabricNetwork::linksOf(std::uint32_t channel) const {
-    if (channel < m_linkChannels)
-        return {&m_channelLink[channel], 1};
-    return m_groupLinks[channel - m_linkChannels];
+    if (channel < m_s->linkChannels)
+        return {&m_s->channelLink[channel], 1};
+    return m_s->groupLinks[channel - m_s->linkChannels];
 }
 
-bool FabricNetwork::symmetricAbove(std::uint32_t u) const {
+bool FabricNetwork::symmetricAbove(const Structure& s, std::uint32_t u) {
     // A group channel is exact only if every flow through u loads u's uplinks in
     // proportion to their cables. That holds when all switches above u look alike from
     // u's tier: the same number of cables from u, and the same neighbours at u's tier,
@@ -281,15 +290,15 @@ bool FabricNetwork::symmetricAbove(std::uint32_t u) const {
     std::vector<std::uint32_t> reference;
     int cables = -1;
     bool first = true;
-    for (const Hop& hop : m_switchHops[u]) {
-        if (m_tier[hop.to] <= m_tier[u])
+    for (const Hop& hop : s.switchHops[u]) {
+        if (s.tier[hop.to] <= s.tier[u])
             continue;
         if (cables >= 0 && hop.members != cables)
             return false;
         cables = hop.members;
         std::vector<std::uint32_t> peers;
-        for (const Hop& down : m_switchHops[hop.to])
-            if (m_tier[down.to] == m_tier[u])
+        for (const Hop& down : s.switchHops[hop.to])
+            if (s.tier[down.to] == s.tier[u])
                 peers.push_back(down.to);
         std::sort(peers.begin(), peers.end());
         if (first) {
@@ -303,20 +312,20 @@ bool FabricNetwork::symmetricAbove(std::uint32_t u) const {
 }
 
 int FabricNetwork::nicCount(model::NodeId server) const {
-    return server.value < m_nics.size() ? static_cast<int>(m_nics[server.value].size()) : 0;
+    return server.value < m_s->nics.size() ? static_cast<int>(m_s->nics[server.value].size()) : 0;
 }
 
 const FabricNetwork::Cable& FabricNetwork::cable(Endpoint endpoint) const {
     const std::vector<Cable>* cables =
-        endpoint.server.value < m_nics.size() ? &m_nics[endpoint.server.value] : nullptr;
+        endpoint.server.value < m_s->nics.size() ? &m_s->nics[endpoint.server.value] : nullptr;
     if (!cables || endpoint.nic < 0 || endpoint.nic >= static_cast<int>(cables->size()))
-        throw std::invalid_argument("server " + m_topology->node(endpoint.server).name +
+        throw std::invalid_argument("server " + m_s->topology->node(endpoint.server).name +
                                     " has no NIC " + std::to_string(endpoint.nic));
     return (*cables)[static_cast<std::size_t>(endpoint.nic)];
 }
 
 double FabricNetwork::nicGoodputGbps(Endpoint endpoint) const {
-    return m_capacity[cable(endpoint).up];
+    return m_s->capacity[cable(endpoint).up];
 }
 std::uint32_t FabricNetwork::nicUp(Endpoint endpoint) const {
     return cable(endpoint).up;
@@ -327,17 +336,17 @@ std::uint32_t FabricNetwork::nicDown(Endpoint endpoint) const {
 
 const FabricNetwork::Distances& FabricNetwork::distancesTo(std::uint32_t representative) const {
     if (m_distances.empty())
-        m_distances.resize(m_switchHops.size());
+        m_distances.resize(m_s->switchHops.size());
     auto& distance = m_distances[representative];
     if (!distance.empty())
         return distance;
-    distance.assign(m_switchHops.size(), -1);
+    distance.assign(m_s->switchHops.size(), -1);
     std::deque<std::uint32_t> queue{representative};
     distance[representative] = 0;
     while (!queue.empty()) {
         const std::uint32_t u = queue.front();
         queue.pop_front();
-        for (const Hop& hop : m_switchHops[u])
+        for (const Hop& hop : m_s->switchHops[u])
             if (distance[hop.to] < 0) {
                 distance[hop.to] = static_cast<std::int16_t>(distance[u] + 1);
                 queue.push_back(hop.to);
@@ -347,7 +356,7 @@ const FabricNetwork::Distances& FabricNetwork::distancesTo(std::uint32_t represe
 }
 
 int FabricNetwork::hops(std::uint32_t node, std::uint32_t target) const {
-    const std::uint32_t twin = m_twinOf[target];
+    const std::uint32_t twin = m_s->twinOf[target];
     const Distances& distance = distancesTo(twin);
     if (twin == target)
         return distance[node];
@@ -365,7 +374,7 @@ std::uint32_t& FabricNetwork::nearChoice(std::uint32_t node, std::uint32_t targe
     // Sorted by node: a twin target has a few dozen near switches, and a binary search
     // over them beat a hash map's division and pointer chase on every static-ECMP hop.
     if (m_nearChoice.empty())
-        m_nearChoice.resize(m_switchHops.size());
+        m_nearChoice.resize(m_s->switchHops.size());
     auto& near = m_nearChoice[target];
     auto it = std::lower_bound(near.begin(), near.end(), node,
                                [](const auto& entry, std::uint32_t n) { return entry.first < n; });
@@ -378,14 +387,14 @@ const FabricNetwork::Choice& FabricNetwork::choiceToward(std::uint32_t node,
                                                          std::uint32_t target) const {
     constexpr auto kUnknown = std::numeric_limits<std::uint32_t>::max();
     if (m_choiceTo.empty())
-        m_choiceTo.resize(m_switchHops.size());
+        m_choiceTo.resize(m_s->switchHops.size());
     // Two or more hops from a twin target, the next hops toward it are those toward its
     // representative: the twins are the only switches whose distances differ, and neither
     // can be a next hop from that far (findTwins). Only representatives keep a table per
     // switch; the few switches near a twin keep theirs in m_nearChoice. Static ECMP asks
     // this once per hop of every flow, so the common case is two look-ups.
     std::uint32_t* slot = nullptr;
-    if (const std::uint32_t twin = m_twinOf[target]; twin != target) {
+    if (const std::uint32_t twin = m_s->twinOf[target]; twin != target) {
         if (node != twin && node != target && distancesTo(twin)[node] >= 2)
             target = twin;
         else
@@ -394,13 +403,13 @@ const FabricNetwork::Choice& FabricNetwork::choiceToward(std::uint32_t node,
     if (!slot) {
         std::vector<std::uint32_t>& table = m_choiceTo[target];
         if (table.empty())
-            table.assign(m_switchHops.size(), kUnknown);
+            table.assign(m_s->switchHops.size(), kUnknown);
         slot = &table[node];
     }
     if (*slot != kUnknown)
         return m_choices[*slot];
     const int distance = hops(node, target);
-    const std::vector<Hop>& hops = m_switchHops[node];
+    const std::vector<Hop>& hops = m_s->switchHops[node];
     m_candidates.clear();
     std::uint64_t hash = mix(node);
     for (std::uint32_t i = 0; i < hops.size(); ++i)
@@ -459,8 +468,8 @@ void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey,
     route.wireMeters = source.meters + sink.meters;
     const int switchHops = hops(source.switchNode, sink.switchNode);
     if (switchHops < 0)
-        throw std::invalid_argument("no path from " + m_topology->node(from.server).name + " to " +
-                                    m_topology->node(to.server).name);
+        throw std::invalid_argument("no path from " + m_s->topology->node(from.server).name +
+                                    " to " + m_s->topology->node(to.server).name);
     route.switchHops = switchHops + 1;
 
     if (source.switchNode != sink.switchNode) {
@@ -498,8 +507,8 @@ void FabricNetwork::appendMiddle(std::uint32_t from, std::uint32_t to, std::uint
     }
     // Twins share their representatives' spread, with their own cables put in; a pair of
     // twins of one another has no representative pair and is spread as it is.
-    std::uint32_t a = m_twinOf[from];
-    std::uint32_t b = m_twinOf[to];
+    std::uint32_t a = m_s->twinOf[from];
+    std::uint32_t b = m_s->twinOf[to];
     // Representatives cabled to each other would put the wrong cable in; so would one
     // standing for both ends.
     if (a == b || hops(a, b) <= 1) {
@@ -520,7 +529,7 @@ void FabricNetwork::appendMiddle(std::uint32_t from, std::uint32_t to, std::uint
     for (const Patch& patch : middle.patches) {
         const std::uint32_t twin = patch.toSide ? to : from;
         if (twin != (patch.toSide ? b : a))
-            route.elements[base + patch.position].channel = m_slots[twin][patch.slot];
+            route.elements[base + patch.position].channel = m_s->slots[twin][patch.slot];
     }
     route.wireMeters += middle.meters;
 }
@@ -531,7 +540,7 @@ FabricNetwork::patchesFor(const std::vector<PathElement>& elements, std::uint32_
     // Which elements are the ends' own channels, found once per pair of representatives.
     std::vector<Patch> patches;
     const auto slotOf = [&](std::uint32_t node, std::uint32_t channel) -> std::optional<int> {
-        const auto& slots = m_slots[node];
+        const auto& slots = m_s->slots[node];
         for (std::size_t i = 0; i < slots.size(); ++i)
             if (slots[i] == channel)
                 return static_cast<int>(i);
@@ -551,21 +560,21 @@ const std::vector<FabricNetwork::GroupHop>& FabricNetwork::groupHops(std::uint32
                                                                      bool up) const {
     auto& cache = up ? m_upGroupHops : m_downGroupHops;
     if (cache.empty())
-        cache.resize(m_switchHops.size());
+        cache.resize(m_s->switchHops.size());
     std::optional<std::vector<GroupHop>>& group = cache[node];
     if (group)
         return *group;
     group.emplace();
-    const std::vector<Hop>& hops = m_switchHops[node];
+    const std::vector<Hop>& hops = m_s->switchHops[node];
     for (std::uint32_t i = 0; i < hops.size(); ++i) {
         const Hop& hop = hops[i];
-        if (m_tier[hop.to] <= m_tier[node])
+        if (m_s->tier[hop.to] <= m_s->tier[node])
             continue;
         if (up) {
             group->push_back({node, i, hop.members});
             continue;
         }
-        const std::vector<Hop>& above = m_switchHops[hop.to];
+        const std::vector<Hop>& above = m_s->switchHops[hop.to];
         for (std::uint32_t j = 0; j < above.size(); ++j)
             if (above[j].to == node)
                 group->push_back({hop.to, j, above[j].members});
@@ -581,7 +590,7 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
     // link into every pod is scanned once per target, not once per switch pair; and the
     // scratch is dense and kept between calls, since a 16K-GPU fat-tree asks for thousands
     // of switch pairs and allocating per pair once cost most of the routing time.
-    const std::size_t nodes = m_switchHops.size();
+    const std::size_t nodes = m_s->switchHops.size();
     SpreadScratch& scratch = m_spreadScratch;
     if (scratch.reached.size() != nodes) {
         scratch.reached.assign(nodes, 0.0);
@@ -589,10 +598,7 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
         scratch.downUsed.assign(nodes, 0);
         scratch.upGroup.assign(nodes, -1.0);
         scratch.downGroup.assign(nodes, -1.0);
-        m_hopBase.assign(nodes + 1, 0);
-        for (std::size_t u = 0; u < nodes; ++u)
-            m_hopBase[u + 1] = m_hopBase[u] + static_cast<std::uint32_t>(m_switchHops[u].size());
-        scratch.load.assign(m_hopBase.back(), -1.0);
+        scratch.load.assign(m_s->hopBase.back(), -1.0);
     }
     std::vector<Use>& uses = scratch.uses;
     std::vector<std::uint32_t>& frontier = scratch.frontier;
@@ -636,20 +642,20 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
     // from above, into its group channel when the flow loads it in proportion to the
     // cables: then the group saturates exactly when each of its links does.
     const auto isUp = [&](const Use& use) {
-        return m_tier[m_switchHops[use.from][use.hop].to] > m_tier[use.from];
+        return m_s->tier[m_s->switchHops[use.from][use.hop].to] > m_s->tier[use.from];
     };
     const auto isDown = [&](const Use& use) {
-        return m_tier[m_switchHops[use.from][use.hop].to] < m_tier[use.from];
+        return m_s->tier[m_s->switchHops[use.from][use.hop].to] < m_s->tier[use.from];
     };
     for (const Use& use : uses) {
-        scratch.load[m_hopBase[use.from] + use.hop] = use.fraction;
+        scratch.load[m_s->hopBase[use.from] + use.hop] = use.fraction;
         if (isUp(use))
             ++scratch.upUsed[use.from];
         else if (isDown(use))
-            ++scratch.downUsed[m_switchHops[use.from][use.hop].to];
+            ++scratch.downUsed[m_s->switchHops[use.from][use.hop].to];
     }
     const auto loadOf = [&](std::uint32_t node, std::uint32_t hop) {
-        const double load = scratch.load[m_hopBase[node] + hop];
+        const double load = scratch.load[m_s->hopBase[node] + hop];
         return load < 0 ? 0.0 : load;
     };
     const auto proportional = [&](std::uint32_t node, bool up) {
@@ -681,10 +687,10 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
     constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
     std::vector<PathElement> elements;
     for (const Use& use : uses) {
-        const Hop& hop = m_switchHops[use.from][use.hop];
-        if (isUp(use) && m_upGroup[use.from] != kNone && groupShare(use.from, true) > 0)
+        const Hop& hop = m_s->switchHops[use.from][use.hop];
+        if (isUp(use) && m_s->upGroup[use.from] != kNone && groupShare(use.from, true) > 0)
             continue;
-        if (isDown(use) && m_downGroup[hop.to] != kNone && groupShare(hop.to, false) > 0)
+        if (isDown(use) && m_s->downGroup[hop.to] != kNone && groupShare(hop.to, false) > 0)
             continue;
         elements.push_back({hop.channel0, use.fraction});
     }
@@ -697,10 +703,10 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
     scratch.peers.clear();
     for (const std::uint32_t node : scratch.upGroupNodes)
         if (scratch.upGroup[node] > 0) {
-            if (m_peerUp[node] != kNone)
-                scratch.peers.emplace_back(m_peerUp[node], node);
+            if (m_s->peerUp[node] != kNone)
+                scratch.peers.emplace_back(m_s->peerUp[node], node);
             else
-                elements.push_back({m_upGroup[node], scratch.upGroup[node]});
+                elements.push_back({m_s->upGroup[node], scratch.upGroup[node]});
         }
     std::stable_sort(scratch.peers.begin(), scratch.peers.end(),
                      [](const auto& x, const auto& y) { return x.first < y.first; });
@@ -710,7 +716,7 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
         while (j < scratch.peers.size() && scratch.peers[j].first == scratch.peers[i].first)
             total += scratch.upGroup[scratch.peers[j++].second];
         const std::uint32_t node = scratch.peers[i].second;
-        bool whole = j - i == m_peerSize[node];
+        bool whole = j - i == m_s->peerSize[node];
         for (std::size_t k = i; whole && k < j; ++k)
             whole = std::abs(scratch.upGroup[scratch.peers[k].second] * static_cast<double>(j - i) -
                              total) <= 1e-9 * total;
@@ -718,13 +724,13 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
             elements.push_back({scratch.peers[i].first, total});
         else
             for (std::size_t k = i; k < j; ++k)
-                elements.push_back(
-                    {m_upGroup[scratch.peers[k].second], scratch.upGroup[scratch.peers[k].second]});
+                elements.push_back({m_s->upGroup[scratch.peers[k].second],
+                                    scratch.upGroup[scratch.peers[k].second]});
         i = j;
     }
     for (const std::uint32_t node : scratch.downGroupNodes)
         if (scratch.downGroup[node] > 0)
-            elements.push_back({m_downGroup[node], scratch.downGroup[node]});
+            elements.push_back({m_s->downGroup[node], scratch.downGroup[node]});
 
     // Leave the scratch as it was found.
     for (const std::uint32_t node : scratch.upGroupNodes)
@@ -734,9 +740,9 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
     scratch.upGroupNodes.clear();
     scratch.downGroupNodes.clear();
     for (const Use& use : uses) {
-        scratch.load[m_hopBase[use.from] + use.hop] = -1.0;
+        scratch.load[m_s->hopBase[use.from] + use.hop] = -1.0;
         scratch.upUsed[use.from] = 0;
-        scratch.downUsed[m_switchHops[use.from][use.hop].to] = 0;
+        scratch.downUsed[m_s->switchHops[use.from][use.hop].to] = 0;
     }
     return elements;
 }
@@ -744,7 +750,8 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
 double FabricNetwork::latencySeconds(const Route& route) const {
     if (route.elements.empty())
         return 0;
-    return 2 * m_fabric.nicLatencyNs * 1e-9 + route.switchHops * m_fabric.switchLatencyNs * 1e-9 +
+    return 2 * m_s->fabric.nicLatencyNs * 1e-9 +
+           route.switchHops * m_s->fabric.switchLatencyNs * 1e-9 +
            route.wireMeters * kSecondsPerMeter;
 }
 

@@ -51,11 +51,13 @@ struct Route {
 /// Routing follows equal-cost shortest paths between the endpoints' switches (servers
 /// never forward), which is up/down routing on leaf/spine and fat-tree fabrics.
 ///
-/// Thread affinity: one network per run. Routing fills distance and choice tables lazily,
-/// so a network is used by one thread at a time; runDesign() builds its own from the
-/// topology it is given, which is how the app's worker threads and the CLI's parallel
-/// comparisons stay apart without locks. The topology it points to must outlive it and
-/// stay unchanged.
+/// Threads: a network is two parts. Its structure (channels, cables, groups, twins) is
+/// built once by the constructor and never changes; copies share it read-only. Its route
+/// caches (distances, next hops, adaptive spreads) fill lazily as it routes, and belong
+/// to the one object: a copy gets its own. So each thread routes on its own copy, at the
+/// price of its caches alone, without locks: runDesign() builds one network and hands
+/// its threads copies, and the effective bisection's second thread does the same. The
+/// topology it points to must outlive every copy and stay unchanged.
 class FabricNetwork {
 public:
     /// Whether adaptive routing may stand a group of cables it loads evenly for one
@@ -66,21 +68,21 @@ public:
     FabricNetwork(const model::Topology& topology, const model::Fabric& fabric,
                   std::uint64_t ecmpSeed = 0, Grouping grouping = Grouping::Groups);
 
-    const model::Topology& topology() const { return *m_topology; }
-    const model::Fabric& fabric() const { return m_fabric; }
-    bool adaptive() const { return m_fabric.routing == model::Routing::Adaptive; }
+    const model::Topology& topology() const { return *m_s->topology; }
+    const model::Fabric& fabric() const { return m_s->fabric; }
+    bool adaptive() const { return m_s->fabric.routing == model::Routing::Adaptive; }
 
-    std::size_t channelCount() const { return m_capacity.size(); }
-    double capacityGbps(std::uint32_t channel) const { return m_capacity[channel]; }
+    std::size_t channelCount() const { return m_s->capacity.size(); }
+    double capacityGbps(std::uint32_t channel) const { return m_s->capacity[channel]; }
     /// The link a channel belongs to (for a group channel, one of its links).
-    model::LinkId linkOf(std::uint32_t channel) const { return m_channelLink[channel]; }
+    model::LinkId linkOf(std::uint32_t channel) const { return m_s->channelLink[channel]; }
     /// Every link whose cables a channel stands for: one for a cable or bundle, all of a
     /// switch's uplinks for an adaptive group channel (which load them evenly).
     std::span<const model::LinkId> linksOf(std::uint32_t channel) const;
     /// Channels below this number are cables or bundles, one direction each; those from
     /// it up are adaptive group channels over cables already counted.
-    std::size_t linkChannelCount() const { return m_linkChannels; }
-    bool isServerChannel(std::uint32_t channel) const { return m_channelIsServer[channel] != 0; }
+    std::size_t linkChannelCount() const { return m_s->linkChannels; }
+    bool isServerChannel(std::uint32_t channel) const { return m_s->channelIsServer[channel] != 0; }
     /// The channels carrying a switch-to-switch link's traffic away from switch `from`
     /// (one per cable under static ECMP, one for the bundle otherwise); empty when `from`
     /// is not a switch end of the link.
@@ -90,7 +92,7 @@ public:
     std::size_t twinnedSwitches() const;
 
     /// Servers in topology order, and how many NICs (cables) each has.
-    const std::vector<model::NodeId>& servers() const { return m_servers; }
+    const std::vector<model::NodeId>& servers() const { return m_s->servers; }
     int nicCount(model::NodeId server) const;
     /// Goodput of one NIC, Gb/s.
     double nicGoodputGbps(Endpoint endpoint) const;
@@ -137,6 +139,46 @@ private:
         std::uint32_t membersEach = 0; ///< cables per hop when all hops have the same, else 0
     };
 
+    /// What routing reads and never changes: the channels, the switches' cables, the
+    /// groups and the twins. Built once by the constructor and shared, read-only, by
+    /// every copy of the network, so another thread's copy costs its route caches alone.
+    struct Structure {
+        const model::Topology* topology = nullptr;
+        model::Fabric fabric;
+        std::vector<double> capacity;
+        std::vector<model::LinkId> channelLink;
+        std::vector<char> channelIsServer;
+        std::size_t linkChannels = 0;                       ///< channels before the groups
+        std::vector<std::vector<model::LinkId>> groupLinks; ///< per group channel
+        std::map<model::NodeId, std::uint32_t> index;
+        std::vector<std::vector<Hop>> switchHops; ///< per node index, switch neighbours only
+        std::vector<std::uint32_t> hopBase;       ///< per node: number of its first hop
+        std::vector<model::NodeId> servers;
+        /// NIC cables per server, indexed by NodeId value (ids are dense): routing a million
+        /// flows looks these up a million times.
+        std::vector<std::vector<Cable>> nics;
+        std::vector<int> tier;                ///< 0 server, 1 leaf, 2 spine, 3 core
+        std::vector<std::uint32_t> upGroup;   ///< per node: channel of all its uplinks
+        std::vector<std::uint32_t> downGroup; ///< per node: channel of all links from above
+        // Peer groups: switches that every switch below them reaches alike, with equal
+        // cables (the spines of a pod). A flow climbing past one climbs past all of them
+        // evenly, so their uplinks together are one channel: a cross-pod route in a
+        // 16K-GPU fat-tree loads 35 channels instead of 66. (Flows descending into the
+        // peers are even only if every other pod is built alike, which no local check
+        // shows: the links into them from above stay a channel per switch; the effective
+        // bisection drops the repeats per draw, RepeatedConstraints.hpp.)
+        std::vector<std::uint32_t> peerUp;   ///< per node: channel of its peer group's uplinks
+        std::vector<std::uint32_t> peerSize; ///< per node: switches in its peer group, 0 if none
+        /// Per switch, the first switch with the same neighbours by the same cables (itself
+        /// when none came before): distances to a twin come from its representative's.
+        std::vector<std::uint32_t> twinOf;
+        /// Per twin and representative: its channels in slot order (cables out, cables in,
+        /// group channels); empty for switches without twins.
+        std::vector<std::vector<std::uint32_t>> slots;
+    };
+    std::shared_ptr<const Structure> m_s;
+    std::uint64_t m_seed;
+
     const Cable& cable(Endpoint endpoint) const;
     const Choice& choiceToward(std::uint32_t node, std::uint32_t target) const;
     /// Hops from every node to a representative switch (findTwins), by breadth-first
@@ -152,37 +194,12 @@ private:
     std::vector<PathElement> spread(std::uint32_t from, std::uint32_t to, double& meters) const;
     /// Whether the switches above `node` are interchangeable, so its uplink group can be
     /// one channel without over-counting any cable.
-    bool symmetricAbove(std::uint32_t node) const;
-    /// Adds the peer-group channels (see m_peerUp) after the switch group channels.
-    void addPeerGroups();
-    /// Fills m_twinOf (see there).
-    void findTwins();
+    static bool symmetricAbove(const Structure& s, std::uint32_t node);
+    /// Adds the peer-group channels (see m_s->peerUp) after the switch group channels.
+    static void addPeerGroups(Structure& s);
+    /// Fills m_s->twinOf (see there).
+    static void findTwins(Structure& s);
 
-    const model::Topology* m_topology;
-    model::Fabric m_fabric;
-    std::uint64_t m_seed;
-    std::vector<double> m_capacity;
-    std::vector<model::LinkId> m_channelLink;
-    std::vector<char> m_channelIsServer;
-    std::size_t m_linkChannels = 0;                       ///< channels before the groups
-    std::vector<std::vector<model::LinkId>> m_groupLinks; ///< per group channel
-    std::map<model::NodeId, std::uint32_t> m_index;
-    std::vector<std::vector<Hop>> m_switchHops; ///< per node index, switch neighbours only
-    std::vector<model::NodeId> m_servers;
-    /// NIC cables per server, indexed by NodeId value (ids are dense): routing a million
-    /// flows looks these up a million times.
-    std::vector<std::vector<Cable>> m_nics;
-    std::vector<int> m_tier;                ///< 0 server, 1 leaf, 2 spine, 3 core
-    std::vector<std::uint32_t> m_upGroup;   ///< per node: channel of all its uplinks
-    std::vector<std::uint32_t> m_downGroup; ///< per node: channel of all links from above
-    // Peer groups: switches that every switch below them reaches alike, with equal
-    // cables (the spines of a pod). A flow climbing past one climbs past all of them
-    // evenly, so their uplinks together are one channel: a cross-pod route in a 16K-GPU
-    // fat-tree loads 35 channels instead of 66. (Flows descending into the peers are
-    // even only if every other pod is built alike, which no local check shows: the
-    // links into them from above stay a channel per switch.)
-    std::vector<std::uint32_t> m_peerUp;   ///< per node: channel of its peer group's uplinks
-    std::vector<std::uint32_t> m_peerSize; ///< per node: switches in its peer group, 0 if none
     /// An element of a representatives' spread that is one end's own channel: a twin
     /// end puts its channel of the same slot there.
     struct Patch {
@@ -198,12 +215,6 @@ private:
     std::vector<Patch> patchesFor(const std::vector<PathElement>& elements, std::uint32_t a,
                                   std::uint32_t b) const;
     mutable std::vector<Distances> m_distances; ///< per representative, filled lazily
-    /// Per switch, the first switch with the same neighbours by the same cables (itself
-    /// when none came before): distances to a twin come from its representative's.
-    std::vector<std::uint32_t> m_twinOf;
-    /// Per twin and representative: its channels in slot order (cables out, cables in,
-    /// group channels); empty for switches without twins.
-    std::vector<std::vector<std::uint32_t>> m_slots;
     mutable std::unordered_map<std::uint64_t, Middle> m_middles;
     // Static ECMP's next-hop choices, per target node index then node index, filled
     // lazily: routing a million flows then costs a table look-up per hop, not a scan of
@@ -221,14 +232,14 @@ private:
     /// A hop a spread flow loads, and with what fraction of its rate.
     struct Use {
         std::uint32_t from;
-        std::uint32_t hop; ///< index into m_switchHops[from]
+        std::uint32_t hop; ///< index into m_s->switchHops[from]
         double fraction;
     };
     /// Dense scratch for spread(), all zero (load and groups: -1, meaning unused) between
     /// calls; the vectors keep their capacity so a call allocates only its result.
     struct SpreadScratch {
         std::vector<double> reached;         ///< per node: fraction arriving at the next level
-        std::vector<double> load;            ///< per hop (m_hopBase numbering): fraction on it
+        std::vector<double> load;            ///< per hop (m_s->hopBase numbering): fraction on it
         std::vector<std::uint32_t> upUsed;   ///< per node: its uplinks the flow uses
         std::vector<std::uint32_t> downUsed; ///< per node: links into it from above in use
         std::vector<double> upGroup;         ///< per node: its uplink group's share, 0 when split
@@ -245,14 +256,13 @@ private:
     /// A hop of a switch's uplink group, or of the group of links into it from above.
     struct GroupHop {
         std::uint32_t owner; ///< node the hop leaves from
-        std::uint32_t index; ///< into m_switchHops[owner]
+        std::uint32_t index; ///< into m_s->switchHops[owner]
         int members;
     };
     /// Every hop of the group, loaded by a flow or not; per node, filled lazily.
     const std::vector<GroupHop>& groupHops(std::uint32_t node, bool up) const;
     mutable std::vector<std::optional<std::vector<GroupHop>>> m_upGroupHops;
     mutable std::vector<std::optional<std::vector<GroupHop>>> m_downGroupHops;
-    mutable std::vector<std::uint32_t> m_hopBase; ///< per node: number of its first hop
 };
 
 } // namespace fabriclab::sim
