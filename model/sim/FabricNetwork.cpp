@@ -585,11 +585,22 @@ const std::vector<FabricNetwork::GroupHop>& FabricNetwork::groupHops(std::uint32
 std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t to,
                                                double& meters) const {
     // Adaptive routing: at every switch the flow spreads over all equal-cost cables in
-    // proportion to their number, hop by hop (a frontier of fractions per distance).
-    // The equal-cost hops come from the interned per-target choices, so a core with a
-    // link into every pod is scanned once per target, not once per switch pair; and the
-    // scratch is dense and kept between calls, since a 16K-GPU fat-tree asks for thousands
-    // of switch pairs and allocating per pair once cost most of the routing time.
+    // proportion to their number, hop by hop; then every group of cables the flow loads
+    // in proportion to their number becomes its group channel. The scratch is dense and
+    // kept between calls, since a 16K-GPU fat-tree asks for thousands of switch pairs
+    // and allocating per pair once cost most of the routing time.
+    spreadHopByHop(from, to, meters);
+    std::vector<PathElement> elements;
+    appendSingleCables(elements);
+    appendGroupChannels(elements);
+    clearSpreadScratch();
+    return elements;
+}
+
+void FabricNetwork::spreadHopByHop(std::uint32_t from, std::uint32_t to, double& meters) const {
+    // A frontier of fractions per distance. The equal-cost hops come from the interned
+    // per-target choices, so a core with a link into every pod is scanned once per
+    // target, not once per switch pair.
     const std::size_t nodes = m_s->switchHops.size();
     SpreadScratch& scratch = m_spreadScratch;
     if (scratch.reached.size() != nodes) {
@@ -600,11 +611,10 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
         scratch.downGroup.assign(nodes, -1.0);
         scratch.load.assign(m_s->hopBase.back(), -1.0);
     }
-    std::vector<Use>& uses = scratch.uses;
     std::vector<std::uint32_t>& frontier = scratch.frontier;
     std::vector<std::uint32_t>& next = scratch.next;
     std::vector<double>& fractions = scratch.fractions;
-    uses.clear();
+    scratch.uses.clear();
     frontier.assign(1, from);
     fractions.assign(1, 1.0);
     meters = 0;
@@ -618,7 +628,7 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
             for (std::uint32_t c = 0; c < choice.count; ++c) {
                 const Hop& hop = m_choiceHops[choice.first + c];
                 const double share = fractions[k] * hop.members / choice.members;
-                uses.push_back({u, hop.index, share});
+                scratch.uses.push_back({u, hop.index, share});
                 if (scratch.reached[hop.to] == 0.0)
                     next.push_back(hop.to);
                 scratch.reached[hop.to] += share;
@@ -637,56 +647,58 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
             scratch.reached[frontier[k]] = 0.0;
         }
     }
-
-    // Collapse a switch's whole uplink group, or the whole group of links into a switch
-    // from above, into its group channel when the flow loads it in proportion to the
-    // cables: then the group saturates exactly when each of its links does.
-    const auto isUp = [&](const Use& use) {
-        return m_s->tier[m_s->switchHops[use.from][use.hop].to] > m_s->tier[use.from];
-    };
-    const auto isDown = [&](const Use& use) {
-        return m_s->tier[m_s->switchHops[use.from][use.hop].to] < m_s->tier[use.from];
-    };
-    for (const Use& use : uses) {
+    for (const Use& use : scratch.uses) {
         scratch.load[m_s->hopBase[use.from] + use.hop] = use.fraction;
         if (isUp(use))
             ++scratch.upUsed[use.from];
         else if (isDown(use))
             ++scratch.downUsed[m_s->switchHops[use.from][use.hop].to];
     }
-    const auto loadOf = [&](std::uint32_t node, std::uint32_t hop) {
-        const double load = scratch.load[m_s->hopBase[node] + hop];
+}
+
+bool FabricNetwork::isUp(const Use& use) const {
+    return m_s->tier[m_s->switchHops[use.from][use.hop].to] > m_s->tier[use.from];
+}
+
+bool FabricNetwork::isDown(const Use& use) const {
+    return m_s->tier[m_s->switchHops[use.from][use.hop].to] < m_s->tier[use.from];
+}
+
+double FabricNetwork::groupShare(std::uint32_t node, bool up) const {
+    // Worked out the first time one of the group's hops comes up: the flow's share of
+    // the group when it loads every cable of it in proportion to its cables, else 0.
+    SpreadScratch& scratch = m_spreadScratch;
+    double& share = up ? scratch.upGroup[node] : scratch.downGroup[node];
+    if (share >= 0)
+        return share;
+    (up ? scratch.upGroupNodes : scratch.downGroupNodes).push_back(node);
+    const auto loadOf = [&](std::uint32_t owner, std::uint32_t hop) {
+        const double load = scratch.load[m_s->hopBase[owner] + hop];
         return load < 0 ? 0.0 : load;
     };
-    const auto proportional = [&](std::uint32_t node, bool up) {
-        const std::vector<GroupHop>& group = groupHops(node, up);
-        double total = 0;
-        int members = 0;
-        for (const GroupHop& g : group) {
-            total += loadOf(g.owner, g.index);
-            members += g.members;
-        }
-        const std::uint32_t used = up ? scratch.upUsed[node] : scratch.downUsed[node];
-        if (total <= 0 || used != group.size())
-            return 0.0;
-        for (const GroupHop& g : group)
-            if (std::abs(loadOf(g.owner, g.index) - total * g.members / members) > 1e-9 * total)
-                return 0.0;
-        return total;
-    };
-    // A group's share, worked out the first time one of its hops comes up.
-    const auto groupShare = [&](std::uint32_t node, bool up) {
-        double& share = up ? scratch.upGroup[node] : scratch.downGroup[node];
-        if (share < 0) {
-            share = proportional(node, up);
-            (up ? scratch.upGroupNodes : scratch.downGroupNodes).push_back(node);
-        }
+    const std::vector<GroupHop>& group = groupHops(node, up);
+    double total = 0;
+    int members = 0;
+    for (const GroupHop& g : group) {
+        total += loadOf(g.owner, g.index);
+        members += g.members;
+    }
+    share = 0;
+    const std::uint32_t used = up ? scratch.upUsed[node] : scratch.downUsed[node];
+    if (total <= 0 || used != group.size())
         return share;
-    };
+    for (const GroupHop& g : group)
+        if (std::abs(loadOf(g.owner, g.index) - total * g.members / members) > 1e-9 * total)
+            return share;
+    share = total;
+    return share;
+}
 
+void FabricNetwork::appendSingleCables(std::vector<PathElement>& elements) const {
+    // Every hop not inside a group the flow loads evenly: the group saturates exactly
+    // when each of its links does, so its channel stands for them.
     constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
-    std::vector<PathElement> elements;
-    for (const Use& use : uses) {
+    for (const Use& use : m_spreadScratch.uses) {
         const Hop& hop = m_s->switchHops[use.from][use.hop];
         if (isUp(use) && m_s->upGroup[use.from] != kNone && groupShare(use.from, true) > 0)
             continue;
@@ -694,8 +706,13 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
             continue;
         elements.push_back({hop.channel0, use.fraction});
     }
-    // Group channels follow the single cables, in node order (as the solver's sums
-    // have always seen them).
+}
+
+void FabricNetwork::appendGroupChannels(std::vector<PathElement>& elements) const {
+    // Group channels follow the single cables, in node order (as the solver's sums have
+    // always seen them).
+    constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
+    SpreadScratch& scratch = m_spreadScratch;
     std::sort(scratch.upGroupNodes.begin(), scratch.upGroupNodes.end());
     std::sort(scratch.downGroupNodes.begin(), scratch.downGroupNodes.end());
     // A peer group the flow climbs past whole and evenly is one channel (its uplinks
@@ -731,20 +748,22 @@ std::vector<PathElement> FabricNetwork::spread(std::uint32_t from, std::uint32_t
     for (const std::uint32_t node : scratch.downGroupNodes)
         if (scratch.downGroup[node] > 0)
             elements.push_back({m_s->downGroup[node], scratch.downGroup[node]});
+}
 
+void FabricNetwork::clearSpreadScratch() const {
     // Leave the scratch as it was found.
+    SpreadScratch& scratch = m_spreadScratch;
     for (const std::uint32_t node : scratch.upGroupNodes)
         scratch.upGroup[node] = -1.0;
     for (const std::uint32_t node : scratch.downGroupNodes)
         scratch.downGroup[node] = -1.0;
     scratch.upGroupNodes.clear();
     scratch.downGroupNodes.clear();
-    for (const Use& use : uses) {
+    for (const Use& use : scratch.uses) {
         scratch.load[m_s->hopBase[use.from] + use.hop] = -1.0;
         scratch.upUsed[use.from] = 0;
         scratch.downUsed[m_s->switchHops[use.from][use.hop].to] = 0;
     }
-    return elements;
 }
 
 double FabricNetwork::latencySeconds(const Route& route) const {

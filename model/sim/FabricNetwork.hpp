@@ -253,6 +253,18 @@ private:
         std::vector<double> fractions;
     };
     mutable SpreadScratch m_spreadScratch;
+    // The steps of spread(), over m_spreadScratch.
+    /// Spreads a flow from switch `from` to `to` over every equal-cost cable, filling
+    /// the scratch's uses and loads.
+    void spreadHopByHop(std::uint32_t from, std::uint32_t to, double& meters) const;
+    bool isUp(const Use& use) const;
+    bool isDown(const Use& use) const;
+    /// The flow's share of a switch's uplink group (or of the links into it from above)
+    /// when it loads the group evenly, else 0.
+    double groupShare(std::uint32_t node, bool up) const;
+    void appendSingleCables(std::vector<PathElement>& elements) const;
+    void appendGroupChannels(std::vector<PathElement>& elements) const;
+    void clearSpreadScratch() const;
     /// A hop of a switch's uplink group, or of the group of links into it from above.
     struct GroupHop {
         std::uint32_t owner; ///< node the hop leaves from
