@@ -186,7 +186,7 @@ Sample fabricLabDrain(const model::GeneratorParams& params, const Pattern& patte
     for (std::size_t i = 0; i < transfers.size(); ++i) {
         const sim::Route route =
             b.network->route(transfers[i].from, transfers[i].to, transfers[i].flowKey);
-        s.perFlow[i] = result.finishTimes[i] - b.network->latencySeconds(route);
+        s.perFlow[i] = result.finishTimes[i] - b.network->latency(route).value;
     }
     s.makespan = *std::max_element(s.perFlow.begin(), s.perFlow.end());
     s.makespanWithLatency = result.seconds;

@@ -64,7 +64,7 @@ double serverNicGBps(const Topology& topology, const Fabric& fabric) {
         if (gbps > 0 && (slowest < 0 || gbps < slowest))
             slowest = gbps;
     }
-    return std::max(0.0, slowest) * fabric.goodputShare() / 8;
+    return model::toGBps(model::Gbps(std::max(0.0, slowest) * fabric.goodputShare())).value;
 }
 
 /// Adds a reason per tier that runs full; returns which tiers do.

@@ -35,5 +35,40 @@ using Gbps = Quantity<struct GbpsTag>;       ///< gigabits per second, one direc
 using Usd = Quantity<struct UsdTag>;         ///< US dollars
 using Watts = Quantity<struct WattsTag>;     ///< electrical power
 using Seconds = Quantity<struct SecondsTag>; ///< simulated or wall time
+using GBps = Quantity<struct GBpsTag>;       ///< gigabytes per second: NVLink, algbw, busbw
+using Bytes = Quantity<struct BytesTag>;     ///< message and buffer sizes
+
+// The conversions between them, each written once. The arithmetic keeps the order the
+// engine has always used (a product, then the power of ten), so figures come out
+// bit for bit as before.
+inline constexpr double kBitsPerByte = 8;
+
+/// Bytes per second a link of this rate carries.
+constexpr double bytesPerSecond(Gbps rate) {
+    return rate.value * 1e9 / kBitsPerByte;
+}
+constexpr double bytesPerSecond(GBps rate) {
+    return rate.value * 1e9;
+}
+/// Bits per second, for the simulator's per-step wire times.
+constexpr double bitsPerSecond(Gbps rate) {
+    return rate.value * 1e9;
+}
+constexpr GBps toGBps(Gbps rate) {
+    return GBps(rate.value / kBitsPerByte);
+}
+/// The rate at which `size` moves in `time`.
+constexpr GBps rateOf(Bytes size, Seconds time) {
+    return GBps(size.value / time.value / 1e9);
+}
+constexpr Seconds nanoseconds(double ns) {
+    return Seconds(ns * 1e-9);
+}
+constexpr Seconds microseconds(double us) {
+    return Seconds(us * 1e-6);
+}
+constexpr double inMicroseconds(Seconds time) {
+    return time.value * 1e6;
+}
 
 } // namespace fabriclab::model

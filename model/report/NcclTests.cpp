@@ -61,7 +61,7 @@ NcclTestsReport runNcclTests(const Design& design, const Catalog& catalog,
         NcclTestsRow row;
         row.bytes = point.bytes;
         row.count = std::floor(point.bytes / kTypeBytes);
-        row.timeUs = point.seconds * 1e6;
+        row.timeUs = model::inMicroseconds(model::Seconds(point.seconds));
         row.algBwGBps = point.algBwGBps;
         row.busBwGBps = point.busBwGBps;
         row.algorithm = point.algorithm;

@@ -142,9 +142,9 @@ double extraNetworkLatencyUs(const Context& c) {
         const auto from = servers[static_cast<std::size_t>(i)];
         const auto to = servers[static_cast<std::size_t>((i + 1) % c.servers)];
         slowest =
-            std::max(slowest, c.network.latencySeconds(c.network.route({from, 0}, {to, 0}, 0)));
+            std::max(slowest, c.network.latency(c.network.route({from, 0}, {to, 0}, 0)).value);
     }
-    return std::max(0.0, slowest * 1e6 - kNcclNetReferenceUs);
+    return std::max(0.0, model::inMicroseconds(model::Seconds(slowest)) - kNcclNetReferenceUs);
 }
 
 /// One server as NCCL sees it: the group's GPUs and every NIC the servers have in common.
@@ -159,7 +159,8 @@ nccl::NodeHardware nodeHardware(const Context& c) {
     h.nics = c.rails;
     const auto& fabric = c.network.fabric();
     const double goodputShare = fabric.goodputShare();
-    h.nicGBps = c.network.nicGoodputGbps({c.group.servers.front(), 0}) / goodputShare / 8;
+    h.nicGBps =
+        model::toGBps(c.network.nicGoodput({c.group.servers.front(), 0}) / goodputShare).value;
     h.pcieGBps = gpu.pcieGBps;
     return h;
 }
@@ -275,7 +276,8 @@ nccl::System ncclSystem(const Context& c, double bytes, bool sharpAsked, Collect
         const double chunk = bytes / (c.servers * c.gpus);
         result.phase = simulatePairs(c, "ring", ringPairs(c.servers), chunk / c.rails);
         if (result.phase.dataSeconds > 0)
-            fabricGBps = chunk / result.phase.dataSeconds / 1e9;
+            fabricGBps =
+                model::rateOf(model::Bytes(chunk), model::Seconds(result.phase.dataSeconds)).value;
     }
     const bool reduction = c.network.fabric().inNetworkReduction;
     const bool collNet = reduction && (c.group.inNetworkReduction || sharpAsked);
@@ -304,7 +306,7 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
             "in-network reduction)");
     result.algorithm = asRun(cost->algorithm);
     result.protocol = asRun(cost->protocol);
-    result.seconds = cost->timeUs * 1e-6;
+    result.seconds = model::microseconds(cost->timeUs).value;
     const int n = c.servers * c.gpus;
     const int ringSteps = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;
     if (cost->algorithm == nccl::Algorithm::Ring)
@@ -347,7 +349,7 @@ CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
     const nccl::Protocol protocol = nccl::p2pProtocol(piece);
     result.protocol = asRun(protocol);
     Context c = group;
-    c.stepAlpha = nccl::p2pLatencyUs(protocol) * 1e-6;
+    c.stepAlpha = model::microseconds(nccl::p2pLatencyUs(protocol)).value;
     // Every pair of servers carries its own flows: past a few million the simulation
     // would need gigabytes. Refuse with the numbers rather than run out of memory.
     const double flows = static_cast<double>(c.servers) * (c.servers - 1) *
@@ -393,7 +395,7 @@ SimulationResult simulateRings(const FabricNetwork& network,
                                const std::vector<std::vector<model::NodeId>>& rings, int rails,
                                double bytesPerRail, std::stop_token stop) {
     std::vector<Transfer> transfers;
-    const double alpha = network.fabric().stepLatencyUs * 1e-6;
+    const double alpha = model::microseconds(network.fabric().stepLatencyUs).value;
     for (int rail = 0; rail < rails; ++rail)
         for (const auto& ring : rings)
             for (std::size_t i = 0; ring.size() > 1 && i < ring.size(); ++i)
@@ -421,9 +423,10 @@ Context contextFor(const FabricNetwork& network, const CollectiveGroup& group, s
     c.servers = static_cast<int>(group.servers.size());
     c.gpus = group.gpusPerServer;
     c.rails = collectiveRails(network, group);
-    c.scaleUpBps = group.gpu.scaleUpGBps * group.gpu.scaleUpEfficiency * 1e9;
-    c.scaleUpAlpha = group.gpu.scaleUpStepLatencyUs * 1e-6;
-    c.stepAlpha = network.fabric().stepLatencyUs * 1e-6;
+    c.scaleUpBps =
+        model::bytesPerSecond(model::GBps(group.gpu.scaleUpGBps * group.gpu.scaleUpEfficiency));
+    c.scaleUpAlpha = model::microseconds(group.gpu.scaleUpStepLatencyUs).value;
+    c.stepAlpha = model::microseconds(network.fabric().stepLatencyUs).value;
     return c;
 }
 
@@ -536,7 +539,8 @@ CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGro
     result.ranks = group.ranks();
     if (!(result.seconds > 0) || !std::isfinite(result.seconds))
         throw std::invalid_argument("the collective could not be timed on this fabric");
-    result.algBwGBps = result.bytes / result.seconds / 1e9;
+    result.algBwGBps =
+        model::rateOf(model::Bytes(result.bytes), model::Seconds(result.seconds)).value;
     result.busBwGBps = result.algBwGBps * busBandwidthFactor(spec.op, result.ranks);
     return result;
 }

@@ -324,8 +324,8 @@ const FabricNetwork::Cable& FabricNetwork::cable(Endpoint endpoint) const {
     return (*cables)[static_cast<std::size_t>(endpoint.nic)];
 }
 
-double FabricNetwork::nicGoodputGbps(Endpoint endpoint) const {
-    return m_s->capacity[cable(endpoint).up];
+model::Gbps FabricNetwork::nicGoodput(Endpoint endpoint) const {
+    return model::Gbps(m_s->capacity[cable(endpoint).up]);
 }
 std::uint32_t FabricNetwork::nicUp(Endpoint endpoint) const {
     return cable(endpoint).up;
@@ -766,12 +766,12 @@ void FabricNetwork::clearSpreadScratch() const {
     }
 }
 
-double FabricNetwork::latencySeconds(const Route& route) const {
+model::Seconds FabricNetwork::latency(const Route& route) const {
     if (route.elements.empty())
-        return 0;
-    return 2 * m_s->fabric.nicLatencyNs * 1e-9 +
-           route.switchHops * m_s->fabric.switchLatencyNs * 1e-9 +
-           route.wireMeters * kSecondsPerMeter;
+        return model::Seconds(0);
+    return model::nanoseconds(2 * m_s->fabric.nicLatencyNs) +
+           model::nanoseconds(route.switchHops * m_s->fabric.switchLatencyNs) +
+           model::Seconds(route.wireMeters * kSecondsPerMeter);
 }
 
 } // namespace fabriclab::sim

@@ -94,8 +94,8 @@ public:
     /// Servers in topology order, and how many NICs (cables) each has.
     const std::vector<model::NodeId>& servers() const { return m_s->servers; }
     int nicCount(model::NodeId server) const;
-    /// Goodput of one NIC, Gb/s.
-    double nicGoodputGbps(Endpoint endpoint) const;
+    /// Goodput of one NIC.
+    model::Gbps nicGoodput(Endpoint endpoint) const;
     /// Channel carrying the NIC's traffic into the fabric, and out of it.
     std::uint32_t nicUp(Endpoint endpoint) const;
     std::uint32_t nicDown(Endpoint endpoint) const;
@@ -109,7 +109,7 @@ public:
     void routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey, Route& route) const;
 
     /// Start-up latency of a transfer on a route: NIC on both sides, each switch, wire.
-    double latencySeconds(const Route& route) const;
+    model::Seconds latency(const Route& route) const;
 
 private:
     struct Cable {

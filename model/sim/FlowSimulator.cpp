@@ -15,7 +15,6 @@
 namespace fabriclab::sim {
 namespace {
 
-constexpr double kBytesPerGbit = 1e9 / 8;
 /// Flows routed between two looks at the stop token (a power of two, less one).
 constexpr std::uint32_t kStopPollMask = 4095;
 
@@ -124,7 +123,7 @@ private:
             const Route route = m_network.route(t.from, t.to, t.flowKey);
             m_local[i] = route.elements.empty();
             m_elementCount.push_back(route.elements.size());
-            m_latency[i] = m_network.latencySeconds(route) + t.extraLatency;
+            m_latency[i] = m_network.latency(route).value + t.extraLatency;
             m_remaining[i] = t.bytes;
             const VariableId v = m_solver->addVariable();
             for (const PathElement& e : route.elements)
@@ -207,8 +206,8 @@ private:
         double drain = 0;
         for (std::uint32_t c = 0; c < load.size(); ++c)
             if (load[c] > 0)
-                drain = std::max(drain,
-                                 load[c] / (m_solver->capacity(ConstraintId{c}) * kBytesPerGbit));
+                drain = std::max(drain, load[c] / model::bytesPerSecond(model::Gbps(
+                                                      m_solver->capacity(ConstraintId{c}))));
         m_now += drain;
         m_result.dataSeconds = std::max(m_result.dataSeconds, m_now);
         for (const std::uint32_t i : m_active) {
@@ -228,7 +227,7 @@ private:
         double step = next - m_now;
         double throughput = 0;
         for (const std::uint32_t i : m_active) {
-            m_rate[i] = m_solver->rate(VariableId{i}) * kBytesPerGbit;
+            m_rate[i] = model::bytesPerSecond(model::Gbps(m_solver->rate(VariableId{i})));
             throughput += m_solver->rate(VariableId{i});
             if (m_rate[i] > 0)
                 step = std::min(step, m_remaining[i] / m_rate[i]);

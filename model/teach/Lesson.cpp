@@ -64,12 +64,13 @@ public:
         std::vector<int> chunkOf;
         for (const ChunkMove& move : step.moves)
             for (int rail = 0; rail < m_rails; ++rail) {
-                transfers.push_back(sim::Transfer{{move.from, rail},
-                                                  {move.to, rail},
-                                                  bytes / m_rails,
-                                                  {},
-                                                  static_cast<std::uint64_t>(rail),
-                                                  m_network.fabric().stepLatencyUs * 1e-6});
+                transfers.push_back(
+                    sim::Transfer{{move.from, rail},
+                                  {move.to, rail},
+                                  bytes / m_rails,
+                                  {},
+                                  static_cast<std::uint64_t>(rail),
+                                  model::microseconds(m_network.fabric().stepLatencyUs).value});
                 chunkOf.push_back(move.chunk);
             }
         sim::SimulationOptions options;
@@ -246,9 +247,10 @@ void sharpSteps(const Classroom& room, LessonRun& run) {
                     upLinks.push_back(up);
             }
         }
-    const double goodputBps = room.network().nicGoodputGbps({run.order.front(), 0}) * 1e9;
+    const double goodputBps =
+        model::bitsPerSecond(room.network().nicGoodput({run.order.front(), 0}));
     const double perStepBytes = run.bytes / chunks;
-    const double latency = room.network().fabric().stepLatencyUs * 1e-6;
+    const double latency = model::microseconds(room.network().fabric().stepLatencyUs).value;
     for (int t = 0; t <= chunks; ++t) {
         LessonStep step;
         std::vector<int> moving;
@@ -373,7 +375,9 @@ LessonRun teach(const model::Design& design, Lesson lesson, double bytes) {
         LessonStep& step = run.steps[k];
         elapsed += step.seconds;
         step.elapsedSeconds = elapsed;
-        step.busBwGBps = busFactor * bytes * (double(k + 1) / total) / elapsed / 1e9;
+        step.busBwGBps = model::rateOf(model::Bytes(busFactor * bytes * (double(k + 1) / total)),
+                                       model::Seconds(elapsed))
+                             .value;
     }
     return run;
 }

@@ -27,7 +27,8 @@ double dataParallelSeconds(const FabricNetwork& network, const model::Workload& 
     if (w.dp < 2)
         return 0;
     const auto& gpu = w.gpu.spec;
-    const double scaleUpBps = gpu.scaleUpGBps * gpu.scaleUpEfficiency * 1e9;
+    const double scaleUpBps =
+        model::bytesPerSecond(model::GBps(gpu.scaleUpGBps * gpu.scaleUpEfficiency));
     // ZeRO-3 also gathers parameters for the forward and the backward pass: 3 passes of
     // (n-1)/n instead of the all-reduce's 2.
     const double volumeFactor = w.zero >= 3 ? 1.5 : 1.0;
@@ -169,8 +170,9 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     const double microBatches = std::max(1.0, tokensPerReplica / model.seqLen);
     t.bubbleFraction = (w.pp - 1) / (w.vpp * microBatches);
 
-    const double scaleUpBps = gpu.scaleUpGBps * gpu.scaleUpEfficiency * 1e9;
-    const double nicBps = network.nicGoodputGbps({servers.front(), 0}) * 1e9 / 8;
+    const double scaleUpBps =
+        model::bytesPerSecond(model::GBps(gpu.scaleUpGBps * gpu.scaleUpEfficiency));
+    const double nicBps = model::bytesPerSecond(network.nicGoodput({servers.front(), 0}));
     // A GPU's share of its server's NICs: below one when GPUs share a NIC, above one with
     // more NICs than GPUs (16 x 200G or 32 x 100G for 8 GPUs).
     const double nicsPerGpu =
@@ -208,8 +210,10 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
         // Megatron: two all-reduces per layer forward, two backward, on the activations.
         const double perRank = 4 * layersPerStage * activationBytes * 2.0 * (w.tp - 1) / w.tp;
         const double bandwidth = w.tp <= gpusPerServer ? scaleUpBps : nicBps * nicsPerGpu;
-        t.tpSeconds = perRank / bandwidth +
-                      4 * layersPerStage * 2 * (w.tp - 1) * gpu.scaleUpStepLatencyUs * 1e-6;
+        t.tpSeconds =
+            perRank / bandwidth +
+            model::microseconds(4 * layersPerStage * 2 * (w.tp - 1) * gpu.scaleUpStepLatencyUs)
+                .value;
     }
     if (w.cp > 1) {
         // Ring attention: every layer gathers the other slices' keys and values (2 x hidden

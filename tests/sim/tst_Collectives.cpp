@@ -66,7 +66,7 @@ Run run(const char* fabricId, const model::GeneratorParams& params, CollectiveOp
     const FabricNetwork network(r.topology, builtinFabric(fabricId));
     const CollectiveGroup group{network.servers(), params.gpusPerServer, h100()};
     r.result = runCollective(network, group, CollectiveSpec{op, bytes, algorithm});
-    r.nicGoodputGBps = network.nicGoodputGbps({network.servers().front(), 0}) / 8;
+    r.nicGoodputGBps = model::toGBps(network.nicGoodput({network.servers().front(), 0})).value;
     return r;
 }
 

@@ -184,7 +184,7 @@ void tst_FlowSimulator::singleTransfer() {
     const Route route = network.route({f.srv[1], 0}, {f.srv[to], 0}, 0);
     QCOMPARE(route.switchHops, switchHops);
     COMPARE_REL(route.wireMeters, meters);
-    COMPARE_REL(network.nicGoodputGbps({f.srv[1], 0}), goodputBytes(fab) * 8 / 1e9);
+    COMPARE_REL(network.nicGoodput({f.srv[1], 0}).value, goodputBytes(fab) * 8 / 1e9);
 
     const auto result =
         FlowSimulator{}.run(network, {transfer(f.srv[1], f.srv[to], bytes, {}, extraLatency)});
