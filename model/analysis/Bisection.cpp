@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -239,11 +240,19 @@ long long crossFlow(const Indexed& indexed, const Halving& halving, bool fromFir
     return network.maxFlow(source, sink);
 }
 
+/// Cables from which a halving's two max flows run on two threads: below it, starting a
+/// thread costs more than the flow.
+constexpr std::size_t kCablesWorthAThread = 20'000;
+
 } // namespace
 
 BisectionResult theoreticalBisection(const Topology& topology, std::stop_token stop) {
+    return theoreticalBisection(topology, serverReach(topology), std::move(stop));
+}
+
+BisectionResult theoreticalBisection(const Topology& topology, ServerReach reach,
+                                     std::stop_token stop) {
     BisectionResult worst;
-    ServerReach reach = serverReach(topology);
     for (const NodeId id : reach.unlinked)
         worst.warnings.push_back("server " + topology.node(id).name +
                                  " is not connected to any switch; left out of the bisection");
@@ -265,9 +274,14 @@ BisectionResult theoreticalBisection(const Topology& topology, std::stop_token s
         // Each max flow runs to its end inside Boost (tens of ms on 16K GPUs); look at the
         // stop token between them.
         throwIfStopped(stop);
+        // The two directions are independent max flows: on large fabrics the second runs
+        // beside the first (a 131K-GPU fat-tree spends about 40 ms in each).
+        std::future<long long> back;
+        if (indexed.cables.size() >= kCablesWorthAThread)
+            back =
+                std::async(std::launch::async, [&] { return crossFlow(indexed, halving, false); });
         const long long forward = crossFlow(indexed, halving, true);
-        throwIfStopped(stop);
-        const long long backward = crossFlow(indexed, halving, false);
+        const long long backward = back.valid() ? back.get() : crossFlow(indexed, halving, false);
         const double ratio =
             half > 0 ? static_cast<double>(std::min(forward, backward)) / static_cast<double>(half)
                      : 0.0;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/analysis/Connectivity.hpp"
 #include "model/core/Units.hpp"
 #include "model/topology/Topology.hpp"
 
@@ -34,5 +35,9 @@ struct BisectionResult {
 /// (with the warnings).
 /// Polls `stop` between its max-flow runs (throws Cancelled).
 BisectionResult theoreticalBisection(const Topology& topology, std::stop_token stop = {});
+/// The same, given which servers reach the fabric (model::serverReach of `topology`) when
+/// the caller has worked it out already: at 131K GPUs that is 60 ms.
+BisectionResult theoreticalBisection(const Topology& topology, ServerReach reach,
+                                     std::stop_token stop = {});
 
 } // namespace fabriclab::model

@@ -193,8 +193,9 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         });
 
     if (options.bisection)
-        report.bisection = options.theoretical ? options.theoretical()
-                                               : theoreticalBisection(topology, options.stop);
+        report.bisection = options.theoretical
+                               ? options.theoretical()
+                               : theoreticalBisection(topology, reach, options.stop);
     report.warnings = report.bisection.warnings;
     report.warnings.insert(report.warnings.end(), setAside.begin(), setAside.end());
     report.cost = estimateCost(design.topology, report.fabric, catalog.prices(),
