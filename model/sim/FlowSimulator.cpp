@@ -112,6 +112,7 @@ private:
         m_waitingOn.assign(m_count, 0);
         m_local.assign(m_count, 0);
         m_elementCount.reserve(m_count);
+        Route route; // one for every transfer: routing allocates nothing per flow
         for (std::uint32_t i = 0; i < m_count; ++i) {
             // Routing a million flows takes a while: look at the stop token on the way.
             if ((i & kStopPollMask) == 0)
@@ -120,7 +121,7 @@ private:
             if (!(t.bytes >= 0) || !std::isfinite(t.bytes) || !(t.extraLatency >= 0))
                 throw std::invalid_argument("transfer " + std::to_string(i) +
                                             " has an invalid size or latency");
-            const Route route = m_network.route(t.from, t.to, t.flowKey);
+            m_network.routeInto(t.from, t.to, t.flowKey, route);
             m_local[i] = route.elements.empty();
             m_elementCount.push_back(route.elements.size());
             m_latency[i] = m_network.latency(route).value + t.extraLatency;
@@ -198,11 +199,13 @@ private:
     /// close.
     void drainAtBusiestPace() {
         std::vector<double> load(m_network.channelCount(), 0.0);
-        for (const std::uint32_t i : m_active)
-            for (const PathElement& e :
-                 m_network.route(m_transfers[i].from, m_transfers[i].to, m_transfers[i].flowKey)
-                     .elements)
+        Route route;
+        for (const std::uint32_t i : m_active) {
+            const Transfer& t = m_transfers[i];
+            m_network.routeInto(t.from, t.to, t.flowKey, route);
+            for (const PathElement& e : route.elements)
                 load[e.channel] += m_remaining[i] * e.fraction;
+        }
         double drain = 0;
         for (std::uint32_t c = 0; c < load.size(); ++c)
             if (load[c] > 0)
