@@ -5,7 +5,11 @@
 # FabricLab's one entry point for people and CI:
 #   scripts/dev.sh run [DESIGN]   install what is missing, build, open the design in the app
 #   scripts/dev.sh cli [DESIGN]   the same, but print fabriclab-cli's report instead
-#   scripts/dev.sh test           install what is missing, build, run every test suite
+#   scripts/dev.sh test           install what is missing, build, run every test suite; then
+#                                 the whole suite again under ASan + UBSan, and each fuzzer
+#                                 for a minute (FABRICLAB_FUZZ_SECONDS)
+#   scripts/dev.sh quick          only the first part of test: the optimised build's suites
+#   scripts/dev.sh fuzz [SECONDS] build the libFuzzer targets and run each SECONDS (60)
 # Safe to repeat: packages already present are skipped and the build is incremental.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +19,8 @@ PACKAGES=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev
           libboost-graph-dev nlohmann-json3-dev
           libsimgrid-dev libbenchmark-dev
-          xvfb xauth fonts-dejavu-core)
+          xvfb xauth fonts-dejavu-core
+          clang libclang-rt-14-dev)
 PRESET=ci
 SAMPLE=samples/spectrum-x-1024gpu-rail.fabric.json
 
@@ -39,6 +44,28 @@ build() {
     cmake --build --preset "$PRESET" "$@"
 }
 
+# Each libFuzzer target with the seeds it starts from (fuzz/corpus/KIND, plus the samples
+# for designs) for $1 seconds. New inputs go to build/fuzz/corpus/TARGET, so later runs
+# start where earlier ones stopped; a crash lands in build/fuzz/crashes/TARGET/ and fails
+# the run: turn it into a regression test.
+run_fuzzers() {
+    local seconds=$1 target kind seeds
+    PRESET=fuzz build
+    for target in FuzzDesignReader:design FuzzCatalogReader:catalog FuzzCliArguments:cli; do
+        kind=${target#*:}
+        target=${target%%:*}
+        seeds=("fuzz/corpus/$kind")
+        [ "$kind" = design ] && seeds+=(samples)
+        mkdir -p "build/fuzz/corpus/$target" "build/fuzz/crashes/$target"
+        echo "FabricLab: fuzzing $target for ${seconds}s" >&2
+        "build/fuzz/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+            -dict=fuzz/formats.dict -artifact_prefix="build/fuzz/crashes/$target/" \
+            -print_final_stats=1 "build/fuzz/corpus/$target" "${seeds[@]}" 2> "build/fuzz/$target.log" ||
+            { tail -n 40 "build/fuzz/$target.log" >&2; return 1; }
+        grep -E "^(Done|stat::number_of_executed_units)" "build/fuzz/$target.log" >&2 || true
+    done
+}
+
 case "${1:-}" in
 run)
     install_missing
@@ -55,13 +82,27 @@ cli)
     build --target fabriclab-cli
     exec "build/$PRESET/app/fabriclab-cli" run "${2:-$SAMPLE}"
     ;;
-test)
+quick)
     install_missing
     build
     exec ctest --preset "$PRESET" -j "$(nproc)"
     ;;
+test)
+    install_missing
+    build
+    # The same suites under AddressSanitizer and UBSan (the dev preset), the fuzzers, and
+    # last the optimised build's suites, whose summary closes the run.
+    PRESET=dev build
+    ctest --preset dev -j "$(nproc)"
+    run_fuzzers "${FABRICLAB_FUZZ_SECONDS:-60}"
+    exec ctest --preset "$PRESET" -j "$(nproc)"
+    ;;
+fuzz)
+    install_missing
+    run_fuzzers "${2:-60}"
+    ;;
 *)
-    echo "usage: scripts/dev.sh run [DESIGN] | cli [DESIGN] | test" >&2
+    echo "usage: scripts/dev.sh run [DESIGN] | cli [DESIGN] | test | quick | fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac
