@@ -136,15 +136,11 @@ void tst_SimulationController::stopReturnsWithinTheBound() {
 #endif
     TopologyDocument document(Catalog::builtin());
     open(document, "fat-tree-16k-ib-ndr");
-    // The 16K sample now answers an edit in about 150 ms, so the run to stop is the same
-    // fat-tree at 65,536 GPUs: one that is still routing and solving when Esc comes.
-    fabriclab::model::GeneratorParams params = *document.design().generator;
-    params.servers *= 4;
-    document.adopt(*DesignRegeneration::withParams(document.design(), params).design,
-                   sample("fat-tree-16k-ib-ndr"));
     SimulationController controller(document);
     QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Running, 5000);
-    QTest::qWait(150); // well into routing and solving
+    // Into routing and solving: the app's run of this design (with playback, the
+    // message-size curve and the other routing) takes a few hundred milliseconds.
+    QTest::qWait(50);
     QVERIFY(controller.isRunning());
     QElapsedTimer clock;
     clock.start();
