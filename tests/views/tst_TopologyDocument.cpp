@@ -52,6 +52,8 @@ private Q_SLOTS:
     void editsOutsideTheFileRangesAreRefused();
     void failedLoadKeepsTheDesign();
     void saveMarksCleanAndLoadRoundTrips();
+    void failedSaveKeepsTheDesignAndSaysWhy_data();
+    void failedSaveKeepsTheDesignAndSaysWhy();
     void recoveryReadsAsLoadDoes();
 };
 
@@ -262,6 +264,53 @@ void tst_TopologyDocument::saveMarksCleanAndLoadRoundTrips() {
     reopened.load(path);
     QCOMPARE(snapshot(reopened), saved);
     QCOMPARE(reopened.undoStack()->count(), 0);
+}
+
+void tst_TopologyDocument::failedSaveKeepsTheDesignAndSaysWhy_data() {
+    // Targets no save can reach, even as root (CI runs as root, which a read-only folder
+    // does not stop): the path is relative to a fresh temporary folder, where "file" is
+    // a regular file and "folder" a folder.
+    QTest::addColumn<QString>("target");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("folder missing") << "missing/design.fabric.json"
+                                    << "cannot write";
+    QTest::newRow("under a file") << "file/design.fabric.json"
+                                  << "cannot write";
+    QTest::newRow("over a folder") << "folder"
+                                   << "cannot replace";
+}
+
+void tst_TopologyDocument::failedSaveKeepsTheDesignAndSaysWhy() {
+    QFETCH(QString, target);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    QFile file(dir.filePath(QStringLiteral("file")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.close();
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder")));
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(generated(document), QStringLiteral("/somewhere/kept.fabric.json"));
+    document.addNode(NodeKind::Core, QPointF(0, -300));
+    const std::string before = snapshot(document);
+    const int steps = document.undoStack()->count();
+
+    const QString path = dir.filePath(target);
+    try {
+        document.save(path);
+        QFAIL("the save must fail");
+    } catch (const std::runtime_error& e) {
+        // The message names the file and why, as the app's dialog shows it.
+        const QString message = QString::fromStdString(e.what());
+        QVERIFY2(message.contains(path) && message.contains(reason), qPrintable(message));
+    }
+    // Nothing of the user's work is lost: the design, its history, its file and its
+    // unsaved mark are as they were, and no half-written file was left behind.
+    QCOMPARE(snapshot(document), before);
+    QCOMPARE(document.undoStack()->count(), steps);
+    QCOMPARE(document.filePath(), QStringLiteral("/somewhere/kept.fabric.json"));
+    QVERIFY(document.isModified());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+             QStringList({QStringLiteral("file"), QStringLiteral("folder")}));
 }
 
 void tst_TopologyDocument::recoveryReadsAsLoadDoes() {
