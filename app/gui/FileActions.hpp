@@ -35,6 +35,9 @@ public:
     /// Offers to recover an autosave left by a session that did not close normally.
     /// Returns whether a design was recovered.
     bool offerRecovery();
+    /// Writes unsaved changes to the autosave file now, as the minute's timer does; a
+    /// failure (a full disk) is silent, since autosave must never interrupt the user.
+    void autosave();
 
     static QString samplesFolder();
     static QString autosavePath();
@@ -48,7 +51,6 @@ private:
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
     void buildSamplesMenu(QMenu* menu);
-    void autosave();
     void onClose(QCloseEvent* event);
 
     views::TopologyDocument& m_document;
