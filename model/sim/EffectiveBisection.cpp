@@ -11,6 +11,7 @@
 #include <cmath>
 #include <future>
 #include <random>
+#include <span>
 
 namespace fabriclab::sim {
 
@@ -100,7 +101,8 @@ void addTierLoads(const FabricNetwork& network, const FlowSource& flows, const F
 
 /// One draw: a permutation and the flows' hash keys from `seed`.
 EffectiveBisection oneDraw(const FabricNetwork& network, const model::BisectionResult& theoretical,
-                           std::uint64_t seed, std::stop_token stop, bool tiers) {
+                           std::span<const double> capacity, std::uint64_t seed,
+                           std::stop_token stop, bool tiers) {
     EffectiveBisection result;
     const auto& first = theoretical.firstHalf;
     auto second = theoretical.secondHalf;
@@ -111,9 +113,6 @@ EffectiveBisection oneDraw(const FabricNetwork& network, const model::BisectionR
 
     DrawFlows draw(network, first, second, seed, stop);
     const FlowSource flows = [&draw](const FlowVisitor& visit) { draw(visit); };
-    std::vector<double> capacity(network.channelCount());
-    for (std::uint32_t c = 0; c < capacity.size(); ++c)
-        capacity[c] = network.capacityGbps(c);
     // Dropping repeated constraints leaves every rate as it was, and most of the work.
     FlowPaths kept;
     repeatedChannels(flows, capacity, &kept);
@@ -149,8 +148,13 @@ EffectiveBisection effectiveBisection(const FabricNetwork& network,
                                       const model::BisectionResult& theoretical, std::uint64_t seed,
                                       std::stop_token stop, bool tiers, int seeds) {
     seeds = std::max(1, seeds);
+    // Every draw's solver starts from the same capacities (copies share the structure).
+    std::vector<double> capacity(network.channelCount());
+    for (std::uint32_t c = 0; c < capacity.size(); ++c)
+        capacity[c] = network.capacityGbps(c);
     const auto drawWith = [&](const FabricNetwork& on, int i) {
-        return oneDraw(on, theoretical, seed + static_cast<std::uint64_t>(i), stop, tiers);
+        return oneDraw(on, theoretical, capacity, seed + static_cast<std::uint64_t>(i), stop,
+                       tiers);
     };
     std::vector<EffectiveBisection> results(static_cast<std::size_t>(seeds));
     // On a large fabric the draws are shared with a second thread, which routes on a copy

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/FabricNetwork.hpp"
 
+#include "model/core/Hash.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -11,15 +13,8 @@
 namespace fabriclab::sim {
 namespace {
 
+using model::mix;
 using model::NodeKind;
-
-/// splitmix64: a cheap, well-mixed hash so that ECMP choices look random but repeat.
-std::uint64_t mix(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 /// A hash mapped onto [0, n) by multiplying rather than dividing (Lemire's reduction):
 /// as uniform as `% n` for a well-mixed hash, and a division per hop was a tenth of the

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/RepeatedConstraints.hpp"
 
+#include "model/core/Hash.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <unordered_map>
@@ -9,13 +11,7 @@
 namespace fabriclab::sim {
 namespace {
 
-/// splitmix64's finaliser: a fingerprint must change with every flow and share in a row.
-std::uint64_t mix(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
+using model::mix;
 
 /// A channel's row (the flows on it, in flow order, with the share of the channel's
 /// capacity a unit of each flow's rate takes) folded into two independent 64-bit hashes.
