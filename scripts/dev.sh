@@ -48,6 +48,20 @@ build() {
 # for designs) for $1 seconds. New inputs go to build/fuzz/corpus/TARGET, so later runs
 # start where earlier ones stopped; a crash lands in build/fuzz/crashes/TARGET/ and fails
 # the run: turn it into a regression test.
+# The built-in catalogs as FuzzCatalogReader seeds: a byte choosing the document
+# (0 fabrics, 1 GPUs, 2 models, 3 prices), then the document, made from resources/ each
+# run so the seeds follow the catalogs. Prints the folder.
+builtin_catalog_seeds() {
+    local folder=build/fuzz/seeds/catalog index=0 name
+    mkdir -p "$folder"
+    for name in fabrics gpus models prices; do
+        { printf "\\$(printf '%03o' "$index")"; cat "resources/catalog/$name.json"; } \
+            > "$folder/builtin-$name"
+        index=$((index + 1))
+    done
+    echo "$folder"
+}
+
 run_fuzzers() {
     local seconds=$1 target kind seeds
     PRESET=fuzz build
@@ -56,6 +70,7 @@ run_fuzzers() {
         target=${target%%:*}
         seeds=("fuzz/corpus/$kind")
         [ "$kind" = design ] && seeds+=(samples)
+        [ "$kind" = catalog ] && seeds+=("$(builtin_catalog_seeds)")
         mkdir -p "build/fuzz/corpus/$target" "build/fuzz/crashes/$target"
         echo "FabricLab: fuzzing $target for ${seconds}s" >&2
         "build/fuzz/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
