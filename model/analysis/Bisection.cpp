@@ -188,8 +188,8 @@ std::vector<Halving> naturalHalvings(const Topology& topology, const Indexed& in
 /// a sending server's arc from the source carries its whole injection, which is the sum
 /// of its cables, so it never binds before they do, and servers forward nothing, so the
 /// merged graph has the same maximum flow. What push-relabel then sees is the switches
-/// alone, a sixth of the vertices of a 131K-GPU fat-tree and half its arcs, with one arc
-/// from the source and one to the sink per leaf.
+/// alone (a quarter of the vertices of a 131K-GPU fat-tree, two thirds of its cables),
+/// with one arc from the source and one to the sink per leaf.
 long long crossFlow(const Indexed& indexed, const Halving& halving, bool fromFirst) {
     // Switches are numbered 0..n-1; servers carry which side they are on instead.
     enum Side : std::uint8_t { Switch, Sending, Receiving, LeftOut };

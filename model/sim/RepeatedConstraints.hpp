@@ -22,12 +22,6 @@ struct FlowPaths {
     std::span<const PathElement> of(std::size_t flow) const {
         return {elements.data() + start[flow], elements.data() + start[flow + 1]};
     }
-    /// Empties the list, keeping its memory for the next draw: a 131K-GPU permutation is
-    /// nine million elements, and fresh pages cost more than routing them.
-    void clear() {
-        elements.clear();
-        start.assign(1, 0);
-    }
     void add(std::span<const PathElement> path) {
         elements.insert(elements.end(), path.begin(), path.end());
         start.push_back(static_cast<std::uint32_t>(elements.size()));
