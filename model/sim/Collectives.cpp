@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/Collectives.hpp"
 
+#include "model/sim/NcclExecution.hpp"
 #include "model/sim/NcclGraphs.hpp"
 
 #include <algorithm>
@@ -306,7 +307,9 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
             "in-network reduction)");
     result.algorithm = asRun(cost->algorithm);
     result.protocol = asRun(cost->protocol);
-    result.seconds = model::microseconds(cost->timeUs).value;
+    result.seconds =
+        model::microseconds(nccl::executionTimeUs(*cost, ncclFunction(spec.op), bytes, c.servers))
+            .value;
     const int n = c.servers * c.gpus;
     const int ringSteps = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;
     if (cost->algorithm == nccl::Algorithm::Ring)

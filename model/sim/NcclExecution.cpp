@@ -1,0 +1,33 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/sim/NcclExecution.hpp"
+
+#include <algorithm>
+
+namespace fabriclab::sim::nccl {
+namespace {
+
+/// Ring steps that cross the network: the ring enters and leaves every server once per pass,
+/// and all-reduce makes two passes (reduce-scatter, then all-gather).
+double ringNetworkSteps(Function function, int nodes) {
+    return (function == Function::AllReduce ? 2.0 : 1.0) * (nodes - 1);
+}
+
+} // namespace
+
+double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes,
+                       const ExecutionCosts& costs) {
+    if (nodes < 2)
+        return chosen.timeUs;
+    if (chosen.algorithm == Algorithm::NvlsTree && chosen.algBwGBps > 0) {
+        // Bytes per microsecond the pipeline streams once it is full.
+        const double streaming = 1000.0 * chosen.algBwGBps * costs.nvlsTreePlateau;
+        const double filling = std::min(bytes, costs.nvlsTreeFillBytes);
+        return chosen.latencyUs + (bytes + costs.nvlsTreeFillPenalty * filling) / streaming;
+    }
+    if (chosen.algorithm == Algorithm::Ring && chosen.protocol == Protocol::LL128)
+        return chosen.timeUs + costs.ringLl128NetworkStepUs * ringNetworkSteps(function, nodes);
+    return chosen.timeUs;
+}
+
+} // namespace fabriclab::sim::nccl

@@ -1,0 +1,103 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// How FabricLab times NCCL's pick: the execution costs against numbers worked out by hand
+// from the formulas in model/sim/NcclExecution.hpp.
+#include "model/sim/NcclExecution.hpp"
+
+#include <QtTest>
+
+using namespace fabriclab::sim::nccl;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+/// A pick as the tuning table returns it: latency, bandwidth and NCCL's own time.
+Cost pick(Algorithm algorithm, Protocol protocol, double latencyUs, double algBwGBps,
+          double bytes) {
+    return Cost{algorithm, protocol, latencyUs, algBwGBps,
+                latencyUs + bytes / (1000.0 * algBwGBps)};
+}
+
+} // namespace
+
+class tst_NcclExecution : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void nvlsTreeRampsUpThenStreams_data();
+    void nvlsTreeRampsUpThenStreams();
+    void ringLl128PaysPerNetworkStep_data();
+    void ringLl128PaysPerNetworkStep();
+    void otherPicksRunAsModelled_data();
+    void otherPicksRunAsModelled();
+};
+
+void tst_NcclExecution::nvlsTreeRampsUpThenStreams_data() {
+    QTest::addColumn<double>("bytes");
+    QTest::addColumn<double>("expectedUs");
+    // Latency 66.8 us, 250 GB/s in the model; streaming at 0.92 x 250 = 230 GB/s = 230,000
+    // bytes/us; the first 48 MiB (50,331,648 B) cost 1.7x.
+    // 16 MiB: 66.8 + 1.7 x 16,777,216 / 230,000 = 66.8 + 124.004 = 190.804 us.
+    QTest::addRow("16 MiB, filling") << 16 * kMiB << 66.8 + 1.7 * 16 * kMiB / 230000;
+    // 48 MiB: the fill just completes: 66.8 + 1.7 x 50,331,648 / 230,000 = 438.81 us.
+    QTest::addRow("48 MiB, full") << 48 * kMiB << 66.8 + 1.7 * 48 * kMiB / 230000;
+    // 1 GiB: 66.8 + (1,073,741,824 + 0.7 x 50,331,648) / 230,000 = 4,886.7 us.
+    QTest::addRow("1 GiB, streaming")
+        << 1024 * kMiB << 66.8 + (1024 * kMiB + 0.7 * 48 * kMiB) / 230000;
+}
+
+void tst_NcclExecution::nvlsTreeRampsUpThenStreams() {
+    QFETCH(double, bytes);
+    QFETCH(double, expectedUs);
+    const Cost chosen = pick(Algorithm::NvlsTree, Protocol::Simple, 66.8, 250, bytes);
+    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 2);
+    QVERIFY2(std::abs(time - expectedUs) <= 1e-9 * expectedUs, qPrintable(QString::number(time)));
+    // Never faster than NCCL's own estimate: the measured curve lies below the model's.
+    QVERIFY(time > chosen.timeUs);
+}
+
+void tst_NcclExecution::ringLl128PaysPerNetworkStep_data() {
+    QTest::addColumn<int>("function");
+    QTest::addColumn<int>("nodes");
+    QTest::addColumn<double>("extraUs");
+    // 45 us per network step: one per server boundary the ring crosses per pass.
+    QTest::addRow("all-gather, 2 servers: 1 step") << int(Function::AllGather) << 2 << 45.0;
+    QTest::addRow("all-gather, 32 servers: 31 steps") << int(Function::AllGather) << 32 << 1395.0;
+    QTest::addRow("all-reduce, 4 servers: 2 x 3 steps") << int(Function::AllReduce) << 4 << 270.0;
+    QTest::addRow("one server: no network") << int(Function::AllGather) << 1 << 0.0;
+}
+
+void tst_NcclExecution::ringLl128PaysPerNetworkStep() {
+    QFETCH(int, function);
+    QFETCH(int, nodes);
+    QFETCH(double, extraUs);
+    const double bytes = 32 * kMiB;
+    const Cost chosen = pick(Algorithm::Ring, Protocol::LL128, 100, 200, bytes);
+    const double time = executionTimeUs(chosen, Function(function), bytes, nodes);
+    QCOMPARE(time, chosen.timeUs + extraUs);
+}
+
+void tst_NcclExecution::otherPicksRunAsModelled_data() {
+    QTest::addColumn<int>("algorithm");
+    QTest::addColumn<int>("protocol");
+    QTest::addColumn<int>("nodes");
+    QTest::addRow("ring Simple") << int(Algorithm::Ring) << int(Protocol::Simple) << 8;
+    QTest::addRow("ring LL") << int(Algorithm::Ring) << int(Protocol::LL) << 8;
+    QTest::addRow("tree LL128") << int(Algorithm::Tree) << int(Protocol::LL128) << 8;
+    QTest::addRow("NVLS on one server") << int(Algorithm::Nvls) << int(Protocol::Simple) << 1;
+    QTest::addRow("NVLS-tree on one server")
+        << int(Algorithm::NvlsTree) << int(Protocol::Simple) << 1;
+}
+
+void tst_NcclExecution::otherPicksRunAsModelled() {
+    QFETCH(int, algorithm);
+    QFETCH(int, protocol);
+    QFETCH(int, nodes);
+    const double bytes = 64 * kMiB;
+    const Cost chosen = pick(Algorithm(algorithm), Protocol(protocol), 30, 300, bytes);
+    QCOMPARE(executionTimeUs(chosen, Function::AllReduce, bytes, nodes), chosen.timeUs);
+}
+
+QTEST_APPLESS_MAIN(tst_NcclExecution)
+#include "tst_NcclExecution.moc"
