@@ -34,7 +34,8 @@ double sourcedNumber(const JsonCursor& cursor, double lo, double hi) {
 Fabric parseFabric(const JsonCursor& c) {
     c.allowOnly({"id", "name", "transport", "portGbps", "switchRadix", "switchLatencyNs",
                  "nicLatencyNs", "routing", "lineEfficiency", "incastEfficiency",
-                 "protocolOverhead", "stepLatencyUs", "inNetworkReduction", "hardware", "source"});
+                 "protocolOverhead", "stepLatencyUs", "inNetworkReduction", "ncclTuner", "hardware",
+                 "source"});
     Fabric f;
     f.id = c["id"].string();
     f.name = c["name"].string();
@@ -58,6 +59,11 @@ Fabric parseFabric(const JsonCursor& c) {
     if (auto step = c.find("stepLatencyUs"))
         f.stepLatencyUs = sourcedNumber(*step, 0, 1e6);
     f.inNetworkReduction = c["inNetworkReduction"].boolean();
+    if (auto tuner = c.find("ncclTuner")) {
+        f.ncclTuner = tuner->string();
+        if (f.ncclTuner != "aws-ofi-nccl")
+            tuner->fail("expected \"aws-ofi-nccl\" (or no ncclTuner: NCCL's own choice)");
+    }
     const JsonCursor hw = c["hardware"];
     hw.allowOnly({"switch", "spineSwitch", "coreSwitch", "nic", "serverCable", "switchCable",
                   "transceiver"});
@@ -186,6 +192,8 @@ nlohmann::json toJson(const Fabric& f) {
                              {"serverCable", f.hardware.serverCableId},
                              {"switchCable", f.hardware.switchCableId},
                              {"transceiver", f.hardware.transceiverId}}}};
+    if (!f.ncclTuner.empty())
+        json["ncclTuner"] = f.ncclTuner;
     if (!f.hardware.spineSwitchId.empty())
         json["hardware"]["spineSwitch"] = f.hardware.spineSwitchId;
     if (!f.hardware.coreSwitchId.empty())

@@ -48,6 +48,9 @@ struct Fabric {
     double goodputShare() const { return lineEfficiency * (1 - protocolOverhead); }
     double stepLatencyUs = 4;        ///< NCCL's per-step protocol latency over this fabric
     bool inNetworkReduction = false; ///< SHARP-style reduction in the switches
+    /// The tuner plugin jobs on this fabric load in place of NCCL's choice ("aws-ofi-nccl"),
+    /// empty for NCCL's own.
+    std::string ncclTuner;
     FabricHardware hardware;
 
     friend bool operator==(const Fabric&, const Fabric&) = default;

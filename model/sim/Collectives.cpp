@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/Collectives.hpp"
 
+#include "model/sim/AwsOfiTuner.hpp"
 #include "model/sim/NcclExecution.hpp"
 #include "model/sim/NcclGraphs.hpp"
 
@@ -286,6 +287,28 @@ nccl::System ncclSystem(const Context& c, double bytes, bool sharpAsked, Collect
                                                  extraNetworkLatencyUs(c), collNet});
 }
 
+/// The pair a tuner plugin sets in place of NCCL's choice, where the fabric's jobs load one
+/// and the spec leaves NCCL to choose (the plugin stands aside under NCCL_ALGO/NCCL_PROTO).
+std::optional<nccl::Cost> tunerCost(const Context& c, const model::CollectiveSpec& spec,
+                                    const nccl::TuningTable& table, nccl::Function function) {
+    if (c.network.fabric().ncclTuner != "aws-ofi-nccl" ||
+        spec.algorithm != CollectiveAlgorithm::Auto ||
+        spec.protocol != model::CollectiveProtocol::Auto)
+        return std::nullopt;
+    const nccl::NodeHardware h = nodeHardware(c);
+    const auto platform = nccl::aws::platformOf(c.group.gpu.id, c.rails, std::round(8 * h.nicGBps));
+    if (!platform)
+        return std::nullopt;
+    const double bytes = static_cast<double>(spec.bytes);
+    const auto runnable = [&](nccl::Algorithm a, nccl::Protocol p) {
+        return table.bandwidthGBps(function, a, p) > 0;
+    };
+    const auto pair = nccl::aws::pick(*platform, function, bytes, c.servers, c.gpus, runnable);
+    if (!pair)
+        return std::nullopt;
+    return table.cost(function, pair->first, pair->second, bytes);
+}
+
 /// All-reduce, all-gather, reduce-scatter and broadcast, timed by NCCL's cost model.
 CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& spec) {
     const double bytes = static_cast<double>(spec.bytes);
@@ -296,7 +319,10 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
             " has no in-network reduction (SHARP); use auto, ring, tree or hierarchical");
     CollectiveResult result;
     const nccl::TuningTable table(ncclSystem(c, bytes, sharpAsked, result));
-    const auto cost = table.select(ncclFunction(spec.op), bytes, allowedFor(spec));
+    const nccl::Function function = ncclFunction(spec.op);
+    std::optional<nccl::Cost> cost = tunerCost(c, spec, table, function);
+    if (!cost)
+        cost = table.select(function, bytes, allowedFor(spec));
     if (!cost)
         throw std::invalid_argument(
             "NCCL would not run " + std::string(model::toString(spec.algorithm)) + " with " +
@@ -308,8 +334,7 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
     result.algorithm = asRun(cost->algorithm);
     result.protocol = asRun(cost->protocol);
     result.seconds =
-        model::microseconds(nccl::executionTimeUs(*cost, ncclFunction(spec.op), bytes, c.servers))
-            .value;
+        model::microseconds(nccl::executionTimeUs(*cost, function, bytes, c.servers)).value;
     const int n = c.servers * c.gpus;
     const int ringSteps = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;
     if (cost->algorithm == nccl::Algorithm::Ring)

@@ -25,6 +25,8 @@ double executionTimeUs(const Cost& chosen, Function function, double bytes, int 
         const double filling = std::min(bytes, costs.nvlsTreeFillBytes);
         return chosen.latencyUs + (bytes + costs.nvlsTreeFillPenalty * filling) / streaming;
     }
+    if (chosen.algorithm == Algorithm::Tree && chosen.protocol == Protocol::LL128)
+        return chosen.latencyUs + (chosen.timeUs - chosen.latencyUs) / costs.treeLl128Share;
     if (chosen.algorithm == Algorithm::Ring && chosen.protocol == Protocol::LL128)
         return chosen.timeUs + costs.ringLl128NetworkStepUs * ringNetworkSteps(function, nodes);
     return chosen.timeUs;

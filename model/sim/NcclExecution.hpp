@@ -12,6 +12,8 @@
 ///   bandwidth: 2 x 8 H100 on NDR reach 270 GB/s busbw at 64 MiB where the model says 401.
 /// - Ring LL128 pays far more per network step than the model's 4 us: all-gather on 2 to 32
 ///   p5 servers at 32-64 MiB runs at half the model's busbw, and the gap grows with servers.
+/// - Tree LL128 between servers moves its data at about half the model's bandwidth: 4 x 8
+///   H100 on NDR take 151 us for a 4 MiB all-reduce where the model says 111.
 namespace fabriclab::sim::nccl {
 
 struct ExecutionCosts {
@@ -25,6 +27,9 @@ struct ExecutionCosts {
     /// Ring LL128: time each network step takes beyond NCCL's table, us (fit case
     /// `p5-allgather-8-nodes-*`).
     double ringLl128NetworkStepUs = 45.0;
+    /// Tree LL128: share of the model's bandwidth it reaches between servers, the latency
+    /// unchanged (fit case `h100-ndr-4-nodes-4m`: (111 - 66) / (151 - 66) = 0.53).
+    double treeLl128Share = 0.53;
 };
 
 /// The time NCCL's chosen pair takes for `bytes` of `function` on `nodes` servers, us.

@@ -9,6 +9,7 @@
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
 #ifndef Q_MOC_RUN
 #include "model/catalog/Catalog.hpp"
+#include "model/catalog/EmbeddedCatalogs.hpp"
 #include "model/io/JsonCursor.hpp"
 #include "support/DesignText.hpp"
 
@@ -83,6 +84,7 @@ private Q_SLOTS:
     void fabricRadixIsItsSwitchAtItsSpeed();
     void portSplitting_data();
     void portSplitting();
+    void tunerPluginIsNamedOrRefused();
 };
 
 void tst_Catalog::builtinIds_data() {
@@ -294,6 +296,26 @@ void tst_Catalog::portSplitting() {
     const auto found = switches.find(part.toStdString());
     QVERIFY(found != switches.end());
     QCOMPARE(portsAt(found->second, gbps), ports);
+}
+
+void tst_Catalog::tunerPluginIsNamedOrRefused() {
+    // EFA jobs load aws-ofi-nccl's tuner; every other fabric leaves the choice to NCCL.
+    const Catalog& catalog = Catalog::builtin();
+    QCOMPARE(catalog.findFabric("efa")->ncclTuner, std::string("aws-ofi-nccl"));
+    QVERIFY(catalog.findFabric("ib-ndr")->ncclTuner.empty());
+
+    // A tuner FabricLab does not know is refused with where it was found.
+    nlohmann::json fabrics = nlohmann::json::parse(embedded::fabricsJson);
+    fabrics["fabrics"][0]["ncclTuner"] = "gib";
+    try {
+        (void)Catalog::fromJson(fabrics.dump(), embedded::gpusJson, embedded::modelsJson,
+                                embedded::pricesJson);
+        QFAIL("an unknown tuner was accepted");
+    } catch (const std::invalid_argument& e) {
+        const std::string message = e.what();
+        QVERIFY2(message.find("ncclTuner") != std::string::npos, e.what());
+        QVERIFY2(message.find("aws-ofi-nccl") != std::string::npos, e.what());
+    }
 }
 
 QTEST_APPLESS_MAIN(tst_Catalog)

@@ -29,6 +29,7 @@ private Q_SLOTS:
     void nvlsTreeRampsUpThenStreams();
     void ringLl128PaysPerNetworkStep_data();
     void ringLl128PaysPerNetworkStep();
+    void treeLl128MovesDataAtHalfRate();
     void otherPicksRunAsModelled_data();
     void otherPicksRunAsModelled();
 };
@@ -78,13 +79,24 @@ void tst_NcclExecution::ringLl128PaysPerNetworkStep() {
     QCOMPARE(time, chosen.timeUs + extraUs);
 }
 
+void tst_NcclExecution::treeLl128MovesDataAtHalfRate() {
+    // Latency 65.5 us, 100 GB/s: NCCL's 4 MiB takes 65.5 + 4,194,304 / 100,000 = 107.44 us;
+    // at 0.53 of the rate the data takes 41.94 / 0.53 = 79.14 us, so 144.64 us in all.
+    const double bytes = 4 * kMiB;
+    const Cost chosen = pick(Algorithm::Tree, Protocol::LL128, 65.5, 100, bytes);
+    const double expected = 65.5 + bytes / 100000 / 0.53;
+    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 4);
+    QVERIFY2(std::abs(time - expected) <= 1e-9 * expected, qPrintable(QString::number(time)));
+}
+
 void tst_NcclExecution::otherPicksRunAsModelled_data() {
     QTest::addColumn<int>("algorithm");
     QTest::addColumn<int>("protocol");
     QTest::addColumn<int>("nodes");
     QTest::addRow("ring Simple") << int(Algorithm::Ring) << int(Protocol::Simple) << 8;
     QTest::addRow("ring LL") << int(Algorithm::Ring) << int(Protocol::LL) << 8;
-    QTest::addRow("tree LL128") << int(Algorithm::Tree) << int(Protocol::LL128) << 8;
+    QTest::addRow("tree Simple") << int(Algorithm::Tree) << int(Protocol::Simple) << 8;
+    QTest::addRow("tree LL128 on one server") << int(Algorithm::Tree) << int(Protocol::LL128) << 1;
     QTest::addRow("NVLS on one server") << int(Algorithm::Nvls) << int(Protocol::Simple) << 1;
     QTest::addRow("NVLS-tree on one server")
         << int(Algorithm::NvlsTree) << int(Protocol::Simple) << 1;
