@@ -33,9 +33,11 @@ std::string formatReport(const RunReport& r) {
         << "% x routing efficiency " << fixed(100 * r.effective.routingEfficiency, 1) << "%\n"
         << "  collective    " << toString(r.collective.op) << " of " << grouped(r.collective.bytes)
         << " bytes over " << r.collective.ranks << " GPUs (" << toString(r.collective.algorithm)
-        << ", " << toString(r.collective.protocol) << "): " << fixed(r.collective.seconds * 1e3, 3)
-        << " ms, algbw " << fixed(r.collective.algBwGBps, 1) << " GB/s, busbw "
-        << fixed(r.collective.busBwGBps, 1) << " GB/s\n"
+        << ", " << toString(r.collective.protocol)
+        << (r.collective.chosenBy == "nccl" ? "" : ", chosen by " + r.collective.chosenBy)
+        << "): " << fixed(r.collective.seconds * 1e3, 3) << " ms, algbw "
+        << fixed(r.collective.algBwGBps, 1) << " GB/s, busbw " << fixed(r.collective.busBwGBps, 1)
+        << " GB/s\n"
         << "  fabric capex  $" << grouped(c.capex.value) << "  (switches $"
         << grouped(c.switches.value) << ", NICs $" << grouped(c.nics.value)
         << ", cables and optics $" << grouped(c.cables.value) << ")\n"

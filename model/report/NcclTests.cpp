@@ -66,6 +66,7 @@ NcclTestsReport runNcclTests(const Design& design, const Catalog& catalog,
         row.busBwGBps = point.busBwGBps;
         row.algorithm = point.algorithm;
         row.protocol = point.protocol;
+        row.chosenBy = point.chosenBy;
         report.rows.push_back(row);
     }
     return report;
@@ -79,16 +80,17 @@ std::string formatNcclTests(const NcclTestsReport& r) {
                   r.fabricId.c_str());
     out += line;
     out += "#\n";
-    std::snprintf(line, sizeof line, "# %12s %12s %8s %10s %8s %8s  %-14s %s\n", "size", "count",
-                  "type", "time", "algbw", "busbw", "algorithm", "protocol");
+    std::snprintf(line, sizeof line, "# %12s %12s %8s %10s %8s %8s  %-14s %-9s %s\n", "size",
+                  "count", "type", "time", "algbw", "busbw", "algorithm", "protocol", "chosen by");
     out += line;
     std::snprintf(line, sizeof line, "# %12s %12s %8s %10s %8s %8s\n", "(B)", "(elements)", "",
                   "(us)", "(GB/s)", "(GB/s)");
     out += line;
     for (const auto& row : r.rows) {
-        std::snprintf(line, sizeof line, "  %12.0f %12.0f %8s %10.1f %8.2f %8.2f  %-14s %s\n",
+        std::snprintf(line, sizeof line, "  %12.0f %12.0f %8s %10.1f %8.2f %8.2f  %-14s %-9s %s\n",
                       row.bytes, row.count, r.type, row.timeUs, row.algBwGBps, row.busBwGBps,
-                      toString(row.algorithm).data(), toString(row.protocol).data());
+                      toString(row.algorithm).data(), toString(row.protocol).data(),
+                      row.chosenBy.c_str());
         out += line;
     }
     return out;
@@ -104,7 +106,8 @@ std::string ncclTestsJson(const NcclTestsReport& r) {
                         {"algbwGBps", rounded(row.algBwGBps, 3)},
                         {"busbwGBps", rounded(row.busBwGBps, 3)},
                         {"algorithm", toString(row.algorithm)},
-                        {"protocol", toString(row.protocol)}});
+                        {"protocol", toString(row.protocol)},
+                        {"chosenBy", row.chosenBy}});
     return rows.dump(2) + "\n";
 }
 

@@ -37,6 +37,7 @@ struct NcclTestsRow {
     double busBwGBps = 0;
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
     CollectiveProtocol protocol = CollectiveProtocol::Simple;
+    std::string chosenBy = "nccl"; ///< NCCL's cost model, or a tuner plugin ("aws-ofi-nccl")
 };
 
 struct NcclTestsReport {
@@ -60,7 +61,7 @@ NcclTestsReport runNcclTests(const Design& design, const Catalog& catalog,
 /// The report as nccl-tests prints it, with the algorithm and protocol chosen per size.
 std::string formatNcclTests(const NcclTestsReport& report);
 
-/// One object per size: bytes, timeUs, algbwGBps, busbwGBps, algorithm, protocol.
+/// One object per size: bytes, timeUs, algbwGBps, busbwGBps, algorithm, protocol, chosenBy.
 std::string ncclTestsJson(const NcclTestsReport& report);
 
 } // namespace fabriclab::model

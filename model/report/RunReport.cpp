@@ -306,6 +306,7 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
          {{"op", std::string(toString(r.collective.op))},
           {"algorithm", std::string(toString(r.collective.algorithm))},
           {"protocol", std::string(toString(r.collective.protocol))},
+          {"chosenBy", r.collective.chosenBy},
           {"ranks", r.collective.ranks},
           {"bytes", static_cast<long long>(r.collective.bytes)},
           {"seconds", rounded(r.collective.seconds, 9)},

@@ -5,6 +5,7 @@
 #include "model/sim/Collectives.hpp"
 
 #include <stop_token>
+#include <string>
 #include <vector>
 
 namespace fabriclab::sim {
@@ -17,6 +18,7 @@ struct BusBwPoint {
     double busBwGBps = 0;
     model::CollectiveAlgorithm algorithm = model::CollectiveAlgorithm::Ring; ///< as run
     model::CollectiveProtocol protocol = model::CollectiveProtocol::Simple;  ///< as run
+    std::string chosenBy = "nccl"; ///< CollectiveResult::chosenBy
 };
 
 /// Message sizes from `minBytes` to `maxBytes`, each `factor` times the last, as

@@ -321,7 +321,9 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
     const nccl::TuningTable table(ncclSystem(c, bytes, sharpAsked, result));
     const nccl::Function function = ncclFunction(spec.op);
     std::optional<nccl::Cost> cost = tunerCost(c, spec, table, function);
-    if (!cost)
+    if (cost)
+        result.chosenBy = c.network.fabric().ncclTuner;
+    else
         cost = table.select(function, bytes, allowedFor(spec));
     if (!cost)
         throw std::invalid_argument(

@@ -50,6 +50,9 @@ struct CollectiveResult {
     model::CollectiveOp op = model::CollectiveOp::AllReduce;
     model::CollectiveAlgorithm algorithm = model::CollectiveAlgorithm::Ring; ///< as run
     model::CollectiveProtocol protocol = model::CollectiveProtocol::Simple;  ///< as run
+    /// Who picked algorithm and protocol: "nccl" (its cost model, or NCCL_ALGO/NCCL_PROTO),
+    /// or the tuner plugin the fabric's jobs load ("aws-ofi-nccl").
+    std::string chosenBy = "nccl";
     double bytes = 0;
     int ranks = 0;
     double seconds = 0;

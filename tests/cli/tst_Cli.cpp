@@ -306,6 +306,8 @@ void tst_Cli::ncclTestsJson() {
             QVERIFY2(isNumber(row, key), key);
         for (const char* key : {"algorithm", "protocol"})
             QVERIFY2(row.contains(key) && row.at(key).is_string(), key);
+        // The good design is on InfiniBand: NCCL's own cost model chooses.
+        QCOMPARE(row.value("chosenBy", std::string()), std::string("nccl"));
         const double bytes = row.at("bytes");
         QCOMPARE(bytes, double(1 << 20) * std::pow(4.0, double(i)));
         // nccl-tests' own arithmetic, to the 3 decimals printed: algbw = size / time,
@@ -319,7 +321,7 @@ void tst_Cli::ncclTestsJson() {
 
 void tst_Cli::ncclTestsTable() {
     // The text form reads like all_gather_perf's: header, then size, count, type, time,
-    // algbw, busbw, algorithm, protocol per line.
+    // algbw, busbw, algorithm, protocol and who chose them per line.
     const Outcome o = runCli({QStringLiteral("nccl-tests"), m_good, QStringLiteral("-g"),
                               QStringLiteral("all_gather"), QStringLiteral("-b"),
                               QStringLiteral("8"), QStringLiteral("-e"), QStringLiteral("128")});
@@ -332,8 +334,9 @@ void tst_Cli::ncclTestsTable() {
             data << line;
     QCOMPARE(data.size(), 5); // 8, 16, 32, 64, 128 B
     const QStringList first = data.first().split(' ', Qt::SkipEmptyParts);
-    QCOMPARE(first.size(), 8);
+    QCOMPARE(first.size(), 9);
     QCOMPARE(first[0], QStringLiteral("8"));
+    QCOMPARE(first[8], QStringLiteral("nccl"));
     QCOMPARE(first[2], QStringLiteral("float"));
 }
 

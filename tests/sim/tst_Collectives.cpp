@@ -26,6 +26,7 @@ using namespace fabriclab;
 using namespace fabriclab::sim;
 using model::CollectiveAlgorithm;
 using model::CollectiveOp;
+using model::CollectiveProtocol;
 using model::CollectiveSpec;
 
 using fabriclab::testing::builtinFabric;
@@ -89,6 +90,8 @@ QString describe(const char* what, double value, double lo, double hi) {
 } // namespace
 
 Q_DECLARE_METATYPE(fabriclab::model::CollectiveSpec)
+Q_DECLARE_METATYPE(fabriclab::model::CollectiveAlgorithm)
+Q_DECLARE_METATYPE(fabriclab::model::CollectiveProtocol)
 
 class tst_Collectives : public QObject {
     Q_OBJECT
@@ -109,6 +112,8 @@ private Q_SLOTS:
     void everyNicCarriesTraffic_data();
     void everyNicCarriesTraffic();
     void inNetworkReductionOnlyWhenEnabled();
+    void efaJobsFollowTheirTuner_data();
+    void efaJobsFollowTheirTuner();
     void allToAllPxn_data();
     void allToAllPxn();
 };
@@ -396,6 +401,40 @@ void tst_Collectives::inNetworkReductionOnlyWhenEnabled() {
     QVERIFY(!isReduction(runCollective(network, group, spec).algorithm));
     group.inNetworkReduction = true;
     QVERIFY(isReduction(runCollective(network, group, spec).algorithm));
+}
+
+void tst_Collectives::efaJobsFollowTheirTuner_data() {
+    QTest::addColumn<int>("servers");
+    QTest::addColumn<CollectiveAlgorithm>("asked");
+    QTest::addColumn<QByteArray>("chosenBy");
+    QTest::addColumn<CollectiveAlgorithm>("ran");
+    QTest::addColumn<CollectiveProtocol>("protocol");
+    // p5 servers (8 H100, 32 x 100G EFA), 8 GiB all-reduce. From 3 servers aws-ofi-nccl's
+    // polygons pick ring Simple there (tst_AwsOfiTuner), where NCCL's model runs NVLS-tree.
+    QTest::addRow("4 servers: the tuner")
+        << 4 << CollectiveAlgorithm::Auto << QByteArray("aws-ofi-nccl") << CollectiveAlgorithm::Ring
+        << CollectiveProtocol::Simple;
+    // Two servers are left to NCCL by the plugin, and NCCL_ALGO sets it aside.
+    QTest::addRow("2 servers: NCCL") << 2 << CollectiveAlgorithm::Auto << QByteArray("nccl")
+                                     << CollectiveAlgorithm::NvlsTree << CollectiveProtocol::Simple;
+    QTest::addRow("NCCL_ALGO=tree: NCCL")
+        << 4 << CollectiveAlgorithm::Tree << QByteArray("nccl") << CollectiveAlgorithm::Tree
+        << CollectiveProtocol::Simple;
+}
+
+void tst_Collectives::efaJobsFollowTheirTuner() {
+    QFETCH(int, servers);
+    QFETCH(CollectiveAlgorithm, asked);
+    QFETCH(QByteArray, chosenBy);
+    QFETCH(CollectiveAlgorithm, ran);
+    QFETCH(CollectiveProtocol, protocol);
+    const Run r =
+        run("efa", cluster(servers, 8, 32, 100), CollectiveOp::AllReduce, 8 * kGiB, asked);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(QByteArray::fromStdString(r.result.chosenBy), chosenBy);
+    QCOMPARE(model::toString(r.result.algorithm), model::toString(ran));
+    QCOMPARE(model::toString(r.result.protocol), model::toString(protocol));
 }
 
 void tst_Collectives::allToAllPxn_data() {

@@ -25,6 +25,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 using fabriclab::model::Catalog;
 using namespace fabriclab::views;
 
@@ -36,12 +38,8 @@ struct Fixture {
     ScalingStudyPtr scaling;
 };
 
-/// The engine's own run of a sample, with the detail the app asks for.
-std::unique_ptr<Fixture> run(const char* name) {
-    auto f = std::make_unique<Fixture>();
-    const QString path =
-        QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/%1.fabric.json").arg(QLatin1String(name));
-    f->document.adopt(fabriclab::model::loadDesign(path.toStdString(), Catalog::builtin()), path);
+/// The engine's own run of the document's design, with the detail the app asks for.
+std::unique_ptr<Fixture> runAdopted(std::unique_ptr<Fixture> f) {
     auto result = std::make_shared<RunResult>();
     fabriclab::model::RunOptions options;
     options.detail = true;
@@ -51,6 +49,44 @@ std::unique_ptr<Fixture> run(const char* name) {
     f->scaling = std::make_shared<const fabriclab::model::ScalingStudy>(
         fabriclab::model::scalingStudy(*result->design, Catalog::builtin()));
     return f;
+}
+
+/// The engine's own run of a sample.
+std::unique_ptr<Fixture> run(const char* name) {
+    auto f = std::make_unique<Fixture>();
+    const QString path =
+        QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/%1.fabric.json").arg(QLatin1String(name));
+    f->document.adopt(fabriclab::model::loadDesign(path.toStdString(), Catalog::builtin()), path);
+    return runAdopted(std::move(f));
+}
+
+/// The engine's own run of four p5-class servers (8 H100, 32 x 100G EFA).
+std::unique_ptr<Fixture> runP5() {
+    auto f = std::make_unique<Fixture>();
+    const nlohmann::json design = {{"format", "fabriclab-design"},
+                                   {"version", 1},
+                                   {"name", "4 x p5"},
+                                   {"fabric", "efa"},
+                                   {"generator",
+                                    {{"kind", "leaf-spine"},
+                                     {"servers", 4},
+                                     {"gpusPerServer", 8},
+                                     {"nicsPerServer", 32},
+                                     {"nicGbps", 100},
+                                     {"railOptimized", true},
+                                     {"leafRadix", 64},
+                                     {"spineRadix", 64},
+                                     {"oversubscription", 1.0}}},
+                                   {"workload",
+                                    {{"model", "llama3-8b"},
+                                     {"gpu", "h100-sxm"},
+                                     {"globalBatchTokens", 4194304},
+                                     {"tp", 8},
+                                     {"pp", 1},
+                                     {"dp", 4}}}};
+    f->document.adopt(fabriclab::model::parseDesign(design.dump(), "4 x p5", Catalog::builtin()),
+                      QString());
+    return runAdopted(std::move(f));
 }
 
 template <typename Chart> Chart* chartOf(const ResultsDashboard& dashboard) {
@@ -75,6 +111,7 @@ private Q_SLOTS:
     void exportsDecode();
     void playbackColoursLinksOnlyWhilePlaying();
     void refusalClearsTheCharts();
+    void summaryNamesWhoChose();
 };
 
 void tst_ResultsDashboard::chartsCarryTheEngineSeries_data() {
@@ -219,6 +256,23 @@ void tst_ResultsDashboard::refusalClearsTheCharts() {
         QVERIFY(!chart->hasData());
     QVERIFY(dashboard.summaryText().contains(QStringLiteral("no servers")));
     QCOMPARE(dashboard.clock().duration(), 0.0);
+}
+
+void tst_ResultsDashboard::summaryNamesWhoChose() {
+    // The summary says who picked the collective's algorithm and protocol, as the engine's
+    // report records it: NCCL's cost model, or the tuner plugin EFA jobs load.
+    ResultsDashboard dashboard;
+    const auto ib = run("teaching-4-servers");
+    QCOMPARE(ib->result->report.collective.chosenBy, std::string("nccl"));
+    dashboard.showResult(ib->result);
+    QVERIFY2(!dashboard.summaryText().contains(QStringLiteral("chosen by")),
+             qPrintable(dashboard.summaryText()));
+
+    const auto efa = runP5();
+    QCOMPARE(efa->result->report.collective.chosenBy, std::string("aws-ofi-nccl"));
+    dashboard.showResult(efa->result);
+    QVERIFY2(dashboard.summaryText().contains(QStringLiteral("chosen by aws-ofi-nccl's tuner")),
+             qPrintable(dashboard.summaryText()));
 }
 
 QTEST_MAIN(tst_ResultsDashboard)

@@ -40,10 +40,16 @@ QPixmap heatScale(int width, int height) {
 }
 
 QString collectiveName(const model::RunReport& r) {
-    return ResultsDashboard::tr("%1 of %2 over %3 GPUs (%4, %5)")
+    const QString pair = r.collective.chosenBy == "nccl"
+                             ? ResultsDashboard::tr("%1, %2")
+                             : ResultsDashboard::tr("%1, %2, chosen by %3's tuner");
+    QString choice = pair.arg(engineText(model::toString(r.collective.algorithm)),
+                              engineText(model::toString(r.collective.protocol)));
+    if (r.collective.chosenBy != "nccl")
+        choice = choice.arg(engineText(r.collective.chosenBy));
+    return ResultsDashboard::tr("%1 of %2 over %3 GPUs (%4)")
         .arg(engineText(model::toString(r.collective.op)), bytesText(r.collective.bytes),
-             numberText(r.collective.ranks), engineText(model::toString(r.collective.algorithm)),
-             engineText(model::toString(r.collective.protocol)));
+             numberText(r.collective.ranks), choice);
 }
 
 } // namespace
