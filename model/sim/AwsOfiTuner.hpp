@@ -15,7 +15,9 @@
 /// set per collective and per GPUs per server. FabricLab follows it on fabrics whose catalog
 /// entry names it (`"ncclTuner": "aws-ofi-nccl"`), as a job with the plugin would.
 /// Geometry and rules follow src/tuner/nccl_ofi_regions.cpp (aws/aws-ofi-nccl); the
-/// polygons are generated from it (AwsOfiTunerRegions.cpp).
+/// polygons are generated from it (AwsOfiTunerRegions.cpp). Only the pair is taken: the
+/// channel counts the plugin also sets on p6 (tree LL128 at 4-32 MiB, PAT) and the chunk
+/// sizes it sets on p5en stay NCCL's.
 namespace fabriclab::sim::nccl::aws {
 
 enum class Platform { P5, P5en, P6, P6B300 };

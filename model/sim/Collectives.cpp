@@ -288,20 +288,32 @@ nccl::System ncclSystem(const Context& c, double bytes, bool sharpAsked, Collect
 }
 
 /// The pair a tuner plugin sets in place of NCCL's choice, where the fabric's jobs load one
-/// and the spec leaves NCCL to choose (the plugin stands aside under NCCL_ALGO/NCCL_PROTO).
+/// and one of its polygons holds the collective; nothing where NCCL's own choice stands.
 std::optional<nccl::Cost> tunerCost(const Context& c, const model::CollectiveSpec& spec,
                                     const nccl::TuningTable& table, nccl::Function function) {
-    if (c.network.fabric().ncclTuner != "aws-ofi-nccl" ||
-        spec.algorithm != CollectiveAlgorithm::Auto ||
-        spec.protocol != model::CollectiveProtocol::Auto)
+    if (c.network.fabric().ncclTuner != "aws-ofi-nccl")
         return std::nullopt;
-    const nccl::NodeHardware h = nodeHardware(c);
-    const auto platform = nccl::aws::platformOf(c.group.gpu.id, c.rails, std::round(8 * h.nicGBps));
+    // The plugin knows its instance by type, so it is read from the servers as built: a
+    // failed or degraded NIC does not change the instance, nor does a group on part of it.
+    const auto& first = c.network.topology().node(c.group.servers.front()).server;
+    for (const auto server : c.group.servers) {
+        const auto& props = c.network.topology().node(server).server;
+        if (props.nics != first.nics || props.nicSpeed.value != first.nicSpeed.value)
+            return std::nullopt; // a mix of instances: no one polygon set applies
+    }
+    const auto platform = nccl::aws::platformOf(c.group.gpu.id, first.nics, first.nicSpeed.value);
     if (!platform)
         return std::nullopt;
     const double bytes = static_cast<double>(spec.bytes);
+    // NCCL_ALGO and NCCL_PROTO take pairs out of the table the plugin reads (NCCL 2.22 and
+    // later); it then picks among those left.
+    const nccl::Allowed allowed = allowedFor(spec);
+    const auto listed = [](const auto& list, auto value) {
+        return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
+    };
     const auto runnable = [&](nccl::Algorithm a, nccl::Protocol p) {
-        return table.bandwidthGBps(function, a, p) > 0;
+        return table.bandwidthGBps(function, a, p) > 0 && listed(allowed.algorithms, a) &&
+               listed(allowed.protocols, p);
     };
     const auto pair = nccl::aws::pick(*platform, function, bytes, c.servers, c.gpus, runnable);
     if (!pair)
@@ -309,7 +321,8 @@ std::optional<nccl::Cost> tunerCost(const Context& c, const model::CollectiveSpe
     return table.cost(function, pair->first, pair->second, bytes);
 }
 
-/// All-reduce, all-gather, reduce-scatter and broadcast, timed by NCCL's cost model.
+/// All-reduce, all-gather, reduce-scatter and broadcast: the pair NCCL's cost model picks
+/// (or the fabric's tuner plugin), timed as published runs measure it (NcclExecution).
 CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& spec) {
     const double bytes = static_cast<double>(spec.bytes);
     const bool sharpAsked = wantsInNetworkReduction(spec.algorithm);

@@ -51,7 +51,9 @@ struct CollectiveResult {
     model::CollectiveAlgorithm algorithm = model::CollectiveAlgorithm::Ring; ///< as run
     model::CollectiveProtocol protocol = model::CollectiveProtocol::Simple;  ///< as run
     /// Who picked algorithm and protocol: "nccl" (its cost model, or NCCL_ALGO/NCCL_PROTO),
-    /// or the tuner plugin the fabric's jobs load ("aws-ofi-nccl").
+    /// or the tuner plugin the fabric's jobs load ("aws-ofi-nccl"). All-to-all and the
+    /// hierarchical scheme, which NCCL's model does not cost, say "nccl" too: NCCL runs them
+    /// as the grouped sends FabricLab simulates.
     std::string chosenBy = "nccl";
     double bytes = 0;
     int ranks = 0;
@@ -91,8 +93,10 @@ private:
 /// step of rings on every NIC of every server, whose rate (after oversubscription, ECMP
 /// collisions and failures) caps NCCL's channels. NCCL's cost model (NcclTuning.hpp) then
 /// times every algorithm and protocol it would consider and `auto` runs the fastest, as
-/// NCCL does; a named algorithm or protocol restricts the choice as NCCL_ALGO and
-/// NCCL_PROTO do. In-network reduction is considered only where the group enables it.
+/// NCCL does, unless the fabric's jobs load a tuner plugin whose table covers the
+/// collective (AwsOfiTuner.hpp); a named algorithm or protocol restricts the choice as
+/// NCCL_ALGO and NCCL_PROTO do. The pick is then timed as published runs measure it
+/// (NcclExecution.hpp). In-network reduction is considered only where the group enables it.
 /// All-to-all, which NCCL's model does not cost, is simulated flow by flow (PXN on
 /// multi-NIC servers). Repeated identical steps are simulated once, so a 16K-GPU
 /// all-reduce costs one phase.

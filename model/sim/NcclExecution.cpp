@@ -7,8 +7,9 @@
 namespace fabriclab::sim::nccl {
 namespace {
 
-/// Ring steps that cross the network: the ring enters and leaves every server once per pass,
-/// and all-reduce makes two passes (reduce-scatter, then all-gather).
+/// Ring steps that cross the network, as NCCL's model counts them: a piece crosses N - 1
+/// server boundaries in one pass, and all-reduce makes two passes (reduce-scatter, then
+/// all-gather).
 double ringNetworkSteps(Function function, int nodes) {
     return (function == Function::AllReduce ? 2.0 : 1.0) * (nodes - 1);
 }

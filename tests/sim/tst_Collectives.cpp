@@ -11,6 +11,7 @@
 #ifndef Q_MOC_RUN
 #include "model/catalog/Catalog.hpp"
 #include "model/design/CollectiveSpec.hpp"
+#include "model/design/Failures.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/sim/Collectives.hpp"
 #include "model/sim/FabricNetwork.hpp"
@@ -405,36 +406,59 @@ void tst_Collectives::inNetworkReductionOnlyWhenEnabled() {
 
 void tst_Collectives::efaJobsFollowTheirTuner_data() {
     QTest::addColumn<int>("servers");
+    QTest::addColumn<long long>("bytes");
     QTest::addColumn<CollectiveAlgorithm>("asked");
+    QTest::addColumn<QString>("failed");
     QTest::addColumn<QByteArray>("chosenBy");
     QTest::addColumn<CollectiveAlgorithm>("ran");
     QTest::addColumn<CollectiveProtocol>("protocol");
-    // p5 servers (8 H100, 32 x 100G EFA), 8 GiB all-reduce. From 3 servers aws-ofi-nccl's
-    // polygons pick ring Simple there (tst_AwsOfiTuner), where NCCL's model runs NVLS-tree.
+    // p5 servers (8 H100, 32 x 100G EFA) running an all-reduce. From 3 servers aws-ofi-nccl's
+    // polygons pick ring Simple at 8 GiB on 4 servers (tst_AwsOfiTuner), where NCCL's model
+    // runs NVLS-tree.
     QTest::addRow("4 servers: the tuner")
-        << 4 << CollectiveAlgorithm::Auto << QByteArray("aws-ofi-nccl") << CollectiveAlgorithm::Ring
-        << CollectiveProtocol::Simple;
-    // Two servers are left to NCCL by the plugin, and NCCL_ALGO sets it aside.
-    QTest::addRow("2 servers: NCCL") << 2 << CollectiveAlgorithm::Auto << QByteArray("nccl")
-                                     << CollectiveAlgorithm::NvlsTree << CollectiveProtocol::Simple;
-    QTest::addRow("NCCL_ALGO=tree: NCCL")
-        << 4 << CollectiveAlgorithm::Tree << QByteArray("nccl") << CollectiveAlgorithm::Tree
-        << CollectiveProtocol::Simple;
+        << 4 << 8 * kGiB << CollectiveAlgorithm::Auto << QString() << QByteArray("aws-ofi-nccl")
+        << CollectiveAlgorithm::Ring << CollectiveProtocol::Simple;
+    // The plugin reads the instance type: a failed rail leaves the servers p5s.
+    QTest::addRow("4 servers, a rail down: still the tuner")
+        << 4 << 8 * kGiB << CollectiveAlgorithm::Auto << QStringLiteral("rail-1")
+        << QByteArray("aws-ofi-nccl") << CollectiveAlgorithm::Ring << CollectiveProtocol::Simple;
+    // Two servers are left to NCCL by the plugin.
+    QTest::addRow("2 servers: NCCL")
+        << 2 << 8 * kGiB << CollectiveAlgorithm::Auto << QString() << QByteArray("nccl")
+        << CollectiveAlgorithm::NvlsTree << CollectiveProtocol::Simple;
+    // NCCL_ALGO=ring takes the other algorithms out of the table the plugin reads; it still
+    // picks the protocol: its ring LL128 polygon holds 1 GiB on 64 ranks, where NCCL's own
+    // model would run ring Simple.
+    QTest::addRow("NCCL_ALGO=ring: the tuner's protocol")
+        << 8 << 1 * kGiB << CollectiveAlgorithm::Ring << QString() << QByteArray("aws-ofi-nccl")
+        << CollectiveAlgorithm::Ring << CollectiveProtocol::LL128;
 }
 
 void tst_Collectives::efaJobsFollowTheirTuner() {
     QFETCH(int, servers);
+    QFETCH(long long, bytes);
     QFETCH(CollectiveAlgorithm, asked);
+    QFETCH(QString, failed);
     QFETCH(QByteArray, chosenBy);
     QFETCH(CollectiveAlgorithm, ran);
     QFETCH(CollectiveProtocol, protocol);
-    const Run r =
-        run("efa", cluster(servers, 8, 32, 100), CollectiveOp::AllReduce, 8 * kGiB, asked);
+    model::Topology topology =
+        testing::generateOrFail(model::generateLeafSpine, cluster(servers, 8, 32, 100));
     if (QTest::currentTestFailed())
         return;
-    QCOMPARE(QByteArray::fromStdString(r.result.chosenBy), chosenBy);
-    QCOMPARE(model::toString(r.result.algorithm), model::toString(ran));
-    QCOMPARE(model::toString(r.result.protocol), model::toString(protocol));
+    if (!failed.isEmpty()) {
+        const std::size_t built = topology.nodes().size();
+        topology = model::afterFailures(
+            topology, {model::Failure{failed.toStdString(), model::FailureKind::Down, 0, 1}});
+        QCOMPARE(topology.nodes().size(), built - 1); // it did fail
+    }
+    const FabricNetwork network(topology, builtinFabric("efa"));
+    const CollectiveGroup group{network.servers(), 8, h100()};
+    const CollectiveResult r =
+        runCollective(network, group, CollectiveSpec{CollectiveOp::AllReduce, bytes, asked});
+    QCOMPARE(QByteArray::fromStdString(r.chosenBy), chosenBy);
+    QCOMPARE(model::toString(r.algorithm), model::toString(ran));
+    QCOMPARE(model::toString(r.protocol), model::toString(protocol));
 }
 
 void tst_Collectives::allToAllPxn_data() {

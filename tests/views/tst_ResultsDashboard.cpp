@@ -262,9 +262,9 @@ void tst_ResultsDashboard::summaryNamesWhoChose() {
     // The summary says who picked the collective's algorithm and protocol, as the engine's
     // report records it: NCCL's cost model, or the tuner plugin EFA jobs load.
     ResultsDashboard dashboard;
-    const auto ib = run("teaching-4-servers");
-    QCOMPARE(ib->result->report.collective.chosenBy, std::string("nccl"));
-    dashboard.showResult(ib->result);
+    const auto roce = run("teaching-4-servers");
+    QCOMPARE(roce->result->report.collective.chosenBy, std::string("nccl"));
+    dashboard.showResult(roce->result);
     QVERIFY2(!dashboard.summaryText().contains(QStringLiteral("chosen by")),
              qPrintable(dashboard.summaryText()));
 
