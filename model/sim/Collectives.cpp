@@ -349,7 +349,7 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
     result.algorithm = asRun(cost->algorithm);
     result.protocol = asRun(cost->protocol);
     result.seconds =
-        model::microseconds(nccl::executionTimeUs(*cost, function, bytes, c.servers)).value;
+        model::microseconds(nccl::executionTimeUs(*cost, function, bytes, c.servers, c.servers * c.gpus)).value;
     const int n = c.servers * c.gpus;
     const int ringSteps = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;
     if (cost->algorithm == nccl::Algorithm::Ring)

@@ -16,7 +16,7 @@ double ringNetworkSteps(Function function, int nodes) {
 
 } // namespace
 
-double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes,
+double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes, int ranks,
                        const ExecutionCosts& costs) {
     if (nodes < 2)
         return chosen.timeUs;
@@ -28,8 +28,14 @@ double executionTimeUs(const Cost& chosen, Function function, double bytes, int 
     }
     if (chosen.algorithm == Algorithm::Tree && chosen.protocol == Protocol::LL128)
         return chosen.latencyUs + (chosen.timeUs - chosen.latencyUs) / costs.treeLl128Share;
-    if (chosen.algorithm == Algorithm::Ring && chosen.protocol == Protocol::LL128)
-        return chosen.timeUs + costs.ringLl128NetworkStepUs * ringNetworkSteps(function, nodes);
+    if (chosen.algorithm == Algorithm::Ring && chosen.protocol == Protocol::LL128) {
+        // Each rank's piece of the data; beyond the knee the step's cost hides behind it.
+        const double piece = bytes / std::max(1, ranks);
+        const double exposed =
+            piece > costs.ringLl128HiddenFromBytes ? costs.ringLl128HiddenFromBytes / piece : 1.0;
+        return chosen.timeUs +
+               costs.ringLl128NetworkStepUs * exposed * ringNetworkSteps(function, nodes);
+    }
     return chosen.timeUs;
 }
 

@@ -12,7 +12,8 @@
 /// - NVLS-tree between servers ramps up far more slowly than the model's latency + size /
 ///   bandwidth: 2 x 8 H100 on NDR reach 270 GB/s busbw at 64 MiB where the model says 401.
 /// - Ring LL128 pays far more per network step than the model's 4 us: all-gather on 2 to 32
-///   p5 servers at 32-64 MiB runs at half the model's busbw, and the gap grows with servers.
+///   p5 servers at 32-64 MiB runs at half the model's busbw, and the gap grows with servers;
+///   it closes as each rank's piece grows past 1 MiB.
 /// - Tree LL128 between servers moves its data at about half the model's bandwidth: 4 x 8
 ///   H100 on NDR take 151 us for a 4 MiB all-reduce where the model says 111.
 namespace fabriclab::sim::nccl {
@@ -25,16 +26,20 @@ struct ExecutionCosts {
     /// again (the NVLink reduction, the network and the multicast do not overlap yet).
     double nvlsTreeFillPenalty = 0.7;
     double nvlsTreeFillBytes = 48.0 * 1024 * 1024;
-    /// Ring LL128: time each network step takes beyond NCCL's table, us (fit case
-    /// `p5-allgather-8-nodes-*`).
+    /// Ring LL128: time each network step takes beyond NCCL's table, us, while each rank's
+    /// piece is at most `ringLl128HiddenFromBytes`; above, the step's data hides all but
+    /// that share of it (fit cases `p5-allgather-8-nodes-*`: 51 and 41 us per step at 512 KiB
+    /// and 1 MiB pieces, 11 at 4 MiB = 45 x 1/4).
     double ringLl128NetworkStepUs = 45.0;
+    double ringLl128HiddenFromBytes = 1024.0 * 1024;
     /// Tree LL128: share of the model's bandwidth it reaches between servers, the latency
     /// unchanged (fit case `h100-ndr-4-nodes-4m`: (111 - 66) / (151 - 66) = 0.53).
     double treeLl128Share = 0.53;
 };
 
-/// The time NCCL's chosen pair takes for `bytes` of `function` on `nodes` servers, us.
-double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes,
+/// The time NCCL's chosen pair takes for `bytes` of `function` on `nodes` servers and
+/// `ranks` GPUs in all, us.
+double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes, int ranks,
                        const ExecutionCosts& costs = {});
 
 } // namespace fabriclab::sim::nccl

@@ -52,7 +52,7 @@ void tst_NcclExecution::nvlsTreeRampsUpThenStreams() {
     QFETCH(double, bytes);
     QFETCH(double, expectedUs);
     const Cost chosen = pick(Algorithm::NvlsTree, Protocol::Simple, 66.8, 250, bytes);
-    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 2);
+    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 2, 16);
     QVERIFY2(std::abs(time - expectedUs) <= 1e-9 * expectedUs, qPrintable(QString::number(time)));
     // Never faster than NCCL's own estimate: the measured curve lies below the model's.
     QVERIFY(time > chosen.timeUs);
@@ -61,22 +61,32 @@ void tst_NcclExecution::nvlsTreeRampsUpThenStreams() {
 void tst_NcclExecution::ringLl128PaysPerNetworkStep_data() {
     QTest::addColumn<int>("function");
     QTest::addColumn<int>("nodes");
+    QTest::addColumn<double>("bytes");
     QTest::addColumn<double>("extraUs");
-    // 45 us per network step: one per server boundary the ring crosses per pass.
-    QTest::addRow("all-gather, 2 servers: 1 step") << int(Function::AllGather) << 2 << 45.0;
-    QTest::addRow("all-gather, 32 servers: 31 steps") << int(Function::AllGather) << 32 << 1395.0;
-    QTest::addRow("all-reduce, 4 servers: 2 x 3 steps") << int(Function::AllReduce) << 4 << 270.0;
-    QTest::addRow("one server: no network") << int(Function::AllGather) << 1 << 0.0;
+    // 45 us per network step, one per server boundary a piece crosses in a pass, while each
+    // of the 8 x nodes ranks holds at most 1 MiB; above, 45 us x 1 MiB / piece.
+    QTest::addRow("all-gather, 2 servers, 512 KiB pieces: 1 step")
+        << int(Function::AllGather) << 2 << 8 * kMiB << 45.0;
+    QTest::addRow("all-gather, 32 servers, 128 KiB pieces: 31 steps")
+        << int(Function::AllGather) << 32 << 32 * kMiB << 1395.0;
+    QTest::addRow("all-reduce, 4 servers, 1 MiB pieces: 2 x 3 steps")
+        << int(Function::AllReduce) << 4 << 32 * kMiB << 270.0;
+    // 1 GiB over 256 ranks: 4 MiB pieces, a quarter of the cost: 31 x 11.25 us.
+    QTest::addRow("all-gather, 32 servers, 4 MiB pieces: hidden to a quarter")
+        << int(Function::AllGather) << 32 << 1024 * kMiB << 348.75;
+    QTest::addRow("one server: no network") << int(Function::AllGather) << 1 << 8 * kMiB << 0.0;
 }
 
 void tst_NcclExecution::ringLl128PaysPerNetworkStep() {
     QFETCH(int, function);
     QFETCH(int, nodes);
+    QFETCH(double, bytes);
     QFETCH(double, extraUs);
-    const double bytes = 32 * kMiB;
     const Cost chosen = pick(Algorithm::Ring, Protocol::LL128, 100, 200, bytes);
-    const double time = executionTimeUs(chosen, Function(function), bytes, nodes);
-    QCOMPARE(time, chosen.timeUs + extraUs);
+    const double time = executionTimeUs(chosen, Function(function), bytes, nodes, 8 * nodes);
+    QVERIFY2(
+        std::abs(time - (chosen.timeUs + extraUs)) <= 1e-9 * time,
+        qPrintable(QStringLiteral("%1 us, expected %2").arg(time).arg(chosen.timeUs + extraUs)));
 }
 
 void tst_NcclExecution::treeLl128MovesDataAtHalfRate() {
@@ -87,7 +97,7 @@ void tst_NcclExecution::treeLl128MovesDataAtHalfRate() {
     {
         const double bytes = 4 * kMiB;
         const Cost fit{Algorithm::Tree, Protocol::LL128, 65.5, bytes / (1000 * 45.2), 110.7};
-        const double time = executionTimeUs(fit, Function::AllReduce, bytes, 4);
+        const double time = executionTimeUs(fit, Function::AllReduce, bytes, 4, 32);
         QVERIFY2(std::abs(time / 151.1 - 1) <= 0.01, qPrintable(QString::number(time)));
     }
     // Latency 65.5 us, 100 GB/s: NCCL's 4 MiB takes 65.5 + 4,194,304 / 100,000 = 107.44 us;
@@ -95,7 +105,7 @@ void tst_NcclExecution::treeLl128MovesDataAtHalfRate() {
     const double bytes = 4 * kMiB;
     const Cost chosen = pick(Algorithm::Tree, Protocol::LL128, 65.5, 100, bytes);
     const double expected = 65.5 + bytes / 100000 / 0.53;
-    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 4);
+    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 4, 32);
     QVERIFY2(std::abs(time - expected) <= 1e-9 * expected, qPrintable(QString::number(time)));
 }
 
@@ -118,7 +128,7 @@ void tst_NcclExecution::otherPicksRunAsModelled() {
     QFETCH(int, nodes);
     const double bytes = 64 * kMiB;
     const Cost chosen = pick(Algorithm(algorithm), Protocol(protocol), 30, 300, bytes);
-    QCOMPARE(executionTimeUs(chosen, Function::AllReduce, bytes, nodes), chosen.timeUs);
+    QCOMPARE(executionTimeUs(chosen, Function::AllReduce, bytes, nodes, 8 * nodes), chosen.timeUs);
 }
 
 QTEST_APPLESS_MAIN(tst_NcclExecution)
