@@ -3,9 +3,10 @@
 // Published nccl-tests figures (nccl-tests.json, sources written beside each) run through
 // model::runNcclTests, the function behind `fabriclab-cli nccl-tests` and the app's
 // bus-bandwidth chart. Each case names its set: "fit" figures calibrated a catalog
-// constant (named in the case), "check" figures were never tuned to. Every case asserts
-// the published value, or range, within the tolerance written beside it, and prints a
-// README row (published, FabricLab, error) so the table there can be refreshed from the log.
+// constant (named in the case), "check" figures were never tuned to. Every case prints a
+// README row (published, FabricLab, error) so the table there can be refreshed from the log;
+// every check case asserts the published value, or range, within the tolerance written
+// beside it. Fit cases are not asserted: their constant was set to meet them.
 #include <QTest>
 
 #ifndef Q_MOC_RUN
@@ -130,6 +131,10 @@ void tst_Validation::ncclTests() {
           time ? "time us" : "busbw GB/s", low, high, measured,
           model::toString(row.algorithm).data(), model::toString(row.protocol).data(),
           100 * (measured - (low + high) / 2) / ((low + high) / 2), 100 * tolerance);
+    // A fit figure had a constant calibrated to it: asserting it would check the constant
+    // against itself. It is printed, to show the calibration, and only check figures assert.
+    if (c["set"] == "fit")
+        QSKIP("fit figure: shown above, not asserted (a constant was calibrated to it)");
     // A known miss is kept in view: expected to fail with its finding, so the day the model
     // meets it the suite says so (an unexpected pass) and the marker comes off.
     const std::string finding = c.value("finding", "");
