@@ -308,12 +308,8 @@ std::optional<nccl::Cost> tunerCost(const Context& c, const model::CollectiveSpe
     // NCCL_ALGO and NCCL_PROTO take pairs out of the table the plugin reads (NCCL 2.22 and
     // later); it then picks among those left.
     const nccl::Allowed allowed = allowedFor(spec);
-    const auto listed = [](const auto& list, auto value) {
-        return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
-    };
     const auto runnable = [&](nccl::Algorithm a, nccl::Protocol p) {
-        return table.bandwidthGBps(function, a, p) > 0 && listed(allowed.algorithms, a) &&
-               listed(allowed.protocols, p);
+        return table.bandwidthGBps(function, a, p) > 0 && allowed.permits(a, p);
     };
     const auto pair = nccl::aws::pick(*platform, function, bytes, c.servers, c.gpus, runnable);
     if (!pair)
@@ -348,8 +344,9 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
             "in-network reduction)");
     result.algorithm = asRun(cost->algorithm);
     result.protocol = asRun(cost->protocol);
-    result.seconds =
-        model::microseconds(nccl::executionTimeUs(*cost, function, bytes, c.servers, c.servers * c.gpus)).value;
+    result.seconds = model::microseconds(nccl::executionTimeUs(*cost, function, bytes, c.servers,
+                                                               c.servers * c.gpus))
+                         .value;
     const int n = c.servers * c.gpus;
     const int ringSteps = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;
     if (cost->algorithm == nccl::Algorithm::Ring)

@@ -375,16 +375,20 @@ std::optional<Cost> TuningTable::cost(Function f, Algorithm a, Protocol p, doubl
     return Cost{a, p, latency, bw, latency + bytes / (1000.0 * bw)};
 }
 
-std::optional<Cost> TuningTable::select(Function f, double bytes, const Allowed& allowed) const {
-    const auto permitted = [](const auto& list, auto value) {
+bool Allowed::permits(Algorithm algorithm, Protocol protocol) const {
+    const auto listed = [](const auto& list, auto value) {
         return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
     };
+    return listed(algorithms, algorithm) && listed(protocols, protocol);
+}
+
+std::optional<Cost> TuningTable::select(Function f, double bytes, const Allowed& allowed) const {
     std::optional<Cost> best;
     for (int a = 0; a < kAlgorithms; ++a)
         for (int p = 0; p < kProtocols; ++p) {
             const auto algo = static_cast<Algorithm>(a);
             const auto proto = static_cast<Protocol>(p);
-            if (!permitted(allowed.algorithms, algo) || !permitted(allowed.protocols, proto))
+            if (!allowed.permits(algo, proto))
                 continue;
             const auto c = cost(f, algo, proto, bytes);
             if (c && (!best || c->timeUs < best->timeUs))

@@ -69,6 +69,8 @@ struct Cost {
 struct Allowed {
     std::vector<Algorithm> algorithms;
     std::vector<Protocol> protocols;
+
+    bool permits(Algorithm algorithm, Protocol protocol) const;
 };
 
 /// Send/recv (and so all-to-all), which NCCL's table does not cost: LL up to 16 KiB per
