@@ -40,16 +40,14 @@ QPixmap heatScale(int width, int height) {
 }
 
 QString collectiveName(const model::RunReport& r) {
-    const QString pair = r.collective.chosenBy == "nccl"
-                             ? ResultsDashboard::tr("%1, %2")
-                             : ResultsDashboard::tr("%1, %2, chosen by %3's tuner");
-    QString choice = pair.arg(engineText(model::toString(r.collective.algorithm)),
-                              engineText(model::toString(r.collective.protocol)));
-    if (r.collective.chosenBy != "nccl")
-        choice = choice.arg(engineText(r.collective.chosenBy));
+    const auto& c = r.collective;
+    QString choice = ResultsDashboard::tr("%1, %2").arg(engineText(model::toString(c.algorithm)),
+                                                        engineText(model::toString(c.protocol)));
+    if (c.chosenBy != "nccl")
+        choice =
+            ResultsDashboard::tr("%1, chosen by %2's tuner").arg(choice, engineText(c.chosenBy));
     return ResultsDashboard::tr("%1 of %2 over %3 GPUs (%4)")
-        .arg(engineText(model::toString(r.collective.op)), bytesText(r.collective.bytes),
-             numberText(r.collective.ranks), choice);
+        .arg(engineText(model::toString(c.op)), bytesText(c.bytes), numberText(c.ranks), choice);
 }
 
 } // namespace
