@@ -36,6 +36,11 @@ struct Workload {
     Recompute recompute = Recompute::None;
     std::optional<double> mfu; ///< the GPU catalog's default for the precision when absent
     double overlap = 0;        ///< share of communication hidden behind compute, 0-1
+    /// Tokens per sample. Benchmarks often train at 4K or 8K where the model card states a
+    /// longer context; the model's own context length when absent.
+    std::optional<int> seqLen;
+
+    int sequenceLength() const { return seqLen.value_or(model.spec.seqLen); }
 
     /// GPUs one model replica spans (tp x cp x pp), and GPUs the whole split uses.
     long long gpusPerReplica() const { return static_cast<long long>(tp) * cp * pp; }

@@ -22,6 +22,7 @@ constexpr long long kMaxNodes = 1'000'000;
 constexpr long long kMaxBytes = 1LL << 50; // 1 PiB per rank
 constexpr long long kMaxTokens = 1'000'000'000'000LL;
 constexpr long long kMaxParallelism = 1 << 20;
+constexpr long long kMaxSequenceLength = 100'000'000; // the model catalog's bound
 // Generator fields are read as any int here; the generator itself checks the meaningful
 // range and explains it ("servers must be between 1 and 131072").
 constexpr long long kAnyInt = 2'000'000'000;
@@ -310,7 +311,7 @@ private:
 
     Workload readWorkload(const JsonCursor& w, int gpus) const {
         w.allowOnly({"model", "gpu", "globalBatchTokens", "tp", "cp", "pp", "vpp", "dp", "ep",
-                     "zero", "precision", "recompute", "mfu", "overlap"});
+                     "zero", "precision", "recompute", "mfu", "overlap", "seqLen"});
         Workload load;
         load.model = readCatalogRef<ModelSpec>(
             w["model"], "model", [&](std::string_view id) { return m_catalog.findModel(id); },
@@ -345,6 +346,8 @@ private:
         if (w.has("mfu"))
             load.mfu = w["mfu"].number(0.001, 1);
         load.overlap = readNumber(w, "overlap", 0, 1, 0);
+        if (w.has("seqLen"))
+            load.seqLen = static_cast<int>(w["seqLen"].integer(1, kMaxSequenceLength));
         const long long product = load.gpus();
         if (product != gpus && m_options.workloadMustFit)
             w.fail((load.cp > 1 ? "tp x cp x pp x dp = " + std::to_string(load.tp) + " x " +

@@ -97,6 +97,8 @@ nlohmann::json workloadJson(const Workload& w) {
         j["vpp"] = w.vpp;
     if (w.recompute != Recompute::None)
         j["recompute"] = std::string(toString(w.recompute));
+    if (w.seqLen)
+        j["seqLen"] = *w.seqLen;
     return j;
 }
 

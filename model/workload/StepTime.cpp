@@ -74,7 +74,10 @@ std::vector<std::string> stepAssumptions(const model::Workload& w, const StepTim
                : " (the GPU catalog's default for " + std::string(fp8 ? "FP8" : "BF16") + ")") +
         ", end to end: it already holds pipeline bubbles, recomputation and "
         "scale-up traffic");
-    said.push_back("model FLOPs count attention (12 x layers x hidden x sequence per token)");
+    said.push_back("model FLOPs count attention (12 x layers x hidden x sequence per token) "
+                   "over sequences of " +
+                   std::to_string(w.sequenceLength()) + " tokens" +
+                   (w.seqLen ? " as given" : " (the model's context length)"));
     if (w.pp > 1)
         said.push_back("pipeline bubble " + percent(t.bubbleFraction) + " with " +
                        std::to_string(w.vpp) +
@@ -153,7 +156,8 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     // Model FLOPs per token as MFU counts them (PaLM, Chowdhery et al. 2022, appendix B):
     // 6 per active parameter (forward and backward) plus 12 x layers x hidden x sequence
     // for the attention scores and their use.
-    const double attention = 12.0 * model.layers * model.hiddenSize * model.seqLen;
+    const double sequence = w.sequenceLength();
+    const double attention = 12.0 * model.layers * model.hiddenSize * sequence;
     t.modelFlopsPerToken = 6 * model.activeParamsB * 1e9 + attention;
     // Recomputation runs part of the forward pass again (a third of the 6 and of the 12):
     // full recomputes every layer, selective only the attention core.
@@ -167,7 +171,7 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     t.computeSeconds = t.modelFlopsPerToken * tokens / (static_cast<double>(gpus) * peak * t.mfu);
     t.hfu = t.mfu * t.hardwareFlopsPerToken / t.modelFlopsPerToken;
     const double tokensPerReplica = tokens / w.dp;
-    const double microBatches = std::max(1.0, tokensPerReplica / model.seqLen);
+    const double microBatches = std::max(1.0, tokensPerReplica / sequence);
     t.bubbleFraction = (w.pp - 1) / (w.vpp * microBatches);
 
     const double scaleUpBps =
@@ -217,8 +221,8 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     }
     if (w.cp > 1) {
         // Ring attention: every layer gathers the other slices' keys and values (2 x hidden
-        // per token, no grouped-query saving assumed) in the forward pass, again in the
-        // backward pass, and reduce-scatters their gradients: 3 passes of (cp-1)/cp.
+        // per token, times the grouped-query share of heads) in the forward pass, again in
+        // the backward pass, and reduce-scatters their gradients: 3 passes of (cp-1)/cp.
         const double kvBytes =
             tokensPerReplica * 2.0 * model.hiddenSize * model.kvShare() * kBytesPerValue / w.tp;
         const double perRank = 3 * layersPerStage * kvBytes * (w.cp - 1.0) / w.cp;
@@ -238,9 +242,12 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
                                        servers.begin() +
                                            std::min<int>(span, static_cast<int>(servers.size()))),
             std::max(1, w.ep / span), gpu};
+        // Each GPU routes its own tokens: the replica's tokens split over tensor (sequence
+        // parallel) and context parallel ranks, each token to its k experts.
         const double bytesPerValue = fp8 ? kFp8ExpertBytesPerValue : kBytesPerValue;
-        const double bytes =
-            tokensPerReplica / w.tp * model.hiddenSize * bytesPerValue * model.expertsPerToken;
+        t.epBytesPerGpu = tokensPerReplica / (static_cast<double>(w.tp) * w.cp) * model.hiddenSize *
+                          bytesPerValue * model.expertsPerToken;
+        const double bytes = t.epBytesPerGpu;
         const model::CollectiveSpec spec{model::CollectiveOp::AllToAll,
                                          static_cast<long long>(std::max(1.0, bytes)),
                                          model::CollectiveAlgorithm::Auto};

@@ -42,6 +42,7 @@ struct StepTime {
         0; ///< tensor-parallel all-reduces (scale-up, or fabric when TP spans servers)
     double ppSeconds = 0;          ///< pipeline activations between stages
     double epSeconds = 0;          ///< expert-parallel all-to-alls
+    double epBytesPerGpu = 0;      ///< what each GPU sends in one expert all-to-all
     double commSeconds = 0;        ///< communication on the fabric (TP only when it spans servers)
     double exposedCommSeconds = 0; ///< what overlap does not hide
     double stepSeconds = 0;        ///< compute + exposed communication

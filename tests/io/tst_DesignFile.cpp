@@ -261,6 +261,7 @@ void tst_DesignFile::workloadAndCollectiveRoundTrip() {
     workload["cp"] = 2; // 4 x 2 x 1 x 4 = 32 GPUs
     workload["vpp"] = 3;
     workload["recompute"] = "selective";
+    workload["seqLen"] = 4096;
     const json collective = {
         {"op", "alltoall"}, {"bytes", 1048576}, {"algorithm", "ring"}, {"protocol", "LL128"}};
     const std::string text = patched(
@@ -272,6 +273,8 @@ void tst_DesignFile::workloadAndCollectiveRoundTrip() {
     QCOMPARE(first.workload->tp, 4);
     QCOMPARE(first.workload->cp, 2);
     QCOMPARE(first.workload->vpp, 3);
+    QCOMPARE(first.workload->seqLen.value_or(0), 4096);
+    QCOMPARE(first.workload->sequenceLength(), 4096);
     QVERIFY(first.workload->recompute == Recompute::Selective);
     QVERIFY(first.collective->protocol == CollectiveProtocol::LL128);
     QVERIFY(first.sharp);
@@ -460,6 +463,14 @@ void tst_DesignFile::refusesBadDocument_data() {
                             {"failures", {{{"element", "spine-9"}}}}})),
         "/story/0/failures/0/element", "no node");
     row("story not a list", patched(gen, {{"story", "first spine down"}}), "/story", "array");
+    json noSequence = workload;
+    noSequence["seqLen"] = 0;
+    row("sequence length 0", patched(gen, {{"workload", noSequence}}), "/workload/seqLen",
+        "whole number from 1");
+    json textSequence = workload;
+    textSequence["seqLen"] = "8K";
+    row("sequence length as text", patched(gen, {{"workload", textSequence}}), "/workload/seqLen",
+        "expected a whole number");
     json zero4 = workload;
     zero4["zero"] = 4;
     row("zero stage 4", patched(gen, {{"workload", zero4}}), "/workload/zero", "from 0 to 3");

@@ -64,6 +64,7 @@ struct Job {
     double overlap = 0;
     int cp = 1;
     int vpp = 1;
+    int seqLen = 0; ///< 0: the model's context length
     model::Recompute recompute = model::Recompute::None;
 
     static Job of(const char* model, int tp, int pp, int dp) {
@@ -96,6 +97,8 @@ model::Workload workload(const Job& job) {
     if (job.mfu > 0)
         w.mfu = job.mfu;
     w.overlap = job.overlap;
+    if (job.seqLen > 0)
+        w.seqLen = job.seqLen;
     return w;
 }
 
@@ -132,6 +135,7 @@ private Q_SLOTS:
     void partsAddUp_data();
     void partsAddUp();
     void expertGradientsShardedByEp();
+    void expertAllToAllCarriesOwnTokens();
     void recomputationRaisesHfuNotTime_data();
     void recomputationRaisesHfuNotTime();
     void pipelineBubble();
@@ -161,6 +165,12 @@ void tst_StepTime::computeSeconds_data() {
     // MoE counts active parameters (12.9B of 46.7B), and attention over its 32K context:
     // (6 x 12.9e9 + 12 x 32 x 4096 x 32768) x 4,194,304 / (64 x 989e12 x 0.4) = 21.3604 s.
     QTest::addRow("mixtral-8x7b, 64 H100, active params") << 8 << moe << 21.360430031668027 << 0.4;
+
+    // The same job trained on 4K sequences (as NeMo's Mixtral benchmarks are): attention
+    // over 4,096 tokens, not the 32K context:
+    // (6 x 12.9e9 + 12 x 32 x 4096 x 4096) x 4,194,304 / (64 x 989e12 x 0.4) = 13.8895 s.
+    moe.seqLen = 4096;
+    QTest::addRow("mixtral-8x7b on 4K sequences") << 8 << moe << 13.889532014828069 << 0.4;
 
     Job fp8 = Job::of("llama3-405b", 8, 1, 16);
     fp8.tokens = 4 * 4194304LL;
@@ -418,6 +428,26 @@ void tst_StepTime::expertGradientsShardedByEp() {
     const double expected = (671e9 - 256 * expert) / 8 * 2 + 256 * expert / (8 * 64) * 2;
     COMPARE_REL(t.dpBytesPerGpu, expected);
     QVERIFY(std::abs(t.dpBytesPerGpu - 6.693548e9) < 1e3);
+}
+
+void tst_StepTime::expertAllToAllCarriesOwnTokens() {
+    // mixtral-8x7b, tp 2, cp 2, dp 16, ep 8 on 8 servers: 4,194,304 tokens / 16 replicas =
+    // 262,144 per replica, split over 2 tensor (sequence-parallel) x 2 context ranks = 65,536
+    // tokens per GPU, each sent to its 2 experts as 4,096 BF16 values:
+    // 65,536 x 2 x 4,096 x 2 B = 1,073,741,824 B per all-to-all.
+    const model::Topology topology = cluster(8);
+    if (QTest::currentTestFailed())
+        return;
+    Job job = Job::of("mixtral-8x7b", 2, 1, 16);
+    job.cp = 2;
+    job.ep = 8;
+    const StepTime t = step(topology, "ib-ndr", job);
+    QCOMPARE(t.epBytesPerGpu, 1073741824.0);
+    // Splitting the sequence (cp 2, dp 16) or the batch (cp 1, dp 32) leaves each GPU the
+    // same 65,536 tokens to route.
+    job.cp = 1;
+    job.dp = 32;
+    QCOMPARE(step(topology, "ib-ndr", job).epBytesPerGpu, 1073741824.0);
 }
 
 void tst_StepTime::recomputationRaisesHfuNotTime_data() {
