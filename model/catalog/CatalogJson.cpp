@@ -34,8 +34,8 @@ double sourcedNumber(const JsonCursor& cursor, double lo, double hi) {
 Fabric parseFabric(const JsonCursor& c) {
     c.allowOnly({"id", "name", "transport", "portGbps", "switchRadix", "switchLatencyNs",
                  "nicLatencyNs", "routing", "lineEfficiency", "incastEfficiency",
-                 "protocolOverhead", "stepLatencyUs", "inNetworkReduction", "ncclTuner", "hardware",
-                 "source"});
+                 "protocolOverhead", "stepLatencyUs", "inNetworkReduction", "ncclTuner", "p2p",
+                 "hardware", "source"});
     Fabric f;
     f.id = c["id"].string();
     f.name = c["name"].string();
@@ -63,6 +63,17 @@ Fabric parseFabric(const JsonCursor& c) {
         f.ncclTuner = tuner->string();
         if (f.ncclTuner != "aws-ofi-nccl")
             tuner->fail("expected \"aws-ofi-nccl\" (or no ncclTuner: NCCL's own choice)");
+    }
+    if (auto p2p = c.find("p2p")) {
+        p2p->allowOnly({"chunkBytes", "startUs", "peerUs", "chunkUs"});
+        if (auto chunk = p2p->find("chunkBytes"))
+            f.p2p.chunkBytes = sourcedNumber(*chunk, 4096, 1 << 30);
+        if (auto start = p2p->find("startUs"))
+            f.p2p.startUs = sourcedNumber(*start, 0, 1e6);
+        if (auto peer = p2p->find("peerUs"))
+            f.p2p.peerUs = sourcedNumber(*peer, 0, 1e6);
+        if (auto chunk = p2p->find("chunkUs"))
+            f.p2p.chunkUs = sourcedNumber(*chunk, 0, 1e6);
     }
     const JsonCursor hw = c["hardware"];
     hw.allowOnly({"switch", "spineSwitch", "coreSwitch", "nic", "serverCable", "switchCable",
@@ -194,6 +205,11 @@ nlohmann::json toJson(const Fabric& f) {
                              {"transceiver", f.hardware.transceiverId}}}};
     if (!f.ncclTuner.empty())
         json["ncclTuner"] = f.ncclTuner;
+    if (f.p2p != P2pExecution{})
+        json["p2p"] = {{"chunkBytes", f.p2p.chunkBytes},
+                       {"startUs", f.p2p.startUs},
+                       {"peerUs", f.p2p.peerUs},
+                       {"chunkUs", f.p2p.chunkUs}};
     if (!f.hardware.spineSwitchId.empty())
         json["hardware"]["spineSwitch"] = f.hardware.spineSwitchId;
     if (!f.hardware.coreSwitchId.empty())

@@ -30,6 +30,17 @@ struct FabricHardware {
     friend bool operator==(const FabricHardware&, const FabricHardware&) = default;
 };
 
+/// How NCCL's sends and receives (an all-to-all is a group of them) run through the fabric's
+/// network plugin: the chunk size the stack sets and the software time it spends around the
+/// transfers. Zero costs: the transfers alone, as NCCL's own net plugins behave.
+struct P2pExecution {
+    double chunkBytes = 131072; ///< NCCL_P2P_NET_CHUNKSIZE; NCCL's default is 128 KiB
+    double startUs = 0;         ///< once per grouped call
+    double peerUs = 0;          ///< per remote peer a GPU exchanges with
+    double chunkUs = 0;         ///< per chunk, one after another on each GPU
+    friend bool operator==(const P2pExecution&, const P2pExecution&) = default;
+};
+
 /// How a fabric behaves and what it is built from. Behaviour is data: the simulator reads
 /// these numbers and never branches on the fabric's id.
 struct Fabric {
@@ -51,6 +62,7 @@ struct Fabric {
     /// The tuner plugin jobs on this fabric load in place of NCCL's choice ("aws-ofi-nccl"),
     /// empty for NCCL's own.
     std::string ncclTuner;
+    P2pExecution p2p;
     FabricHardware hardware;
 
     friend bool operator==(const Fabric&, const Fabric&) = default;

@@ -413,7 +413,13 @@ CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
     double intra = (c.gpus - 1) * piece / c.scaleUpBps;
     if (pxn)
         intra += bytes * (c.servers - 1) / c.servers * (c.gpus - 1) / c.gpus / c.scaleUpBps;
-    result.seconds = std::max(result.phase.seconds, intra + (c.gpus > 1 ? c.scaleUpAlpha : 0.0));
+    // The network plugin's software time per call, peer and chunk comes on top of the
+    // transfers: one proxy thread per GPU serves every peer.
+    const double software = c.servers > 1 ? nccl::p2pOverheadSeconds(c.network.fabric().p2p, piece,
+                                                                     (c.servers - 1) * c.gpus)
+                                          : 0.0;
+    result.seconds =
+        std::max(result.phase.seconds + software, intra + (c.gpus > 1 ? c.scaleUpAlpha : 0.0));
     return result;
 }
 

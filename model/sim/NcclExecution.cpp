@@ -3,6 +3,7 @@
 #include "model/sim/NcclExecution.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace fabriclab::sim::nccl {
 namespace {
@@ -37,6 +38,23 @@ double executionTimeUs(const Cost& chosen, Function function, double bytes, int 
                costs.ringLl128NetworkStepUs * exposed * ringNetworkSteps(function, nodes);
     }
     return chosen.timeUs;
+}
+
+double p2pChunkBytes(double chunkSetting, double piece) {
+    if (piece < chunkSetting)
+        return chunkSetting / 4;
+    if (piece < 8 * chunkSetting)
+        return chunkSetting / 2;
+    return chunkSetting;
+}
+
+double p2pOverheadSeconds(const model::P2pExecution& p2p, double piece, int remotePeers) {
+    if (remotePeers <= 0)
+        return 0;
+    const double chunksPerPeer =
+        std::max(1.0, std::ceil(piece / p2pChunkBytes(p2p.chunkBytes, piece)));
+    const double us = p2p.startUs + remotePeers * (p2p.peerUs + chunksPerPeer * p2p.chunkUs);
+    return us * 1e-6;
 }
 
 } // namespace fabriclab::sim::nccl

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/catalog/Fabric.hpp"
 #include "model/sim/NcclTuning.hpp"
 
 /// What NCCL's choice takes when it runs, as opposed to what NCCL's cost model predicts when
@@ -36,6 +37,17 @@ struct ExecutionCosts {
     /// unchanged (fit case `h100-ndr-4-nodes-4m`: (111 - 66) / (151 - 66) = 0.53).
     double treeLl128Share = 0.53;
 };
+
+/// The chunk NCCL cuts a `piece`-byte send to a remote peer into, for the chunk setting
+/// NCCL_P2P_NET_CHUNKSIZE: a quarter of it for pieces below one setting, half below eight,
+/// the whole setting above (src/enqueue.cc, NCCL 2.21-2.27).
+double p2pChunkBytes(double chunkSetting, double piece);
+
+/// Software time a GPU's all-to-all spends beyond its transfers, seconds, when each of its
+/// `remotePeers` peers on other servers gets `piece` bytes: the plugin's start-up, its cost
+/// per peer, and its cost per chunk, which one proxy thread per GPU pays one chunk after
+/// another (Fabric::p2p).
+double p2pOverheadSeconds(const model::P2pExecution& p2p, double piece, int remotePeers);
 
 /// The time NCCL's chosen pair takes for `bytes` of `function` on `nodes` servers and
 /// `ranks` GPUs in all, us.

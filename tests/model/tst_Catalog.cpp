@@ -9,6 +9,7 @@
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
 #ifndef Q_MOC_RUN
 #include "model/catalog/Catalog.hpp"
+#include "model/catalog/CatalogJson.hpp"
 #include "model/catalog/EmbeddedCatalogs.hpp"
 #include "model/io/JsonCursor.hpp"
 #include "support/DesignText.hpp"
@@ -85,6 +86,7 @@ private Q_SLOTS:
     void portSplitting_data();
     void portSplitting();
     void tunerPluginIsNamedOrRefused();
+    void p2pExecutionIsReadOrRefused();
 };
 
 void tst_Catalog::builtinIds_data() {
@@ -316,6 +318,44 @@ void tst_Catalog::tunerPluginIsNamedOrRefused() {
         QVERIFY2(message.find("ncclTuner") != std::string::npos, e.what());
         QVERIFY2(message.find("aws-ofi-nccl") != std::string::npos, e.what());
     }
+}
+
+void tst_Catalog::p2pExecutionIsReadOrRefused() {
+    // EFA jobs send p2p chunks of the size aws-ofi-nccl sets (src/platform-aws.cpp: 512 KiB);
+    // fabrics that say nothing keep NCCL's 128 KiB and no software time.
+    const Catalog& catalog = Catalog::builtin();
+    QCOMPARE(catalog.findFabric("efa")->p2p.chunkBytes, 524288.0);
+    QVERIFY(catalog.findFabric("efa")->p2p.chunkUs > 0);
+    QVERIFY(catalog.findFabric("ib-ndr")->p2p == P2pExecution{});
+    QCOMPARE(catalog.findFabric("ib-ndr")->p2p.chunkBytes, 131072.0);
+
+    // Written back and read again, the EFA entry keeps its p2p costs.
+    const Fabric efa = *catalog.findFabric("efa");
+    nlohmann::json fabrics = nlohmann::json::parse(embedded::fabricsJson);
+    for (auto& fabric : fabrics["fabrics"])
+        if (fabric["id"] == "efa")
+            fabric = catalog_json::toJson(efa);
+    const Catalog again = Catalog::fromJson(fabrics.dump(), embedded::gpusJson,
+                                            embedded::modelsJson, embedded::pricesJson);
+    QVERIFY(again.findFabric("efa")->p2p == efa.p2p);
+
+    // A chunk of zero bytes, or a field FabricLab does not know, is refused with its place.
+    const auto refused = [&](const nlohmann::json& p2p, const char* words) {
+        nlohmann::json bad = nlohmann::json::parse(embedded::fabricsJson);
+        bad["fabrics"][0]["p2p"] = p2p;
+        try {
+            (void)Catalog::fromJson(bad.dump(), embedded::gpusJson, embedded::modelsJson,
+                                    embedded::pricesJson);
+        } catch (const std::invalid_argument& e) {
+            const std::string message = e.what();
+            return message.find("p2p") != std::string::npos &&
+                   message.find(words) != std::string::npos;
+        }
+        return false;
+    };
+    QVERIFY(refused({{"chunkBytes", 0}}, "chunkBytes"));
+    QVERIFY(refused({{"chunkSize", 524288}}, "unknown field"));
+    QVERIFY(refused({{"chunkUs", -1}}, "chunkUs"));
 }
 
 QTEST_APPLESS_MAIN(tst_Catalog)

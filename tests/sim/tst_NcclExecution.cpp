@@ -32,6 +32,9 @@ private Q_SLOTS:
     void treeLl128MovesDataAtHalfRate();
     void otherPicksRunAsModelled_data();
     void otherPicksRunAsModelled();
+    void p2pChunkFollowsNccl_data();
+    void p2pChunkFollowsNccl();
+    void p2pSoftwareTimeAddsUp();
 };
 
 void tst_NcclExecution::nvlsTreeRampsUpThenStreams_data() {
@@ -119,6 +122,41 @@ void tst_NcclExecution::otherPicksRunAsModelled() {
     const double bytes = 64 * kMiB;
     const Cost chosen = pick(Algorithm(algorithm), Protocol(protocol), 30, 300, bytes);
     QCOMPARE(executionTimeUs(chosen, Function::AllReduce, bytes, nodes, 8 * nodes), chosen.timeUs);
+}
+
+void tst_NcclExecution::p2pChunkFollowsNccl_data() {
+    QTest::addColumn<double>("piece");
+    QTest::addColumn<double>("chunk");
+    // NCCL 2.27 src/enqueue.cc with NCCL_P2P_NET_CHUNKSIZE = 512 KiB: a quarter below one
+    // setting, half below eight, the whole setting from eight up.
+    QTest::addRow("128 KiB piece") << 128 * 1024.0 << 128 * 1024.0;
+    QTest::addRow("just under 512 KiB") << 512 * 1024.0 - 1 << 128 * 1024.0;
+    QTest::addRow("512 KiB") << 512 * 1024.0 << 256 * 1024.0;
+    QTest::addRow("just under 4 MiB") << 4 * kMiB - 1 << 256 * 1024.0;
+    QTest::addRow("4 MiB") << 4 * kMiB << 512 * 1024.0;
+    QTest::addRow("1 GiB") << 1024 * kMiB << 512 * 1024.0;
+}
+
+void tst_NcclExecution::p2pChunkFollowsNccl() {
+    QFETCH(double, piece);
+    QFETCH(double, chunk);
+    QCOMPARE(p2pChunkBytes(512 * 1024.0, piece), chunk);
+}
+
+void tst_NcclExecution::p2pSoftwareTimeAddsUp() {
+    fabriclab::model::P2pExecution p2p;
+    p2p.chunkBytes = 512 * 1024.0;
+    p2p.startUs = 100;
+    p2p.peerUs = 5;
+    p2p.chunkUs = 1;
+    // 1 MiB pieces go in 256 KiB chunks, 4 per peer: 100 + 56 x (5 + 4 x 1) = 604 us.
+    QCOMPARE(p2pOverheadSeconds(p2p, kMiB, 56), 604e-6);
+    // A piece smaller than its chunk still costs one: 100 + 56 x (5 + 1) = 436 us.
+    QCOMPARE(p2pOverheadSeconds(p2p, 1024.0, 56), 436e-6);
+    // Inside one server nothing goes through the plugin.
+    QCOMPARE(p2pOverheadSeconds(p2p, kMiB, 0), 0.0);
+    // NCCL's own plugins: no software time on top of the transfers.
+    QCOMPARE(p2pOverheadSeconds(fabriclab::model::P2pExecution{}, kMiB, 56), 0.0);
 }
 
 QTEST_APPLESS_MAIN(tst_NcclExecution)
