@@ -225,6 +225,10 @@ void tst_Validation::stepTimes() {
     qInfo("| check | %s | %.2f s | %.2f s (compute %.2f, exposed %.2f) | %+.1f%% | %.0f%% |",
           c["id"].get<std::string>().c_str(), published, measured, report.step->computeSeconds,
           report.step->exposedCommSeconds, 100 * error, 100 * c["tolerance"].get<double>());
+    // A known miss says why; a model change that meets it shows up as an unexpected pass.
+    const std::string finding = c.value("finding", "");
+    if (!finding.empty())
+        QEXPECT_FAIL("", finding.c_str(), Continue);
     QVERIFY2(std::abs(error) <= c["tolerance"].get<double>(),
              qPrintable(QStringLiteral("step %1 s, published %2 s").arg(measured).arg(published)));
 }
