@@ -15,6 +15,7 @@
 #include "model/fabric/Generators.hpp"
 #include "model/sim/Collectives.hpp"
 #include "model/sim/FabricNetwork.hpp"
+#include "model/sim/NcclExecution.hpp"
 #include "support/BuiltinCatalog.hpp"
 #include "support/GeneratorRequests.hpp"
 
@@ -117,6 +118,7 @@ private Q_SLOTS:
     void efaJobsFollowTheirTuner();
     void allToAllPxn_data();
     void allToAllPxn();
+    void efaAllToAllAddsPluginTime();
 };
 
 void tst_Collectives::article000Volume_data() {
@@ -501,6 +503,39 @@ void tst_Collectives::allToAllPxn() {
     QVERIFY2(chosen.result.algorithm == CollectiveAlgorithm::Pxn,
              qPrintable(QStringLiteral("auto picked %1")
                             .arg(QLatin1String(model::toString(chosen.result.algorithm).data()))));
+}
+
+void tst_Collectives::efaAllToAllAddsPluginTime() {
+    // 8 p5 servers (8 H100, 32 x 100G EFA), 32 MiB all-to-all: each GPU sends 32 MiB / 64 =
+    // 512 KiB to each of its 56 peers on other servers. The same fabric without the plugin's
+    // software time runs the same transfers; the difference is exactly p2pOverheadSeconds:
+    // 512 KiB pieces go in 256 KiB chunks (NCCL's rule for the 512 KiB setting), 2 per peer.
+    const auto p = cluster(8, 8, 32, 100);
+    const auto topology = testing::generateOrFail(model::generateLeafSpine, p);
+    if (QTest::currentTestFailed())
+        return;
+    const model::Fabric efa = builtinFabric("efa");
+    model::Fabric bare = efa;
+    bare.p2p = model::P2pExecution{efa.p2p.chunkBytes, 0, 0, 0};
+    const auto time = [&](const model::Fabric& fabric) {
+        const FabricNetwork network(topology, fabric);
+        const CollectiveGroup group{network.servers(), 8, h100()};
+        return runCollective(network, group,
+                             CollectiveSpec{CollectiveOp::AllToAll, 32 * 1024 * 1024,
+                                            CollectiveAlgorithm::Auto})
+            .seconds;
+    };
+    const double piece = 32.0 * 1024 * 1024 / 64;
+    const double plugin = nccl::p2pOverheadSeconds(efa.p2p, piece, 56);
+    QCOMPARE(plugin, (efa.p2p.startUs + 56 * (efa.p2p.peerUs + 2 * efa.p2p.chunkUs)) * 1e-6);
+    QVERIFY(plugin > 0);
+    const double withPlugin = time(efa);
+    const double transfers = time(bare);
+    QVERIFY2(std::abs(withPlugin - transfers - plugin) <= 1e-12 * withPlugin,
+             qPrintable(QStringLiteral("%1 s with the plugin, %2 s without, plugin %3 s")
+                            .arg(withPlugin)
+                            .arg(transfers)
+                            .arg(plugin)));
 }
 
 QTEST_APPLESS_MAIN(tst_Collectives)
