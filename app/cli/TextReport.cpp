@@ -49,9 +49,11 @@ std::string formatReport(const RunReport& r) {
     if (r.step) {
         const auto& s = *r.step;
         out << "  step          " << fixed(s.stepSeconds, 3) << " s = compute "
-            << fixed(s.computeSeconds, 3) << " s + exposed communication "
-            << fixed(s.exposedCommSeconds, 3) << " s (MFU " << fixed(s.mfu, 2) << ")\n"
-            << "  communication " << fixed(s.commSeconds, 3) << " s: data-parallel "
+            << fixed(s.computeSeconds, 3) << " s at MFU " << fixed(s.mfu, 2)
+            << " + exposed communication beyond an ideal fabric " << fixed(s.exposedCommSeconds, 3)
+            << " s\n"
+            << "  communication " << fixed(s.commSeconds, 3) << " s (ideal fabric "
+            << fixed(s.idealCommSeconds, 3) << " s, inside MFU): data-parallel "
             << fixed(s.dpSeconds, 3) << ", tensor " << fixed(s.tpSeconds, 3) << ", pipeline "
             << fixed(s.ppSeconds, 3) << ", expert " << fixed(s.epSeconds, 3) << ", context "
             << fixed(s.cpSeconds, 3) << "; comm/compute " << fixed(100 * s.commToCompute, 1)

@@ -51,6 +51,7 @@ nlohmann::ordered_json stepJson(const RunReport& r) {
     const auto& s = *r.step;
     nlohmann::ordered_json step = {{"computeSeconds", rounded(s.computeSeconds, 6)},
                                    {"commSeconds", rounded(s.commSeconds, 6)},
+                                   {"idealCommSeconds", rounded(s.idealCommSeconds, 6)},
                                    {"exposedCommSeconds", rounded(s.exposedCommSeconds, 6)},
                                    {"stepSeconds", rounded(s.stepSeconds, 6)},
                                    {"commFraction", rounded(s.commToCompute, 4)},

@@ -22,6 +22,9 @@ struct CommPart {
     double seconds = 0;        ///< time the traffic takes
     double exposedSeconds = 0; ///< of which the step waits on (not hidden behind compute)
     bool onFabric = false;     ///< crosses the fabric (false: scale-up only, inside MFU)
+    /// The same traffic on the ideal fabric for these servers (IdealNetwork): what an end to
+    /// end MFU already holds. Only the time beyond it can be exposed.
+    double idealSeconds = 0;
 };
 
 /// One optimizer step of a training job on a fabric, and what it adds up to.
@@ -40,13 +43,16 @@ struct StepTime {
     double dpSeconds = 0;     ///< data-parallel gradient exchange across the fabric
     double tpSeconds =
         0; ///< tensor-parallel all-reduces (scale-up, or fabric when TP spans servers)
-    double ppSeconds = 0;          ///< pipeline activations between stages
-    double epSeconds = 0;          ///< expert-parallel all-to-alls
-    double epBytesPerGpu = 0;      ///< what each GPU sends in one expert all-to-all
-    double commSeconds = 0;        ///< communication on the fabric (TP only when it spans servers)
-    double exposedCommSeconds = 0; ///< what overlap does not hide
-    double stepSeconds = 0;        ///< compute + exposed communication
-    double commToCompute = 0;      ///< commSeconds / computeSeconds: the fabric decision metric
+    double ppSeconds = 0;        ///< pipeline activations between stages
+    double epSeconds = 0;        ///< expert-parallel all-to-alls
+    double epBytesPerGpu = 0;    ///< what each GPU sends in one expert all-to-all
+    double commSeconds = 0;      ///< communication on the fabric (TP only when it spans servers)
+    double idealCommSeconds = 0; ///< the same on the ideal fabric: held in the MFU
+    /// What this fabric adds to the step: its traffic's time beyond the ideal fabric's,
+    /// less what overlap hides.
+    double exposedCommSeconds = 0;
+    double stepSeconds = 0;   ///< compute + exposed communication
+    double commToCompute = 0; ///< commSeconds / computeSeconds: the fabric decision metric
     double tokensPerSecond = 0;
     double mfu = 0; ///< the MFU used
     /// The same traffic by parallelism, indexed by Parallelism: exposed parts add up to
@@ -62,11 +68,12 @@ std::string_view toString(Parallelism parallelism);
 /// Places ranks as Megatron does (tensor parallel fastest, then data, then pipeline), so
 /// data-parallel rings run on rails across servers, and times each kind of traffic on
 /// the fabric with the flow simulator. MFU is taken as measured end to end on NVLink
-/// tensor parallelism (as published figures are), so scale-up traffic is reported but
-/// not added; fabric traffic is: overlap hides that share of data- and expert-parallel
-/// traffic behind backward compute, while pipeline traffic and tensor parallelism that
-/// spans servers sit on the critical path. Throws std::invalid_argument when the split
-/// does not fit.
+/// tensor parallelism and a near-ideal fabric (as published figures are), so scale-up
+/// traffic is reported but not added, and fabric traffic adds only its time beyond the
+/// same traffic on the ideal fabric for these servers (IdealNetwork). Of that excess,
+/// overlap hides its share of data-, expert- and context-parallel traffic behind compute,
+/// while pipeline traffic and tensor parallelism that spans servers sit on the critical
+/// path. Throws std::invalid_argument when the split does not fit.
 StepTime estimateStep(const FabricNetwork& network, const model::Workload& workload,
                       std::stop_token stop = {});
 

@@ -45,7 +45,7 @@ void StepTimeChart::showNothing(const QString& reason) {
 
 void StepTimeChart::showStep(const sim::StepTime& s) {
     clear();
-    m_segments = {{tr("compute"), s.computeSeconds, 0}};
+    m_segments = {{tr("compute"), s.computeSeconds, 0, 0}};
     QStringList exposedParts;
     for (int i = 0; i < sim::kParallelismCount; ++i) {
         const auto kind = static_cast<sim::Parallelism>(i);
@@ -53,10 +53,11 @@ void StepTimeChart::showStep(const sim::StepTime& s) {
         if (!(part.seconds > 0))
             continue;
         // Scale-up tensor parallelism is inside the measured MFU: it neither waits nor hides.
-        const double hidden = part.onFabric ? part.seconds - part.exposedSeconds : 0;
-        if (part.exposedSeconds <= 0 && hidden <= 0)
-            continue; // scale-up only: part of the measured MFU, nothing to draw
-        m_segments.push_back({parallelismName(kind), part.exposedSeconds, hidden});
+        if (!part.onFabric)
+            continue;
+        const double hidden = std::max(0.0, part.seconds - part.exposedSeconds - part.idealSeconds);
+        m_segments.push_back(
+            {parallelismName(kind), part.exposedSeconds, part.idealSeconds, hidden});
         if (part.exposedSeconds > 0)
             exposedParts << tr("%1 %2").arg(parallelismName(kind),
                                             durationText(part.exposedSeconds));
@@ -66,10 +67,11 @@ void StepTimeChart::showStep(const sim::StepTime& s) {
     series->setBarWidth(0.6);
     for (const Segment& segment : m_segments) {
         auto* set = new QBarSet(segment.label);
-        *set << segment.stepSeconds / unit.divisor << segment.hiddenSeconds / unit.divisor;
+        *set << segment.stepSeconds / unit.divisor << segment.insideMfuSeconds / unit.divisor
+             << segment.hiddenSeconds / unit.divisor;
         series->append(set);
     }
-    auto* y = addCategoryAxis(Qt::AlignLeft, {tr("step"), tr("hidden")});
+    auto* y = addCategoryAxis(Qt::AlignLeft, {tr("step"), tr("inside MFU"), tr("hidden")});
     auto* x = addValueAxis(Qt::AlignBottom, unit.unit, QStringLiteral("%.3g"));
     x->setMin(0);
     x->setMax(std::max(s.stepSeconds, s.computeSeconds) / unit.divisor * 1.05);
@@ -78,13 +80,18 @@ void StepTimeChart::showStep(const sim::StepTime& s) {
     const double divisor = unit.divisor;
     setBarTooltip(series, [divisor](const QString& set, int index, double value) {
         return tr("%1, %2: %3")
-            .arg(set, index == 0 ? tr("on the critical path") : tr("hidden under compute"),
+            .arg(set,
+                 index == 0   ? tr("on the critical path")
+                 : index == 1 ? tr("on an ideal fabric, which the MFU already holds")
+                              : tr("hidden under compute"),
                  durationText(value * divisor));
     });
-    QString text = tr("A step takes %1: %2 of compute and %3 of communication the step waits on. "
-                      "Fabric communication is %4 of compute time")
+    QString text = tr("A step takes %1: %2 of compute at the MFU and %3 that this fabric adds "
+                      "beyond an ideal one. Fabric communication is %4 of compute time, %5 of "
+                      "it on an ideal fabric and held in the MFU")
                        .arg(durationText(s.stepSeconds), durationText(s.computeSeconds),
-                            durationText(s.exposedCommSeconds), percentText(s.commToCompute));
+                            durationText(s.exposedCommSeconds), percentText(s.commToCompute),
+                            durationText(s.idealCommSeconds));
     text += exposedParts.isEmpty() ? tr(", all of it hidden behind compute.")
                                    : tr(" (exposed: %1).").arg(exposedParts.join(tr(", ")));
     text += tr(" %1 tokens/s at %2 MFU.").arg(numberText(s.tokensPerSecond, 0), percentText(s.mfu));
@@ -95,9 +102,10 @@ void StepTimeChart::showStep(const sim::StepTime& s) {
 ChartTable StepTimeChart::table() const {
     ChartTable t;
     t.header = {QStringLiteral("part"), QStringLiteral("critical path (s)"),
-                QStringLiteral("hidden under compute (s)")};
+                QStringLiteral("inside MFU (s)"), QStringLiteral("hidden under compute (s)")};
     for (const Segment& segment : m_segments)
         t.rows << QStringList{segment.label, csvNumber(segment.stepSeconds, 6),
+                              csvNumber(segment.insideMfuSeconds, 6),
                               csvNumber(segment.hiddenSeconds, 6)};
     return t;
 }

@@ -8,9 +8,10 @@
 
 namespace fabriclab::views {
 
-/// One training step: compute, the communication the step waits on, and the
-/// communication hidden behind compute, each by parallelism (data, tensor, pipeline,
-/// expert), with the communication share in words.
+/// One training step: compute, the communication the step waits on, the communication
+/// an end-to-end MFU already holds (its time on the ideal fabric), and the communication
+/// hidden behind compute, each by parallelism (data, tensor, pipeline, expert, context),
+/// with the communication share in words.
 class StepTimeChart : public ChartPanel {
     Q_OBJECT
 
@@ -24,8 +25,9 @@ public:
 private:
     struct Segment {
         QString label;
-        double stepSeconds = 0;   ///< on the step's critical path
-        double hiddenSeconds = 0; ///< running under compute
+        double stepSeconds = 0;      ///< on the step's critical path
+        double insideMfuSeconds = 0; ///< what the traffic takes on the ideal fabric
+        double hiddenSeconds = 0;    ///< the rest of it, running under compute
     };
     std::vector<Segment> m_segments;
 };
