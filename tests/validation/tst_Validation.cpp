@@ -202,14 +202,18 @@ void tst_Validation::stepTimes_data() {
 }
 
 void tst_Validation::stepTimes() {
-    // The table's job on a fabric like the one it ran on: its servers of 8 H100 on a
-    // rail-optimized NDR leaf-spine (a fat-tree past what two tiers of radix 64 hold).
+    // The table's job on a fabric like the one it ran on: its servers (8 H100 or B200, or a
+    // GB200 rack's 64) on a rail-optimized NDR leaf-spine (a fat-tree past what two tiers of
+    // radix 64 hold).
     QFETCH(QByteArray, table);
     const nlohmann::json c = nlohmann::json::parse(table.toStdString());
     const int servers = c["servers"];
     nlohmann::json generator =
         testing::railGenerator(servers, servers > 256 ? "fat-tree" : "leaf-spine");
     generator["coreRadix"] = 64;
+    // A GB200 NVL72 job: each rack's share of the job is one scale-up domain, one NIC per GPU.
+    generator["gpusPerServer"] = c.value("gpusPerServer", 8);
+    generator["nicsPerServer"] = c.value("nicsPerServer", 8);
     nlohmann::json file = testing::generatedDesign(c["id"], c["fabric"], generator);
     file["workload"] = c["workload"];
     const model::Catalog& catalog = model::Catalog::builtin();
