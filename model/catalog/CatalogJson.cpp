@@ -128,7 +128,8 @@ GpuSpec parseGpu(const JsonCursor& c) {
 
 ModelSpec parseModel(const JsonCursor& c) {
     c.allowOnly({"id", "name", "paramsB", "activeParamsB", "layers", "hiddenSize", "seqLen",
-                 "experts", "expertsPerToken", "attentionHeads", "kvHeads", "source"});
+                 "experts", "expertsPerToken", "attentionHeads", "kvHeads", "vocabSize",
+                 "tiedEmbeddings", "source"});
     ModelSpec m;
     m.id = c["id"].string();
     m.name = c["name"].string();
@@ -146,6 +147,13 @@ ModelSpec parseModel(const JsonCursor& c) {
             kv->fail("kvHeads needs attentionHeads");
         m.kvHeads = sourcedInt(*kv, 1, m.attentionHeads);
     }
+    if (auto vocab = c.find("vocabSize"))
+        m.vocabSize = sourcedInt(*vocab, 1, 100000000);
+    if (auto tied = c.find("tiedEmbeddings"))
+        m.tiedEmbeddings = tied->boolean();
+    // Untied embeddings are part of the parameters; more than all of them is a typo.
+    if (m.inputEmbeddingParams() >= m.activeParamsB * 1e9)
+        c["vocabSize"].fail("vocabulary x hidden size is more than the active parameters");
     return m;
 }
 
@@ -249,6 +257,10 @@ nlohmann::json toJson(const ModelSpec& m) {
         json["attentionHeads"] = m.attentionHeads;
     if (m.kvHeads > 0)
         json["kvHeads"] = m.kvHeads;
+    if (m.vocabSize > 0)
+        json["vocabSize"] = m.vocabSize;
+    if (m.tiedEmbeddings)
+        json["tiedEmbeddings"] = true;
     return json;
 }
 

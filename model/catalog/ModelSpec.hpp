@@ -22,6 +22,16 @@ struct ModelSpec {
     int attentionHeads = 0;
     int kvHeads = 0;
 
+    /// Vocabulary size, and whether the output layer reuses the input embedding. The input
+    /// embedding is a table lookup, not a matrix product, so its parameters cost no FLOPs;
+    /// vocabSize 0 when the catalog does not say (nothing is taken off).
+    int vocabSize = 0;
+    bool tiedEmbeddings = false;
+    /// Parameters of the input embedding that 6 x parameters would count as FLOPs: none
+    /// when tied (the matrix is the output layer's, which does run as a product).
+    double inputEmbeddingParams() const {
+        return tiedEmbeddings ? 0.0 : static_cast<double>(vocabSize) * hiddenSize;
+    }
     /// The share of 2 x hidden values per token that keys and values take.
     double kvShare() const {
         return attentionHeads > 0 && kvHeads > 0 ? static_cast<double>(kvHeads) / attentionHeads

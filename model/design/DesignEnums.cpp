@@ -70,6 +70,17 @@ std::string_view toString(Recompute recompute) {
 std::optional<Recompute> recomputeFromString(std::string_view text) {
     return enumValue<Recompute>(kRecompute, text);
 }
+constexpr std::array<std::pair<AttentionFlops, std::string_view>, 2> kAttentionFlops{{
+    {AttentionFlops::Full, "full"},
+    {AttentionFlops::Causal, "causal"},
+}};
+
+std::string_view toString(AttentionFlops count) {
+    return enumName(kAttentionFlops, count);
+}
+std::optional<AttentionFlops> attentionFlopsFromString(std::string_view text) {
+    return enumValue<AttentionFlops>(kAttentionFlops, text);
+}
 std::string_view toString(Precision precision) {
     return precision == Precision::Fp8 ? "fp8" : "bf16";
 }

@@ -14,6 +14,14 @@ namespace fabriclab::model {
 enum class Precision { Bf16, Fp8 };
 std::string_view toString(Precision precision);
 
+/// How model FLOPs count attention: every score (full, PaLM's 12 x layers x hidden x
+/// sequence per token, as dgxc-benchmarking's recipes count) or only those a causal mask
+/// keeps (half of it, as Megatron-Bridge's tables count). A published MFU is only
+/// comparable with the count it was computed with.
+enum class AttentionFlops { Full, Causal };
+std::string_view toString(AttentionFlops count);
+std::optional<AttentionFlops> attentionFlopsFromString(std::string_view text);
+
 /// Activation recomputation: none, the attention core only (selective, Korthikanti et al.
 /// 2022), or every layer's forward pass again in the backward pass (full).
 enum class Recompute { None, Selective, Full };
@@ -39,6 +47,7 @@ struct Workload {
     /// Tokens per sample. Benchmarks often train at 4K or 8K where the model card states a
     /// longer context; the model's own context length when absent.
     std::optional<int> seqLen;
+    AttentionFlops attentionFlops = AttentionFlops::Full;
 
     int sequenceLength() const { return seqLen.value_or(model.spec.seqLen); }
 

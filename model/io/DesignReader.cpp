@@ -311,7 +311,8 @@ private:
 
     Workload readWorkload(const JsonCursor& w, int gpus) const {
         w.allowOnly({"model", "gpu", "globalBatchTokens", "tp", "cp", "pp", "vpp", "dp", "ep",
-                     "zero", "precision", "recompute", "mfu", "overlap", "seqLen"});
+                     "zero", "precision", "recompute", "mfu", "overlap", "seqLen",
+                     "attentionFlops"});
         Workload load;
         load.model = readCatalogRef<ModelSpec>(
             w["model"], "model", [&](std::string_view id) { return m_catalog.findModel(id); },
@@ -342,6 +343,12 @@ private:
                 recompute->fail("expected \"none\", \"selective\" or \"full\", got \"" +
                                 recompute->string() + "\"");
             load.recompute = *parsed;
+        }
+        if (auto count = w.find("attentionFlops")) {
+            const auto parsed = attentionFlopsFromString(count->string());
+            if (!parsed)
+                count->fail("expected \"full\" or \"causal\", got \"" + count->string() + "\"");
+            load.attentionFlops = *parsed;
         }
         if (w.has("mfu"))
             load.mfu = w["mfu"].number(0.001, 1);

@@ -99,6 +99,8 @@ nlohmann::json workloadJson(const Workload& w) {
         j["recompute"] = std::string(toString(w.recompute));
     if (w.seqLen)
         j["seqLen"] = *w.seqLen;
+    if (w.attentionFlops != AttentionFlops::Full)
+        j["attentionFlops"] = std::string(toString(w.attentionFlops));
     return j;
 }
 

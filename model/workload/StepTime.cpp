@@ -161,9 +161,12 @@ std::vector<std::string> stepAssumptions(const model::Workload& w, const StepTim
                : " (the GPU catalog's default for " + std::string(fp8 ? "FP8" : "BF16") + ")") +
         ", end to end: it already holds pipeline bubbles, recomputation, scale-up traffic "
         "and the fabric traffic's time on an ideal nonblocking fabric");
-    said.push_back("model FLOPs count attention (12 x layers x hidden x sequence per token) "
-                   "over sequences of " +
-                   std::to_string(w.sequenceLength()) + " tokens" +
+    const bool causal = w.attentionFlops == model::AttentionFlops::Causal;
+    said.push_back(std::string("model FLOPs count 6 x the active parameters") +
+                   (w.model.spec.inputEmbeddingParams() > 0 ? " less the input embedding" : "") +
+                   (causal ? ", and causal attention (6 x layers x hidden x sequence per token)"
+                           : ", and attention (12 x layers x hidden x sequence per token)") +
+                   " over sequences of " + std::to_string(w.sequenceLength()) + " tokens" +
                    (w.seqLen ? " as given" : " (the model's context length)"));
     if (w.pp > 1)
         said.push_back("pipeline bubble " + percent(t.bubbleFraction) + " with " +
@@ -241,12 +244,16 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     t.mfu = w.mfu.value_or(fp8 ? gpu.defaultMfuFp8 : gpu.defaultMfuBf16);
     const double peak = (fp8 ? gpu.fp8Tflops : gpu.bf16Tflops) * 1e12;
     const double tokens = static_cast<double>(w.globalBatchTokens);
-    // Model FLOPs per token as MFU counts them (PaLM, Chowdhery et al. 2022, appendix B):
-    // 6 per active parameter (forward and backward) plus 12 x layers x hidden x sequence
-    // for the attention scores and their use.
+    // Model FLOPs per token as MFU counts them (PaLM, Chowdhery et al. 2022, appendix B;
+    // Megatron-LM's count, Narayanan et al. 2021): 6 per active parameter that runs as a
+    // matrix product (forward and backward; not the input embedding, a lookup) plus
+    // 12 x layers x hidden x sequence for the attention scores and their use, or half of
+    // that when the MFU was counted with a causal mask.
     const double sequence = w.sequenceLength();
-    const double attention = 12.0 * model.layers * model.hiddenSize * sequence;
-    t.modelFlopsPerToken = 6 * model.activeParamsB * 1e9 + attention;
+    const double attention = 12.0 * model.layers * model.hiddenSize * sequence *
+                             (w.attentionFlops == model::AttentionFlops::Causal ? 0.5 : 1.0);
+    t.modelFlopsPerToken =
+        6 * (model.activeParamsB * 1e9 - model.inputEmbeddingParams()) + attention;
     // Recomputation runs part of the forward pass again (a third of the 6 and of the 12):
     // full recomputes every layer, selective only the attention core.
     t.hardwareFlopsPerToken = t.modelFlopsPerToken;

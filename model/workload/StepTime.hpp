@@ -29,8 +29,9 @@ struct CommPart {
 
 /// One optimizer step of a training job on a fabric, and what it adds up to.
 struct StepTime {
-    /// Model FLOPs (6 x active params + 12 x layers x hidden x sequence for attention, per
-    /// token) x tokens / (GPUs x peak x MFU).
+    /// Model FLOPs (6 x active params less the input embedding, + 12 x layers x hidden x
+    /// sequence for attention, half that counted causally; per token) x tokens / (GPUs x
+    /// peak x MFU).
     double computeSeconds = 0;
     double modelFlopsPerToken = 0;    ///< what MFU counts
     double hardwareFlopsPerToken = 0; ///< with recomputation: what the GPUs execute

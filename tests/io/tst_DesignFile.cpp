@@ -262,6 +262,7 @@ void tst_DesignFile::workloadAndCollectiveRoundTrip() {
     workload["vpp"] = 3;
     workload["recompute"] = "selective";
     workload["seqLen"] = 4096;
+    workload["attentionFlops"] = "causal";
     const json collective = {
         {"op", "alltoall"}, {"bytes", 1048576}, {"algorithm", "ring"}, {"protocol", "LL128"}};
     const std::string text = patched(
@@ -275,6 +276,7 @@ void tst_DesignFile::workloadAndCollectiveRoundTrip() {
     QCOMPARE(first.workload->vpp, 3);
     QCOMPARE(first.workload->seqLen.value_or(0), 4096);
     QCOMPARE(first.workload->sequenceLength(), 4096);
+    QVERIFY(first.workload->attentionFlops == AttentionFlops::Causal);
     QVERIFY(first.workload->recompute == Recompute::Selective);
     QVERIFY(first.collective->protocol == CollectiveProtocol::LL128);
     QVERIFY(first.sharp);
@@ -471,6 +473,17 @@ void tst_DesignFile::refusesBadDocument_data() {
     textSequence["seqLen"] = "8K";
     row("sequence length as text", patched(gen, {{"workload", textSequence}}), "/workload/seqLen",
         "expected a whole number");
+    json causalTypo = workload;
+    causalTypo["attentionFlops"] = "masked";
+    row("unknown attention count", patched(gen, {{"workload", causalTypo}}),
+        "/workload/attentionFlops", "expected \"full\" or \"causal\"");
+    json inlineModel = workload;
+    inlineModel["model"] = {{"id", "tiny"},        {"name", "Tiny"}, {"paramsB", 1},
+                            {"activeParamsB", 1},  {"layers", 2},    {"hiddenSize", 4096},
+                            {"seqLen", 2048},      {"experts", 1},   {"expertsPerToken", 1},
+                            {"vocabSize", 1000000}};
+    row("embedding larger than the model", patched(gen, {{"workload", inlineModel}}),
+        "/workload/model/vocabSize", "more than the active parameters");
     json zero4 = workload;
     zero4["zero"] = 4;
     row("zero stage 4", patched(gen, {{"workload", zero4}}), "/workload/zero", "from 0 to 3");

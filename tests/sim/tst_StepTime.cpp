@@ -66,7 +66,8 @@ struct Job {
     double overlap = 0;
     int cp = 1;
     int vpp = 1;
-    int seqLen = 0; ///< 0: the model's context length
+    int seqLen = 0;      ///< 0: the model's context length
+    bool causal = false; ///< attention counted with a causal mask
     model::Recompute recompute = model::Recompute::None;
 
     static Job of(const char* model, int tp, int pp, int dp) {
@@ -101,6 +102,8 @@ model::Workload workload(const Job& job) {
     w.overlap = job.overlap;
     if (job.seqLen > 0)
         w.seqLen = job.seqLen;
+    if (job.causal)
+        w.attentionFlops = model::AttentionFlops::Causal;
     return w;
 }
 
@@ -156,35 +159,47 @@ void tst_StepTime::computeSeconds_data() {
 
     Job j70 = Job::of("llama3-70b", 8, 1, 8);
     j70.mfu = 0.4;
-    // (6 x 70.6e9 + 12 x 80 x 8192 x 8192) x 4,194,304 = 2.04691e18 FLOP;
-    // 64 x 989e12 x 0.4 = 2.53184e16 FLOP/s -> 80.8473 s.
-    QTest::addRow("llama3-70b, 64 H100, MFU 0.4") << 8 << j70 << 80.84725543645055 << 0.4;
+    // The input embedding (128,256 x 8,192 untied, Llama 3's config) is a lookup, not a
+    // product: (6 x (70.6e9 - 1.0507e9) + 12 x 80 x 8192 x 8192) x 4,194,304
+    // = 2.02048e18 FLOP; 64 x 989e12 x 0.4 = 2.53184e16 FLOP/s -> 79.8029 s.
+    QTest::addRow("llama3-70b, 64 H100, MFU 0.4") << 8 << j70 << 79.80291394469921 << 0.4;
 
     const Job j8 = Job::of("llama3-8b", 1, 1, 8);
     // Default BF16 MFU of h100-sxm is 0.4 (catalog, Llama 3 paper 41-43% rounded):
-    // (6 x 8.03e9 + 12 x 32 x 4096 x 8192) x 4,194,304 / (8 x 989e12 x 0.4) = 80.9292 s.
-    QTest::addRow("llama3-8b, 8 H100, catalog MFU") << 1 << j8 << 80.92920950721877 << 0.4;
+    // (6 x (8.03e9 - 128,256 x 4,096) + 12 x 32 x 4096 x 8192) x 4,194,304
+    // / (8 x 989e12 x 0.4) = 76.7518 s.
+    QTest::addRow("llama3-8b, 8 H100, catalog MFU") << 1 << j8 << 76.75184354021339 << 0.4;
+
+    // Counted as Megatron-Bridge counts it, with a causal mask: half the attention term,
+    // (6 x (8.03e9 - 5.2533e8) + 6 x 32 x 4096 x 8192) x 4,194,304 / (8 x 989e12 x 0.4)
+    // = 68.2137 s.
+    Job causal = j8;
+    causal.causal = true;
+    QTest::addRow("llama3-8b, causal attention count") << 1 << causal << 68.21367437811058 << 0.4;
 
     Job moe = Job::of("mixtral-8x7b", 8, 1, 8);
     moe.mfu = 0.4;
     // MoE counts active parameters (12.9B of 46.7B), and attention over its 32K context:
-    // (6 x 12.9e9 + 12 x 32 x 4096 x 32768) x 4,194,304 / (64 x 989e12 x 0.4) = 21.3604 s.
-    QTest::addRow("mixtral-8x7b, 64 H100, active params") << 8 << moe << 21.360430031668027 << 0.4;
+    // Less its input embedding (32,000 x 4,096, untied):
+    // (6 x (12.9e9 - 1.31072e8) + 12 x 32 x 4096 x 32768) x 4,194,304 / (64 x 989e12 x 0.4)
+    // = 21.2301 s.
+    QTest::addRow("mixtral-8x7b, 64 H100, active params") << 8 << moe << 21.23014790944356 << 0.4;
 
     // The same job trained on 4K sequences (as NeMo's Mixtral benchmarks are): attention
     // over 4,096 tokens, not the 32K context:
-    // (6 x 12.9e9 + 12 x 32 x 4096 x 4096) x 4,194,304 / (64 x 989e12 x 0.4) = 13.8895 s.
+    // (6 x (12.9e9 - 1.31072e8) + 12 x 32 x 4096 x 4096) x 4,194,304 / (64 x 989e12 x 0.4)
+    // = 13.7592 s.
     moe.seqLen = 4096;
-    QTest::addRow("mixtral-8x7b on 4K sequences") << 8 << moe << 13.889532014828069 << 0.4;
+    QTest::addRow("mixtral-8x7b on 4K sequences") << 8 << moe << 13.7592498926036 << 0.4;
 
     Job fp8 = Job::of("llama3-405b", 8, 1, 16);
     fp8.tokens = 4 * 4194304LL;
     fp8.fp8 = true;
     // FP8 peak 1,979 TFLOP/s and the default FP8 MFU 0.3:
-    // (6 x 405e9 + 12 x 126 x 16384 x 8192) x 16,777,216 / (128 x 1979e12 x 0.3)
-    // = 581.2773 s.
+    // (6 x (405e9 - 128,256 x 16,384) + 12 x 126 x 16384 x 8192) x 16,777,216
+    // / (128 x 1979e12 x 0.3) = 578.4938 s.
     QTest::addRow("llama3-405b FP8, 128 H100, catalog MFU")
-        << 16 << fp8 << 581.2773206992707 << 0.3;
+        << 16 << fp8 << 578.4938172858509 << 0.3;
 }
 
 void tst_StepTime::computeSeconds() {
@@ -478,12 +493,13 @@ void tst_StepTime::recomputationRaisesHfuNotTime_data() {
     QTest::addColumn<int>("recompute");
     QTest::addColumn<double>("hfuOverMfu");
 
-    // llama3-70b: model FLOPs per token 6 x 70.6e9 + 12 x 80 x 8192 x 8192
-    // = 4.236e11 + 6.442451e10 = 4.880245e11. Full recomputation runs the forward again,
-    // a third of that; selective only the attention core's forward, a third of 6.442451e10.
+    // llama3-70b: model FLOPs per token 6 x (70.6e9 - 128,256 x 8,192) + 12 x 80 x 8192 x
+    // 8192 = 4.172960e11 + 6.442451e10 = 4.817205e11. Full recomputation runs the forward
+    // again, a third of that; selective only the attention core's forward, a third of
+    // 6.442451e10.
     QTest::addRow("none") << int(model::Recompute::None) << 1.0;
     QTest::addRow("selective") << int(model::Recompute::Selective)
-                               << 1 + 6.442450944e10 / 3 / 4.8802450944e11;
+                               << 1 + 6.442450944e10 / 3 / 4.81720470528e11;
     QTest::addRow("full") << int(model::Recompute::Full) << 4.0 / 3.0;
 }
 
