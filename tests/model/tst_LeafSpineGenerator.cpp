@@ -85,9 +85,11 @@ void tst_LeafSpineGenerator::counts_data() {
         << request(96, 8, true, 64, 64, 3.0) << 16 << 4 << 768 << 256 << 1 << 4;
     // d = 48; ceil(128 / 48) = 3 units of ceil(128 / 3) = 43 (43 + 43 + 42); 24 leaves;
     // u = ceil(43 / 3) = 15; s >= max(2, ceil(24 x 15 / 64) = 6); divisors of 15 from 6: 15
-    // -> 15 spines, 1 cable each. Cables: 1,024 server; 24 x 15 = 360 leaf-spine.
+    // -> 15 spines of 1 cable each. The leaf has 64 - 43 = 21 ports free, so uplinks 16-21
+    // are tried too: 16 gives s >= 6, 8 | 16, 24 x 2 = 48 <= 64 -> 8 spines, the fewest
+    // (17: 17, 18: 9, 19: 19, 20: 10, 21: 21). Cables: 1,024 server; 24 x 16 = 384.
     QTest::addRow("128 srv x 8 NIC, radix 64, 3:1, rail: uneven units")
-        << request(128, 8, true, 64, 64, 3.0) << 24 << 15 << 1024 << 360 << 1 << 1;
+        << request(128, 8, true, 64, 64, 3.0) << 24 << 8 << 1024 << 384 << 1 << 2;
     // ToR: d = 32 -> 8 servers per leaf, 8 leaves; downUsed = 8 x 4 = 32, u = 32;
     // s >= max(2, 8 x 32 / 64 = 4), 4 | 32, 8 x 8 = 64 <= 64 -> 4 spines, 8 each.
     // Cables: 64 x 4 = 256 server (64 links of 4); 8 x 32 = 256 leaf-spine.
@@ -95,9 +97,11 @@ void tst_LeafSpineGenerator::counts_data() {
         << request(64, 4, false, 64, 64, 1.0) << 8 << 4 << 256 << 256 << 4 << 8;
     // ToR 2:1: d = 42 -> floor(42 / 4) = 10 per leaf; ceil(64 / 10) = 7 leaves of ceil(64 / 7)
     // = 10 (6 x 10 + 4); downUsed = 40, u = 20; s >= max(2, ceil(7 x 20 / 64) = 3); 3 does not
-    // divide 20, 4 does, 7 x 5 = 35 <= 64 -> 4 spines, 5 each. Cables: 256; 7 x 20 = 140.
+    // divide 20, 4 does -> 4 spines. One more uplink (24 ports are free): u = 21,
+    // s >= 3, 3 | 21, 7 x 7 = 49 <= 64 -> 3 spines, 7 each, one switch fewer for 7 cables.
+    // Cables: 256; 7 x 21 = 147.
     QTest::addRow("64 srv x 4 NIC, ToR, radix 64, 2:1")
-        << request(64, 4, false, 64, 64, 2.0) << 7 << 4 << 256 << 140 << 4 << 5;
+        << request(64, 4, false, 64, 64, 2.0) << 7 << 3 << 256 << 147 << 4 << 7;
     // Bigger spines: d = 32, 16 units of 32, 128 leaves, u = 32;
     // s >= max(2, 128 x 32 / 128 = 32), 32 | 32, 128 x 1 = 128 <= 128 -> 32 spines, 1 each.
     // Cables: 512 x 8 = 4,096 server; 128 x 32 = 4,096 leaf-spine.
