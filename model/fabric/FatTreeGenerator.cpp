@@ -41,13 +41,14 @@ Topology generateFatTree(const GeneratorParams& p) {
     const int pods = (plan.units + podUnits - 1) / podUnits;
     const int leavesPerPod = podUnits * plan.leavesPerUnit;
 
-    const int spinesPerPod =
-        spreadCount(leavesPerPod, plan.uplinksPerLeaf, spineDown, std::min(2, plan.uplinksPerLeaf));
+    const auto [uplinksPerLeaf, spinesPerPod] =
+        spreadUplinks(leavesPerPod, plan.uplinksPerLeaf,
+                      p.leafRadix - plan.serversPerUnit * plan.portsPerServerLeaf, spineDown);
     if (spinesPerPod == 0)
         throw GeneratorError("spineRadix", "needs " + std::to_string(leavesPerPod) +
                                                " leaf ports per spine, a spine has " +
                                                std::to_string(spineDown) + " downlinks");
-    const int spineDownUsed = leavesPerPod * (plan.uplinksPerLeaf / spinesPerPod);
+    const int spineDownUsed = leavesPerPod * (uplinksPerLeaf / spinesPerPod);
     const int spineUp = uplinksFor(spineDownUsed, p.spineOversubscription);
     if (pods > 1 && pods > p.coreRadix)
         throw GeneratorError("coreRadix", "needs " + std::to_string(pods) +
@@ -69,7 +70,7 @@ Topology generateFatTree(const GeneratorParams& p) {
             addServersAndLeaves(topology, p, plan, pod * podUnits, podUnits, pod, serversLeft);
         auto spines =
             addSwitches(topology, NodeKind::Spine, spinesPerPod, p.spineRadix, p.nicSpeed, pod);
-        wireEvenly(topology, leaves, spines, plan.uplinksPerLeaf, p.nicSpeed);
+        wireEvenly(topology, leaves, spines, uplinksPerLeaf, p.nicSpeed);
         podSpines.push_back(std::move(spines));
     }
     if (pods > 1) {

@@ -27,25 +27,9 @@ Topology generateLeafSpine(const GeneratorParams& p) {
     const LeafTierPlan plan = planLeafTier(p);
     const auto leaves = addServersAndLeaves(topology, p, plan, 0, plan.units, -1, serversLeft);
     const int leafCount = static_cast<int>(leaves.size());
-    // Two spines at least, so one spine failing does not cut the fabric in two.
-    const auto spinesFor = [&](int uplinks) {
-        return spreadCount(leafCount, uplinks, p.spineRadix, std::min(2, uplinks));
-    };
-    // Every spine takes the same cables from every leaf. When the uplinks a leaf needs do
-    // not split over few spines (31, a prime, would take 31 spines of 8 ports), a designer
-    // spends free leaf ports on more uplinks rather than buy spines: NVIDIA's DGX H100
-    // SuperPOD wires its 31-node scalable unit as a full 32 (32 uplinks per leaf, 4 spines).
-    // So: the fewest spines the free ports allow, then the fewest uplinks.
-    int uplinks = plan.uplinksPerLeaf;
-    int spines = spinesFor(uplinks);
-    const int freePorts = p.leafRadix - plan.serversPerUnit * plan.portsPerServerLeaf;
-    for (int more = uplinks + 1; spines != 0 && more <= freePorts; ++more) {
-        const int fewer = spinesFor(more);
-        if (fewer != 0 && fewer < spines) {
-            spines = fewer;
-            uplinks = more;
-        }
-    }
+    const auto [uplinks, spines] =
+        spreadUplinks(leafCount, plan.uplinksPerLeaf,
+                      p.leafRadix - plan.serversPerUnit * plan.portsPerServerLeaf, p.spineRadix);
     if (spines == 0)
         throw GeneratorError("spineRadix",
                              "needs " + std::to_string(leafCount) +

@@ -115,6 +115,19 @@ int spreadCount(int lowerCount, int uplinks, int upperPorts, int minimum) {
     return 0;
 }
 
+UplinkSpread spreadUplinks(int lowerCount, int needed, int freePorts, int upperPorts) {
+    const auto switchesFor = [&](int uplinks) {
+        return spreadCount(lowerCount, uplinks, upperPorts, std::min(2, uplinks));
+    };
+    UplinkSpread best{needed, switchesFor(needed)};
+    for (int more = needed + 1; best.switches != 0 && more <= freePorts; ++more) {
+        const int fewer = switchesFor(more);
+        if (fewer != 0 && fewer < best.switches)
+            best = {more, fewer};
+    }
+    return best;
+}
+
 std::vector<NodeId> addSwitches(Topology& topology, NodeKind kind, int count, int radix, Gbps speed,
                                 int pod) {
     const auto tiers = topology.switchCounts();

@@ -41,6 +41,20 @@ int uplinksFor(int downlinks, double ratio);
 /// Returns 0 when even one link per lower switch does not fit.
 int spreadCount(int lowerCount, int uplinks, int upperPorts, int minimum);
 
+/// Uplinks per lower switch and the upper switches they spread over.
+struct UplinkSpread {
+    int uplinks = 0;
+    int switches = 0; ///< 0: even one link per lower switch does not fit
+};
+
+/// Every upper switch takes the same cables from every lower one. When the `needed`
+/// uplinks do not split over few upper switches (31, a prime, would take 31 spines of one
+/// cable each), a designer spends free lower ports on more uplinks rather than buy
+/// switches: NVIDIA's DGX H100 SuperPOD wires its 31-node scalable unit as a full 32
+/// (32 uplinks per leaf over 4 spines). So: the fewest upper switches (at least two, so
+/// one failing does not cut the fabric) the `freePorts` allow, then the fewest uplinks.
+UplinkSpread spreadUplinks(int lowerCount, int needed, int freePorts, int upperPorts);
+
 /// Adds servers and the leaves of `plan.units` units (starting at unit `firstUnit`),
 /// wiring every server to its leaves. Returns the leaves in creation order.
 std::vector<NodeId> addServersAndLeaves(Topology& topology, const GeneratorParams& params,
