@@ -48,9 +48,14 @@ std::string formatReport(const RunReport& r) {
         << "  fabric power  " << grouped(c.power.value) << " W\n";
     if (r.step) {
         const auto& s = *r.step;
-        out << "  step          " << fixed(s.stepSeconds, 3) << " s = compute "
-            << fixed(s.computeSeconds, 3) << " s at MFU " << fixed(s.mfu, 2)
-            << " + exposed communication beyond an ideal fabric " << fixed(s.exposedCommSeconds, 3)
+        out << "  step          " << fixed(s.stepSeconds, 3) << " s = ";
+        if (s.communicationBound)
+            out << "communication on an ideal fabric "
+                << fixed(s.stepSeconds - s.exposedCommSeconds, 3) << " s (longer than compute "
+                << fixed(s.computeSeconds, 3) << " s at MFU " << fixed(s.mfu, 2) << ")";
+        else
+            out << "compute " << fixed(s.computeSeconds, 3) << " s at MFU " << fixed(s.mfu, 2);
+        out << " + exposed communication beyond an ideal fabric " << fixed(s.exposedCommSeconds, 3)
             << " s\n"
             << "  communication " << fixed(s.commSeconds, 3) << " s (ideal fabric "
             << fixed(s.idealCommSeconds, 3) << " s, inside MFU): data-parallel "

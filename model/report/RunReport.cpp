@@ -53,6 +53,7 @@ nlohmann::ordered_json stepJson(const RunReport& r) {
                                    {"commSeconds", rounded(s.commSeconds, 6)},
                                    {"idealCommSeconds", rounded(s.idealCommSeconds, 6)},
                                    {"exposedCommSeconds", rounded(s.exposedCommSeconds, 6)},
+                                   {"communicationBound", s.communicationBound},
                                    {"stepSeconds", rounded(s.stepSeconds, 6)},
                                    {"commFraction", rounded(s.commToCompute, 4)},
                                    {"tokensPerSecond", rounded(s.tokensPerSecond, 1)},

@@ -8,8 +8,13 @@ namespace fabriclab::sim {
 
 namespace {
 
-/// The fabric's latencies and NCCL settings, without what keeps it from line rate.
+/// The fabric without what keeps it from line rate, and without its latencies: the ideal
+/// must not depend on the fabric under evaluation, or a slow stack's latency would count
+/// as held in the MFU (what the GPUs' own scale-up costs stays, on both sides).
 model::Fabric idealFabric(model::Fabric fabric) {
+    fabric.nicLatencyNs = 0;
+    fabric.switchLatencyNs = 0;
+    fabric.stepLatencyUs = 0;
     fabric.routing = model::Routing::Adaptive;
     fabric.lineEfficiency = 1;
     fabric.incastEfficiency = 1;
@@ -31,6 +36,8 @@ IdealNetwork::IdealNetwork(const FabricNetwork& actual) {
     }
     model::Node hub;
     hub.name = "ideal-switch";
+    while (topology.findNode(hub.name)) // a server may carry any name
+        hub.name += '+';
     hub.kind = model::NodeKind::Leaf;
     hub.sw = model::SwitchProps{std::max(1, totalNics), fastest};
     const model::NodeId hubId = m_topology.addNode(hub);

@@ -11,7 +11,8 @@ namespace fabriclab::sim {
 
 /// The servers of a network on the best fabric they could have: one nonblocking switch,
 /// every NIC the server is specified with at its full line rate, traffic spread evenly
-/// (adaptive routing), no failed cable, and no transport or network-plugin overhead. It is
+/// (adaptive routing), no failed cable, no latency in NICs, switches or the transport's
+/// steps, and no transport or network-plugin overhead. It is
 /// what a published end-to-end MFU stands for: the run it was measured on hid or paid
 /// its own (near-ideal) fabric traffic inside the figure, so a design is charged only for
 /// what its fabric adds beyond this one. Servers keep their order, so the n-th server

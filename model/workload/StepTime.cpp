@@ -126,7 +126,8 @@ TrafficSeconds timeTraffic(const FabricNetwork& network, const model::Workload& 
     if (w.pp > 1) {
         // Activations forward and gradients backward across each stage boundary, each
         // GPU carrying its tensor-parallel slice over its own NIC.
-        t.pp = 2 * bytes.activation / w.tp / (nicBps * nicsPerGpu);
+        t.pp =
+            2 * bytes.activation / w.tp / (servers.size() > 1 ? nicBps * nicsPerGpu : scaleUpBps);
     }
     if (bytes.expertAllToAll > 0) {
         // Dispatch and combine, forward and backward, in every layer of the stage.
@@ -190,6 +191,10 @@ std::vector<std::string> stepAssumptions(const model::Workload& w, const StepTim
                                  std::to_string(w.model.spec.attentionHeads) + " heads)"
                            : "context parallel exchanges full keys and values (the model "
                              "states no grouped-query heads)");
+    if (t.communicationBound)
+        said.push_back("the MFU leaves less time than this job's communication takes even on "
+                       "an ideal fabric, so communication sets the step: the MFU is too high "
+                       "for this split, or overlap too low");
     said.push_back("the step adds what this fabric takes beyond the ideal one, less what "
                    "overlap hides: " +
                    percent(w.overlap) + " of data, expert and context parallel; none of pipeline");
@@ -309,51 +314,68 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     t.ppSeconds = here.pp;
     t.epSeconds = here.ep;
 
-    // Tensor parallelism inside the scale-up domain is part of how MFU is measured (Llama 3's
-    // 38-43% ran TP on NVLink), so only traffic that crosses the fabric counts as
-    // communication; tpSeconds still reports the scale-up time. Context parallelism inside
-    // a server rides NVLink the same way.
+    // What crosses the fabric. Tensor parallelism inside the scale-up domain is part of how
+    // MFU is measured (Llama 3's 38-43% ran TP on NVLink), and so is any traffic that stays
+    // inside a server: context parallelism within it, a data-parallel group or an expert
+    // group that fits in it, a pipeline on one server. Those are reported, not added.
     const bool tpOnFabric = w.tp > gpusPerServer;
     const bool cpOnFabric = static_cast<long long>(w.tp) * w.cp > gpusPerServer;
-    const double tpFabric = tpOnFabric ? here.tp : 0.0;
-    const double cpFabric = cpOnFabric ? here.cp : 0.0;
-    t.commSeconds = here.dp + tpFabric + here.pp + here.ep + cpFabric;
+    const int dpMembersPerServer = std::max(1, gpusPerServer / (w.tp * w.cp));
+    const bool dpOnFabric = w.dp > dpMembersPerServer;
+    const bool epOnFabric = here.ep > 0 && w.ep * w.tp > gpusPerServer;
+    const bool ppOnFabric = here.pp > 0 && servers.size() > 1;
 
     // An end-to-end MFU was measured on a run that already paid for its fabric traffic, on
     // a fabric close to ideal. Adding that traffic again counted it twice (a DeepSeek-V3
     // run's expert all-to-all, a B200 run's gradient exchange). So the same traffic is
     // timed on the ideal fabric for these servers, which the MFU holds, and the step adds
     // what this fabric takes beyond it: oversubscription, ECMP collisions, failed cables,
-    // extra hops, the transport's share of line rate, the network plugin's software time.
+    // extra hops and latency, the transport's share of line rate, the plugin's software time.
     TrafficSeconds ideal;
-    if (t.commSeconds > 0) {
+    if (dpOnFabric || tpOnFabric || cpOnFabric || epOnFabric || ppOnFabric) {
         const IdealNetwork best(network);
         ideal = timeTraffic(best.network(), w, bytes, gpusPerServer, stop);
     }
-    const auto beyond = [](double actual, double best) { return std::max(0.0, actual - best); };
-    const double hidden = 1 - w.overlap; // of data, expert and context parallel traffic
-    const auto set = [&](Parallelism p, double seconds, double idealSeconds, double exposed,
-                         bool onFabric) {
-        t.parts[static_cast<std::size_t>(p)] = CommPart{seconds, exposed, onFabric, idealSeconds};
-    };
-    set(Parallelism::Data, here.dp, ideal.dp, beyond(here.dp, ideal.dp) * hidden, here.dp > 0);
     // MFU is measured with tensor parallelism inside the scale-up domain, so what tensor
     // parallelism across servers adds is its time beyond the same all-reduces on NVLink,
     // not beyond the ideal fabric.
-    set(Parallelism::Tensor, here.tp, tpOnFabric ? here.tpOnScaleUp : 0.0,
-        tpOnFabric ? beyond(here.tp, here.tpOnScaleUp) : 0.0, tpOnFabric && here.tp > 0);
-    set(Parallelism::Pipeline, here.pp, ideal.pp, beyond(here.pp, ideal.pp), here.pp > 0);
-    set(Parallelism::Expert, here.ep, ideal.ep, beyond(here.ep, ideal.ep) * hidden, here.ep > 0);
-    set(Parallelism::Context, here.cp, cpOnFabric ? ideal.cp : 0.0,
-        cpOnFabric ? beyond(here.cp, ideal.cp) * hidden : 0.0, cpOnFabric && here.cp > 0);
-    for (const CommPart& part : t.parts) {
+    ideal.tp = here.tpOnScaleUp;
+    const double shown = 1 - w.overlap; // of data, expert and context parallel traffic
+    const auto set = [&](Parallelism p, double seconds, double idealSeconds, bool onFabric,
+                         double share) {
+        CommPart& part = t.parts[static_cast<std::size_t>(p)];
+        part.seconds = seconds;
+        part.onFabric = onFabric && seconds > 0;
+        if (!part.onFabric)
+            return; // inside the scale-up domain: inside MFU, neither waits nor hides
+        part.idealSeconds = std::min(idealSeconds, seconds);
+        part.exposedSeconds = (seconds - part.idealSeconds) * share;
+        part.hiddenSeconds = seconds - part.idealSeconds - part.exposedSeconds;
+    };
+    set(Parallelism::Data, here.dp, ideal.dp, dpOnFabric, shown);
+    set(Parallelism::Tensor, here.tp, ideal.tp, tpOnFabric, 1);
+    set(Parallelism::Pipeline, here.pp, ideal.pp, ppOnFabric, 1);
+    set(Parallelism::Expert, here.ep, ideal.ep, epOnFabric, shown);
+    set(Parallelism::Context, here.cp, ideal.cp, cpOnFabric, shown);
+    // The same traffic on the ideal fabric, as much of it as the step would wait on there.
+    // A step at the MFU cannot be shorter than that: an MFU too high for this job's
+    // communication leaves the step set by communication, and the report says so.
+    double idealCritical = 0;
+    for (int i = 0; i < kParallelismCount; ++i) {
+        const CommPart& part = t.parts[static_cast<std::size_t>(i)];
+        const auto kind = static_cast<Parallelism>(i);
+        const bool overlaps = kind == Parallelism::Data || kind == Parallelism::Expert ||
+                              kind == Parallelism::Context;
+        t.commSeconds += part.onFabric ? part.seconds : 0.0;
+        t.idealCommSeconds += part.idealSeconds;
         t.exposedCommSeconds += part.exposedSeconds;
-        if (part.onFabric)
-            t.idealCommSeconds += part.idealSeconds;
+        idealCritical += part.idealSeconds * (overlaps ? shown : 1.0);
     }
+    t.communicationBound = idealCritical > t.computeSeconds;
+    const double busySeconds = std::max(t.computeSeconds, idealCritical);
 
+    t.stepSeconds = busySeconds + t.exposedCommSeconds;
     t.assumptions = stepAssumptions(w, t, fp8);
-    t.stepSeconds = t.computeSeconds + t.exposedCommSeconds;
     t.commToCompute = t.commSeconds / t.computeSeconds;
     t.tokensPerSecond = tokens / t.stepSeconds;
     return t;

@@ -23,8 +23,10 @@ struct CommPart {
     double exposedSeconds = 0; ///< of which the step waits on (not hidden behind compute)
     bool onFabric = false;     ///< crosses the fabric (false: scale-up only, inside MFU)
     /// The same traffic on the ideal fabric for these servers (IdealNetwork): what an end to
-    /// end MFU already holds. Only the time beyond it can be exposed.
+    /// end MFU already holds. Only the time beyond it can be exposed. 0 off the fabric.
     double idealSeconds = 0;
+    /// The rest: time beyond the ideal fabric that overlap hides behind compute.
+    double hiddenSeconds = 0;
 };
 
 /// One optimizer step of a training job on a fabric, and what it adds up to.
@@ -52,7 +54,12 @@ struct StepTime {
     /// What this fabric adds to the step: its traffic's time beyond the ideal fabric's,
     /// less what overlap hides.
     double exposedCommSeconds = 0;
-    double stepSeconds = 0;   ///< compute + exposed communication
+    /// Compute at the MFU (or, when communicationBound, the ideal fabric's share of the
+    /// traffic the step waits on) + exposed communication.
+    double stepSeconds = 0;
+    /// The traffic the step would wait on even on the ideal fabric takes longer than the
+    /// compute the MFU implies: the MFU cannot hold it, so communication sets the step.
+    bool communicationBound = false;
     double commToCompute = 0; ///< commSeconds / computeSeconds: the fabric decision metric
     double tokensPerSecond = 0;
     double mfu = 0; ///< the MFU used

@@ -149,6 +149,9 @@ private Q_SLOTS:
     void idealNetworkIsOneLineRateSwitch();
     void fabricChargedBeyondIdeal();
     void oversubscriptionIsCharged();
+    void trafficInsideServersIsNotFabric();
+    void idealDoesNotDependOnTheFabric();
+    void mfuCannotHideMoreThanTheStep();
 };
 
 void tst_StepTime::computeSeconds_data() {
@@ -415,6 +418,13 @@ void tst_StepTime::partsAddUp() {
                                 .arg(name.data())
                                 .arg(part.idealSeconds)
                                 .arg(part.seconds)));
+        // Off the fabric a part is inside MFU whole; on it, its time splits into what the
+        // MFU holds, what the step waits on and what overlap hides.
+        if (!part.onFabric) {
+            QCOMPARE(part.exposedSeconds + part.idealSeconds + part.hiddenSeconds, 0.0);
+            continue;
+        }
+        COMPARE_REL(part.idealSeconds + part.exposedSeconds + part.hiddenSeconds, part.seconds);
     }
     // Tensor parallelism inside a server runs on NVLink, inside MFU: not on the fabric
     // and not exposed. Spanning servers it is both: all it takes beyond NVLink is
@@ -426,14 +436,14 @@ void tst_StepTime::partsAddUp() {
     if (tpOnFabric)
         QVERIFY(tensor.exposedSeconds > 0.5 * t.tpSeconds);
     // Overlap hides a share of data- and expert-parallel time beyond the ideal fabric;
-    // pipeline sends beyond it are exposed.
+    // pipeline sends beyond it are exposed. (A part inside the servers has none of either.)
     const auto beyondIdeal = [&](Parallelism p) {
-        return t.part(p).seconds - t.part(p).idealSeconds;
+        return t.part(p).onFabric ? t.part(p).seconds - t.part(p).idealSeconds : 0.0;
     };
     COMPARE_REL(t.part(Parallelism::Data).exposedSeconds,
                 beyondIdeal(Parallelism::Data) * (1 - job.overlap));
-    COMPARE_REL(t.part(Parallelism::Expert).exposedSeconds,
-                beyondIdeal(Parallelism::Expert) * (1 - job.overlap));
+    QCOMPARE(t.part(Parallelism::Expert).exposedSeconds,
+             beyondIdeal(Parallelism::Expert) * (1 - job.overlap));
     COMPARE_REL(t.part(Parallelism::Pipeline).exposedSeconds, beyondIdeal(Parallelism::Pipeline));
 
     // The breakdown adds up to the totals: exposed parts to exposedCommSeconds, the
@@ -598,6 +608,10 @@ void tst_StepTime::idealNetworkIsOneLineRateSwitch() {
     QCOMPARE(fewer.count, 8);
     fewer.count = 7;
     topology.replaceLink(cables, fewer);
+    // A server may carry the name the ideal switch would take.
+    model::Node renamed = server->second;
+    renamed.name = "ideal-switch";
+    topology.replaceNode(server->first, renamed);
     const FabricNetwork actual(topology, builtinFabric("roce-v2"));
     QCOMPARE(actual.nicCount(server->first), 7);
     const IdealNetwork ideal(actual);
@@ -636,9 +650,9 @@ void tst_StepTime::fabricChargedBeyondIdeal() {
 
 void tst_StepTime::oversubscriptionIsCharged() {
     // The same job on 16 servers that are not rail-optimized, so gradient rings cross the
-    // spines: at 4:1 the spines carry a quarter of what the servers inject, and the step
-    // grows by exactly the extra exposed exchange. Compute and the ideal fabric's time,
-    // which depend on the servers alone, stay put.
+    // spines: at 8:1 the spines carry an eighth of what the servers inject, the exchange
+    // slows, and the step grows by exactly the extra exposed exchange. Compute and the ideal
+    // fabric's time, which depend on the servers alone, stay put.
     const auto build = [](double oversubscription) {
         return testing::generateOrFail(model::generateLeafSpine,
                                        testing::generatorRequest("leaf-spine", 16, 8, false, 32, 64,
@@ -658,8 +672,85 @@ void tst_StepTime::oversubscriptionIsCharged() {
     COMPARE_REL(narrow.part(Parallelism::Data).idealSeconds,
                 wide.part(Parallelism::Data).idealSeconds);
     QVERIFY(narrow.dpSeconds > 1.5 * wide.dpSeconds);
+    const CommPart& charged = narrow.part(Parallelism::Data);
+    COMPARE_REL(charged.exposedSeconds, narrow.dpSeconds - charged.idealSeconds);
+    QVERIFY(charged.exposedSeconds > 10 * wide.part(Parallelism::Data).exposedSeconds);
     COMPARE_REL(narrow.stepSeconds - wide.stepSeconds,
                 narrow.exposedCommSeconds - wide.exposedCommSeconds);
+}
+
+void tst_StepTime::trafficInsideServersIsNotFabric() {
+    // mixtral-8x7b, tp 1, ep 8 on 8-GPU servers: each expert group is one server, so its
+    // all-to-all runs on NVLink, inside MFU like tensor parallelism there. At ep 16 a group
+    // spans two servers and the all-to-all is fabric traffic.
+    const model::Topology topology = cluster(8);
+    if (QTest::currentTestFailed())
+        return;
+    Job job = Job::of("mixtral-8x7b", 1, 1, 64);
+    job.ep = 8;
+    const StepTime inside = step(topology, "roce-v2", job);
+    const CommPart& local = inside.part(Parallelism::Expert);
+    QVERIFY(local.seconds > 0);
+    QVERIFY(!local.onFabric);
+    QCOMPARE(local.exposedSeconds, 0.0);
+    COMPARE_REL(inside.commSeconds, inside.dpSeconds);
+    job.ep = 16;
+    const StepTime across = step(topology, "roce-v2", job);
+    QVERIFY(across.part(Parallelism::Expert).onFabric);
+    QVERIFY(across.part(Parallelism::Expert).exposedSeconds > 0);
+}
+
+void tst_StepTime::mfuCannotHideMoreThanTheStep() {
+    // llama3-70b, tp 8, dp 8, on 32,768 tokens a step at MFU 0.6: compute is (6 x (70.6e9 -
+    // 1.0507e9) + 6.442e10) x 32,768 / (64 x 989e12 x 0.6) = 0.4155 s, while each GPU
+    // reduces 70.6e9 / 8 x 2 B = 17.65 GB of gradients in a ring of 8 servers on its own
+    // 400G rail: 2 x 7/8 x 17.65e9 / 50e9 = 0.6178 s even at line rate, with nothing
+    // overlapped. Bound: the step is never shorter than the traffic it waits on over the
+    // ideal fabric, so when that outlasts the compute the MFU implies, the communication
+    // sets the step and the report says so.
+    const model::Topology topology = cluster(8);
+    if (QTest::currentTestFailed())
+        return;
+    Job job = Job::of("llama3-70b", 8, 1, 8);
+    job.tokens = 32768;
+    job.mfu = 0.6;
+    const StepTime t = step(topology, "ib-ndr", job);
+    const double idealWait = t.part(Parallelism::Data).idealSeconds;
+    QVERIFY(std::abs(t.computeSeconds - 0.4155) < 1e-3);
+    // The ring simulated on the ideal fabric: bandwidth alone, to the flow solver's rounding.
+    QVERIFY2(std::abs(idealWait / (2 * 7.0 / 8 * 17.65e9 / 50e9) - 1) < 1e-3,
+             qPrintable(QStringLiteral("ideal exchange %1 s").arg(idealWait)));
+    QVERIFY(t.communicationBound);
+    COMPARE_REL(t.stepSeconds, idealWait + t.exposedCommSeconds);
+    QVERIFY(t.stepSeconds > t.computeSeconds);
+    const bool said = std::any_of(t.assumptions.begin(), t.assumptions.end(), [](const auto& a) {
+        return a.find("communication sets the step") != std::string::npos;
+    });
+    QVERIFY(said);
+    // Half of it overlapped: the MFU's compute covers the rest again.
+    job.overlap = 0.5;
+    const StepTime overlapped = step(topology, "ib-ndr", job);
+    QVERIFY(!overlapped.communicationBound);
+    COMPARE_REL(overlapped.stepSeconds, overlapped.computeSeconds + overlapped.exposedCommSeconds);
+}
+
+void tst_StepTime::idealDoesNotDependOnTheFabric() {
+    // What the MFU holds is the servers' traffic on the ideal fabric: the same whichever
+    // fabric is evaluated (latency and line efficiency included), so comparing fabrics
+    // compares what each adds. The slower the fabric, the more it adds.
+    const model::Topology topology = cluster(8);
+    if (QTest::currentTestFailed())
+        return;
+    const Job job = Job::of("llama3-70b", 8, 1, 8);
+    const StepTime ib = step(topology, "ib-ndr", job);
+    double previous = ib.exposedCommSeconds;
+    for (const char* fabric : {"roce-v2", "ethernet-tcp"}) {
+        const StepTime t = step(topology, fabric, job);
+        COMPARE_REL(t.part(Parallelism::Data).idealSeconds,
+                    ib.part(Parallelism::Data).idealSeconds);
+        QVERIFY2(t.exposedCommSeconds > previous, fabric);
+        previous = t.exposedCommSeconds;
+    }
 }
 
 #include "tst_StepTime.moc"

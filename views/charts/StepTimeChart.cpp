@@ -45,7 +45,10 @@ void StepTimeChart::showNothing(const QString& reason) {
 
 void StepTimeChart::showStep(const sim::StepTime& s) {
     clear();
-    m_segments = {{tr("compute"), s.computeSeconds, 0, 0}};
+    // Compute at the MFU, or the ideal fabric's communication when the MFU cannot hold it.
+    const double busy = s.stepSeconds - s.exposedCommSeconds;
+    m_segments = {
+        {s.communicationBound ? tr("communication-bound compute") : tr("compute"), busy, 0, 0}};
     QStringList exposedParts;
     for (int i = 0; i < sim::kParallelismCount; ++i) {
         const auto kind = static_cast<sim::Parallelism>(i);
@@ -55,14 +58,20 @@ void StepTimeChart::showStep(const sim::StepTime& s) {
         // Scale-up tensor parallelism is inside the measured MFU: it neither waits nor hides.
         if (!part.onFabric)
             continue;
-        const double hidden = std::max(0.0, part.seconds - part.exposedSeconds - part.idealSeconds);
         m_segments.push_back(
-            {parallelismName(kind), part.exposedSeconds, part.idealSeconds, hidden});
+            {parallelismName(kind), part.exposedSeconds, part.idealSeconds, part.hiddenSeconds});
         if (part.exposedSeconds > 0)
             exposedParts << tr("%1 %2").arg(parallelismName(kind),
                                             durationText(part.exposedSeconds));
     }
-    const AxisUnit unit = durationAxis(std::max(s.stepSeconds, s.computeSeconds));
+    double insideMfu = 0;
+    double hidden = 0;
+    for (const Segment& segment : m_segments) {
+        insideMfu += segment.insideMfuSeconds;
+        hidden += segment.hiddenSeconds;
+    }
+    const double longest = std::max({s.stepSeconds, s.computeSeconds, insideMfu, hidden});
+    const AxisUnit unit = durationAxis(longest);
     auto* series = new QHorizontalStackedBarSeries;
     series->setBarWidth(0.6);
     for (const Segment& segment : m_segments) {
@@ -74,7 +83,7 @@ void StepTimeChart::showStep(const sim::StepTime& s) {
     auto* y = addCategoryAxis(Qt::AlignLeft, {tr("step"), tr("inside MFU"), tr("hidden")});
     auto* x = addValueAxis(Qt::AlignBottom, unit.unit, QStringLiteral("%.3g"));
     x->setMin(0);
-    x->setMax(std::max(s.stepSeconds, s.computeSeconds) / unit.divisor * 1.05);
+    x->setMax(longest / unit.divisor * 1.05);
     x->applyNiceNumbers();
     addSeries(series, {x, y});
     const double divisor = unit.divisor;
@@ -92,8 +101,12 @@ void StepTimeChart::showStep(const sim::StepTime& s) {
                        .arg(durationText(s.stepSeconds), durationText(s.computeSeconds),
                             durationText(s.exposedCommSeconds), percentText(s.commToCompute),
                             durationText(s.idealCommSeconds));
-    text += exposedParts.isEmpty() ? tr(", all of it hidden behind compute.")
+    text += exposedParts.isEmpty() ? tr("; none of the rest is exposed.")
                                    : tr(" (exposed: %1).").arg(exposedParts.join(tr(", ")));
+    if (s.communicationBound)
+        text += tr(" Even on an ideal fabric this job's communication outlasts the compute the "
+                   "MFU implies, so communication sets the step: the MFU is too high for this "
+                   "split, or overlap too low.");
     text += tr(" %1 tokens/s at %2 MFU.").arg(numberText(s.tokensPerSecond, 0), percentText(s.mfu));
     setCaption(text);
     setHasData(true);
