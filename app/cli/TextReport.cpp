@@ -50,9 +50,9 @@ std::string formatReport(const RunReport& r) {
         const auto& s = *r.step;
         out << "  step          " << fixed(s.stepSeconds, 3) << " s = ";
         if (s.communicationBound)
-            out << "communication on an ideal fabric "
-                << fixed(s.stepSeconds - s.exposedCommSeconds, 3) << " s (longer than compute "
-                << fixed(s.computeSeconds, 3) << " s at MFU " << fixed(s.mfu, 2) << ")";
+            out << "communication on an ideal fabric " << fixed(s.busySeconds, 3)
+                << " s (longer than compute " << fixed(s.computeSeconds, 3) << " s at MFU "
+                << fixed(s.mfu, 2) << ")";
         else
             out << "compute " << fixed(s.computeSeconds, 3) << " s at MFU " << fixed(s.mfu, 2);
         out << " + exposed communication beyond an ideal fabric " << fixed(s.exposedCommSeconds, 3)

@@ -72,6 +72,31 @@ struct StepBytes {
     double expertAllToAll = 0; ///< one GPU's tokens in one dispatch or combine
 };
 
+/// Which traffic leaves its servers, as Megatron places ranks (tensor parallel fastest,
+/// then context, data, pipeline). Decided once, so the timing (NVLink or NICs) and the
+/// accounting (inside MFU or fabric traffic) cannot disagree.
+struct Crossing {
+    bool tp = false;
+    bool cp = false;
+    bool dp = false;
+    bool pp = false;
+    bool ep = false;
+    int expertServers = 1; ///< servers an expert group spans
+};
+
+Crossing crossingFor(const model::Workload& w, int gpusPerServer, std::size_t servers) {
+    Crossing c;
+    c.tp = w.tp > gpusPerServer;
+    c.cp = static_cast<long long>(w.tp) * w.cp > gpusPerServer;
+    // Data-parallel members on one server combine over NVLink first (dataParallelSeconds).
+    const int dpMembersPerServer = std::max(1, gpusPerServer / (w.tp * w.cp));
+    c.dp = w.dp / dpMembersPerServer > 1;
+    c.pp = w.pp > 1 && servers > 1;
+    c.expertServers = std::max(1, w.ep * w.tp / gpusPerServer);
+    c.ep = c.expertServers > 1;
+    return c;
+}
+
 /// How long each kind of traffic takes on one network.
 struct TrafficSeconds {
     double dp = 0;
@@ -83,7 +108,8 @@ struct TrafficSeconds {
 };
 
 TrafficSeconds timeTraffic(const FabricNetwork& network, const model::Workload& w,
-                           const StepBytes& bytes, int gpusPerServer, std::stop_token stop) {
+                           const StepBytes& bytes, int gpusPerServer, const Crossing& crossing,
+                           std::stop_token stop) {
     const auto& servers = network.servers();
     const auto& gpu = w.gpu.spec;
     const double scaleUpBps =
@@ -109,7 +135,7 @@ TrafficSeconds timeTraffic(const FabricNetwork& network, const model::Workload& 
     if (w.tp > 1) {
         // Megatron: two all-reduces per layer forward, two backward, on the activations.
         const double perRank = 4 * layers * bytes.activation * 2.0 * (w.tp - 1) / w.tp;
-        const double bandwidth = w.tp <= gpusPerServer ? scaleUpBps : nicBps * nicsPerGpu;
+        const double bandwidth = crossing.tp ? nicBps * nicsPerGpu : scaleUpBps;
         const double latency =
             model::microseconds(4 * layers * 2 * (w.tp - 1) * gpu.scaleUpStepLatencyUs).value;
         t.tp = perRank / bandwidth + latency;
@@ -120,18 +146,16 @@ TrafficSeconds timeTraffic(const FabricNetwork& network, const model::Workload& 
         // forward pass, again in the backward pass, and reduce-scatters their gradients:
         // 3 passes of (cp-1)/cp.
         const double perRank = 3 * layers * bytes.keysAndValues * (w.cp - 1.0) / w.cp;
-        const bool inside = static_cast<long long>(w.tp) * w.cp <= gpusPerServer;
-        t.cp = perRank / (inside ? scaleUpBps : nicBps * nicsPerGpu);
+        t.cp = perRank / (crossing.cp ? nicBps * nicsPerGpu : scaleUpBps);
     }
     if (w.pp > 1) {
         // Activations forward and gradients backward across each stage boundary, each
         // GPU carrying its tensor-parallel slice over its own NIC.
-        t.pp =
-            2 * bytes.activation / w.tp / (servers.size() > 1 ? nicBps * nicsPerGpu : scaleUpBps);
+        t.pp = 2 * bytes.activation / w.tp / (crossing.pp ? nicBps * nicsPerGpu : scaleUpBps);
     }
     if (bytes.expertAllToAll > 0) {
         // Dispatch and combine, forward and backward, in every layer of the stage.
-        const int span = std::max(1, w.ep * w.tp / gpusPerServer);
+        const int span = crossing.expertServers;
         CollectiveGroup group{
             std::vector<model::NodeId>(servers.begin(),
                                        servers.begin() +
@@ -307,23 +331,18 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     }
     t.epBytesPerGpu = bytes.expertAllToAll;
 
-    const TrafficSeconds here = timeTraffic(network, w, bytes, gpusPerServer, stop);
+    const Crossing crossing = crossingFor(w, gpusPerServer, servers.size());
+    const TrafficSeconds here = timeTraffic(network, w, bytes, gpusPerServer, crossing, stop);
     t.dpSeconds = here.dp;
     t.tpSeconds = here.tp;
     t.cpSeconds = here.cp;
     t.ppSeconds = here.pp;
     t.epSeconds = here.ep;
 
-    // What crosses the fabric. Tensor parallelism inside the scale-up domain is part of how
-    // MFU is measured (Llama 3's 38-43% ran TP on NVLink), and so is any traffic that stays
-    // inside a server: context parallelism within it, a data-parallel group or an expert
-    // group that fits in it, a pipeline on one server. Those are reported, not added.
-    const bool tpOnFabric = w.tp > gpusPerServer;
-    const bool cpOnFabric = static_cast<long long>(w.tp) * w.cp > gpusPerServer;
-    const int dpMembersPerServer = std::max(1, gpusPerServer / (w.tp * w.cp));
-    const bool dpOnFabric = w.dp > dpMembersPerServer;
-    const bool epOnFabric = here.ep > 0 && w.ep * w.tp > gpusPerServer;
-    const bool ppOnFabric = here.pp > 0 && servers.size() > 1;
+    // Tensor parallelism inside the scale-up domain is part of how MFU is measured (Llama
+    // 3's 38-43% ran TP on NVLink), and so is any traffic that stays inside a server:
+    // context parallelism within it, a data-parallel group or an expert group that fits in
+    // it, a pipeline on one server. Those are reported, not added.
 
     // An end-to-end MFU was measured on a run that already paid for its fabric traffic, on
     // a fabric close to ideal. Adding that traffic again counted it twice (a DeepSeek-V3
@@ -332,9 +351,9 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     // what this fabric takes beyond it: oversubscription, ECMP collisions, failed cables,
     // extra hops and latency, the transport's share of line rate, the plugin's software time.
     TrafficSeconds ideal;
-    if (dpOnFabric || tpOnFabric || cpOnFabric || epOnFabric || ppOnFabric) {
+    if (crossing.dp || crossing.tp || crossing.cp || crossing.ep || crossing.pp) {
         const IdealNetwork best(network);
-        ideal = timeTraffic(best.network(), w, bytes, gpusPerServer, stop);
+        ideal = timeTraffic(best.network(), w, bytes, gpusPerServer, crossing, stop);
     }
     // MFU is measured with tensor parallelism inside the scale-up domain, so what tensor
     // parallelism across servers adds is its time beyond the same all-reduces on NVLink,
@@ -352,11 +371,11 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
         part.exposedSeconds = (seconds - part.idealSeconds) * share;
         part.hiddenSeconds = seconds - part.idealSeconds - part.exposedSeconds;
     };
-    set(Parallelism::Data, here.dp, ideal.dp, dpOnFabric, shown);
-    set(Parallelism::Tensor, here.tp, ideal.tp, tpOnFabric, 1);
-    set(Parallelism::Pipeline, here.pp, ideal.pp, ppOnFabric, 1);
-    set(Parallelism::Expert, here.ep, ideal.ep, epOnFabric, shown);
-    set(Parallelism::Context, here.cp, ideal.cp, cpOnFabric, shown);
+    set(Parallelism::Data, here.dp, ideal.dp, crossing.dp, shown);
+    set(Parallelism::Tensor, here.tp, ideal.tp, crossing.tp, 1);
+    set(Parallelism::Pipeline, here.pp, ideal.pp, crossing.pp, 1);
+    set(Parallelism::Expert, here.ep, ideal.ep, crossing.ep, shown);
+    set(Parallelism::Context, here.cp, ideal.cp, crossing.cp, shown);
     // The same traffic on the ideal fabric, as much of it as the step would wait on there.
     // A step at the MFU cannot be shorter than that: an MFU too high for this job's
     // communication leaves the step set by communication, and the report says so.
@@ -372,9 +391,9 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
         idealCritical += part.idealSeconds * (overlaps ? shown : 1.0);
     }
     t.communicationBound = idealCritical > t.computeSeconds;
-    const double busySeconds = std::max(t.computeSeconds, idealCritical);
+    t.busySeconds = std::max(t.computeSeconds, idealCritical);
 
-    t.stepSeconds = busySeconds + t.exposedCommSeconds;
+    t.stepSeconds = t.busySeconds + t.exposedCommSeconds;
     t.assumptions = stepAssumptions(w, t, fp8);
     t.commToCompute = t.commSeconds / t.computeSeconds;
     t.tokensPerSecond = tokens / t.stepSeconds;

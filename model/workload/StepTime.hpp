@@ -54,9 +54,10 @@ struct StepTime {
     /// What this fabric adds to the step: its traffic's time beyond the ideal fabric's,
     /// less what overlap hides.
     double exposedCommSeconds = 0;
-    /// Compute at the MFU (or, when communicationBound, the ideal fabric's share of the
-    /// traffic the step waits on) + exposed communication.
-    double stepSeconds = 0;
+    /// What the step spends before the fabric's excess: compute at the MFU or, when
+    /// communicationBound, the traffic the step would wait on over the ideal fabric.
+    double busySeconds = 0;
+    double stepSeconds = 0; ///< busySeconds + exposedCommSeconds
     /// The traffic the step would wait on even on the ideal fabric takes longer than the
     /// compute the MFU implies: the MFU cannot hold it, so communication sets the step.
     bool communicationBound = false;

@@ -45,10 +45,8 @@ void StepTimeChart::showNothing(const QString& reason) {
 
 void StepTimeChart::showStep(const sim::StepTime& s) {
     clear();
-    // Compute at the MFU, or the ideal fabric's communication when the MFU cannot hold it.
-    const double busy = s.stepSeconds - s.exposedCommSeconds;
-    m_segments = {
-        {s.communicationBound ? tr("communication-bound compute") : tr("compute"), busy, 0, 0}};
+    m_segments = {{s.communicationBound ? tr("communication-bound compute") : tr("compute"),
+                   s.busySeconds, 0, 0}};
     QStringList exposedParts;
     for (int i = 0; i < sim::kParallelismCount; ++i) {
         const auto kind = static_cast<sim::Parallelism>(i);
