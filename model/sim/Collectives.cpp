@@ -344,8 +344,10 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
             "in-network reduction)");
     result.algorithm = asRun(cost->algorithm);
     result.protocol = asRun(cost->protocol);
-    result.seconds = model::microseconds(nccl::executionTimeUs(*cost, function, bytes, c.servers,
-                                                               c.servers * c.gpus))
+    const nccl::Graph& nvlsTree = table.system().nvlsTree;
+    result.seconds = model::microseconds(nccl::executionTimeUs(
+                                             *cost, function, bytes, c.servers, c.servers * c.gpus,
+                                             nvlsTree.channels * nvlsTree.bwInter))
                          .value;
     const int n = c.servers * c.gpus;
     const int ringSteps = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;

@@ -18,14 +18,16 @@ double ringNetworkSteps(Function function, int nodes) {
 } // namespace
 
 double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes, int ranks,
-                       const ExecutionCosts& costs) {
+                       double networkGBps, const ExecutionCosts& costs) {
     if (nodes < 2)
         return chosen.timeUs;
-    if (chosen.algorithm == Algorithm::NvlsTree && chosen.algBwGBps > 0) {
-        // Bytes per microsecond the pipeline streams once it is full.
+    if (chosen.algorithm == Algorithm::NvlsTree && chosen.algBwGBps > 0 && networkGBps > 0) {
+        // Bytes per microsecond the pipeline streams once it is full, and the NICs' rate
+        // that the bytes filling it wait on.
         const double streaming = 1000.0 * chosen.algBwGBps * costs.nvlsTreePlateau;
         const double filling = std::min(bytes, costs.nvlsTreeFillBytes);
-        return chosen.latencyUs + (bytes + costs.nvlsTreeFillPenalty * filling) / streaming;
+        return chosen.latencyUs + bytes / streaming +
+               costs.nvlsTreeFillPenalty * filling / (1000.0 * networkGBps);
     }
     if (chosen.algorithm == Algorithm::Tree && chosen.protocol == Protocol::LL128)
         return chosen.latencyUs + (chosen.timeUs - chosen.latencyUs) / costs.treeLl128Share;

@@ -11,7 +11,8 @@
 /// figure or curve (a `fit` case in tests/validation/nccl-tests.json) and checked on all the
 /// others:
 /// - NVLS-tree between servers ramps up far more slowly than the model's latency + size /
-///   bandwidth: 2 x 8 H100 on NDR reach 270 GB/s busbw at 64 MiB where the model says 401.
+///   bandwidth: 2 x 8 H100 on NDR reach 270 GB/s busbw at 64 MiB where the model says 401,
+///   and 2 x 8 B200 on the same NICs are no faster at 16 MiB.
 /// - Ring LL128 pays far more per network step than the model's 4 us: all-gather on 2 to 32
 ///   p5 servers at 32-64 MiB runs at half the model's busbw, and the gap grows with servers;
 ///   it closes as each rank's piece grows past 1 MiB.
@@ -21,11 +22,15 @@ namespace fabriclab::sim::nccl {
 
 struct ExecutionCosts {
     /// NVLS-tree: share of the model's bandwidth the pipeline sustains once full (469 of
-    /// 509 GB/s on 2 x 8 H100, fit case `nvls-tree-2-nodes-ndr-*`).
+    /// 509 GB/s on 2 x 8 H100, fit case `nvls-tree-2-nodes-ndr-8g`).
     double nvlsTreePlateau = 0.92;
-    /// NVLS-tree: until `nvlsTreeFillBytes` have entered, each byte costs this much more
-    /// again (the NVLink reduction, the network and the multicast do not overlap yet).
-    double nvlsTreeFillPenalty = 0.7;
+    /// NVLS-tree: until `nvlsTreeFillBytes` have entered, each byte's time on the servers'
+    /// NICs is paid this much again: the network stage does not yet overlap the NVLink
+    /// reduction and multicast. It is a cost of the network, not of NVLink: B200 and H100 on
+    /// the same 8 x 400G NICs take the same time at 16 MiB (fit cases
+    /// `nvls-tree-2-nodes-ndr-16m`, `-64m`: 0.7 of the 250 GB/s stream = 1.07 of 384 GB/s
+    /// of NICs, and `lambda-b200-2-nodes-16m`).
+    double nvlsTreeFillPenalty = 1.07;
     double nvlsTreeFillBytes = 48.0 * 1024 * 1024;
     /// Ring LL128: time each network step takes beyond NCCL's table, us, while each rank's
     /// piece is at most `ringLl128HiddenFromBytes`; above, the step's data hides all but
@@ -50,8 +55,9 @@ double p2pChunkBytes(double chunkSetting, double piece);
 double p2pOverheadSeconds(const model::P2pExecution& p2p, double piece, int remotePeers);
 
 /// The time NCCL's chosen pair takes for `bytes` of `function` on `nodes` servers and
-/// `ranks` GPUs in all, us.
+/// `ranks` GPUs in all, us. `networkGBps` is what each server's NICs carry for NVLS-tree
+/// (its graph's channels x their network share, after the fabric's own limits).
 double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes, int ranks,
-                       const ExecutionCosts& costs = {});
+                       double networkGBps, const ExecutionCosts& costs = {});
 
 } // namespace fabriclab::sim::nccl

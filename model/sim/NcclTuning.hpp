@@ -96,6 +96,7 @@ public:
 
     double latencyUs(Function function, Algorithm algorithm, Protocol protocol) const;
     double bandwidthGBps(Function function, Algorithm algorithm, Protocol protocol) const;
+    const System& system() const { return m_system; }
 
 private:
     System m_system;

@@ -38,24 +38,34 @@ private Q_SLOTS:
 };
 
 void tst_NcclExecution::nvlsTreeRampsUpThenStreams_data() {
+    QTest::addColumn<double>("algBwGBps");
     QTest::addColumn<double>("bytes");
     QTest::addColumn<double>("expectedUs");
-    // Latency 66.8 us, 250 GB/s in the model; streaming at 0.92 x 250 = 230 GB/s = 230,000
-    // bytes/us; the first 48 MiB (50,331,648 B) cost 1.7x.
-    // 16 MiB: 66.8 + 1.7 x 16,777,216 / 230,000 = 66.8 + 124.004 = 190.804 us.
-    QTest::addRow("16 MiB, filling") << 16 * kMiB << 66.8 + 1.7 * 16 * kMiB / 230000;
-    // 48 MiB: the fill just completes: 66.8 + 1.7 x 50,331,648 / 230,000 = 438.81 us.
-    QTest::addRow("48 MiB, full") << 48 * kMiB << 66.8 + 1.7 * 48 * kMiB / 230000;
-    // 1 GiB: 66.8 + (1,073,741,824 + 0.7 x 50,331,648) / 230,000 = 4,886.7 us.
+    // Latency 66.8 us, 250 GB/s in the model: streaming at 0.92 x 250 = 230 GB/s = 230,000
+    // bytes/us. The first 48 MiB (50,331,648 B) pay 1.07 x their time on 384 GB/s of NICs
+    // again: 1.07 / 384,000 us per byte.
+    // 16 MiB: 66.8 + 16,777,216 / 230,000 + 1.07 x 16,777,216 / 384,000
+    //       = 66.8 + 72.944 + 46.749 = 186.49 us.
+    QTest::addRow("16 MiB, filling")
+        << 250.0 << 16 * kMiB << 66.8 + 16 * kMiB / 230000 + 1.07 * 16 * kMiB / 384000;
+    // 48 MiB: the fill just completes: 66.8 + 218.83 + 140.25 = 425.88 us.
+    QTest::addRow("48 MiB, full") << 250.0 << 48 * kMiB
+                                  << 66.8 + 48 * kMiB / 230000 + 1.07 * 48 * kMiB / 384000;
+    // 1 GiB: 66.8 + 1,073,741,824 / 230,000 + 140.25 = 4,875.5 us.
     QTest::addRow("1 GiB, streaming")
-        << 1024 * kMiB << 66.8 + (1024 * kMiB + 0.7 * 48 * kMiB) / 230000;
+        << 250.0 << 1024 * kMiB << 66.8 + 1024 * kMiB / 230000 + 1.07 * 48 * kMiB / 384000;
+    // Faster NVLink (B200: 410 GB/s in the model) on the same NICs streams faster but fills
+    // just as slowly: 66.8 + 16,777,216 / 377,200 + 46.749 = 158.03 us.
+    QTest::addRow("16 MiB, faster NVLink, same NICs")
+        << 410.0 << 16 * kMiB << 66.8 + 16 * kMiB / 377200 + 1.07 * 16 * kMiB / 384000;
 }
 
 void tst_NcclExecution::nvlsTreeRampsUpThenStreams() {
+    QFETCH(double, algBwGBps);
     QFETCH(double, bytes);
     QFETCH(double, expectedUs);
-    const Cost chosen = pick(Algorithm::NvlsTree, Protocol::Simple, 66.8, 250, bytes);
-    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 2, 16);
+    const Cost chosen = pick(Algorithm::NvlsTree, Protocol::Simple, 66.8, algBwGBps, bytes);
+    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 2, 16, 384);
     QVERIFY2(std::abs(time - expectedUs) <= 1e-9 * expectedUs, qPrintable(QString::number(time)));
     // Never faster than NCCL's own estimate: the measured curve lies below the model's.
     QVERIFY(time > chosen.timeUs);
@@ -86,7 +96,7 @@ void tst_NcclExecution::ringLl128PaysPerNetworkStep() {
     QFETCH(double, bytes);
     QFETCH(double, extraUs);
     const Cost chosen = pick(Algorithm::Ring, Protocol::LL128, 100, 200, bytes);
-    const double time = executionTimeUs(chosen, Function(function), bytes, nodes, 8 * nodes);
+    const double time = executionTimeUs(chosen, Function(function), bytes, nodes, 8 * nodes, 384);
     QVERIFY2(
         std::abs(time - (chosen.timeUs + extraUs)) <= 1e-9 * time,
         qPrintable(QStringLiteral("%1 us, expected %2").arg(time).arg(chosen.timeUs + extraUs)));
@@ -98,7 +108,7 @@ void tst_NcclExecution::treeLl128MovesDataAtHalfRate() {
     const double bytes = 4 * kMiB;
     const Cost chosen = pick(Algorithm::Tree, Protocol::LL128, 65.5, 100, bytes);
     const double expected = 65.5 + bytes / 100000 / 0.53;
-    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 4, 32);
+    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 4, 32, 384);
     QVERIFY2(std::abs(time - expected) <= 1e-9 * expected, qPrintable(QString::number(time)));
 }
 
@@ -121,7 +131,8 @@ void tst_NcclExecution::otherPicksRunAsModelled() {
     QFETCH(int, nodes);
     const double bytes = 64 * kMiB;
     const Cost chosen = pick(Algorithm(algorithm), Protocol(protocol), 30, 300, bytes);
-    QCOMPARE(executionTimeUs(chosen, Function::AllReduce, bytes, nodes, 8 * nodes), chosen.timeUs);
+    QCOMPARE(executionTimeUs(chosen, Function::AllReduce, bytes, nodes, 8 * nodes, 384),
+             chosen.timeUs);
 }
 
 void tst_NcclExecution::p2pChunkFollowsNccl_data() {
