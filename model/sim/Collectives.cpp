@@ -344,10 +344,11 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
             "in-network reduction)");
     result.algorithm = asRun(cost->algorithm);
     result.protocol = asRun(cost->protocol);
-    const nccl::Graph& nvlsTree = table.system().nvlsTree;
+    const nccl::System& system = table.system();
     result.seconds = model::microseconds(nccl::executionTimeUs(
                                              *cost, function, bytes, c.servers, c.servers * c.gpus,
-                                             nvlsTree.channels * nvlsTree.bwInter))
+                                             system.nvlsTree.channels * system.nvlsTree.bwInter,
+                                             nccl::executionCostsFor(system.architecture)))
                          .value;
     const int n = c.servers * c.gpus;
     const int ringSteps = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;

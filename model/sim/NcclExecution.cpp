@@ -31,6 +31,9 @@ double executionTimeUs(const Cost& chosen, Function function, double bytes, int 
     }
     if (chosen.algorithm == Algorithm::Tree && chosen.protocol == Protocol::LL128)
         return chosen.latencyUs + (chosen.timeUs - chosen.latencyUs) / costs.treeLl128Share;
+    if (chosen.algorithm == Algorithm::Ring && chosen.protocol == Protocol::Simple &&
+        function == Function::AllGather)
+        return chosen.latencyUs + (chosen.timeUs - chosen.latencyUs) / costs.allGatherRingShare;
     if (chosen.algorithm == Algorithm::Ring && chosen.protocol == Protocol::LL128) {
         // Each rank's piece of the data; beyond the knee the step's cost hides behind it.
         const double piece = bytes / std::max(1, ranks);
@@ -40,6 +43,13 @@ double executionTimeUs(const Cost& chosen, Function function, double bytes, int 
                costs.ringLl128NetworkStepUs * exposed * ringNetworkSteps(function, nodes);
     }
     return chosen.timeUs;
+}
+
+ExecutionCosts executionCostsFor(model::GpuArchitecture architecture) {
+    ExecutionCosts costs;
+    if (architecture == model::GpuArchitecture::Hopper)
+        costs.allGatherRingShare = 0.85;
+    return costs;
 }
 
 double p2pChunkBytes(double chunkSetting, double piece) {

@@ -3,11 +3,12 @@
 #pragma once
 
 #include "model/catalog/Fabric.hpp"
+#include "model/catalog/GpuSpec.hpp"
 #include "model/sim/NcclTuning.hpp"
 
 /// What NCCL's choice takes when it runs, as opposed to what NCCL's cost model predicts when
 /// it chooses. NCCL still picks by its model (NcclTuning); FabricLab times the pick as
-/// published runs measure it. Three departures are measured, each calibrated on one published
+/// published runs measure it. Four departures are measured, each calibrated on one published
 /// figure or curve (a `fit` case in tests/validation/nccl-tests.json) and checked on all the
 /// others:
 /// - NVLS-tree between servers ramps up far more slowly than the model's latency + size /
@@ -18,6 +19,8 @@
 ///   it closes as each rank's piece grows past 1 MiB.
 /// - Tree LL128 between servers moves its data at about half the model's bandwidth: 4 x 8
 ///   H100 on NDR take 151 us for a 4 MiB all-reduce where the model says 111.
+/// - All-gather on Hopper between servers (ring Simple) levels off at about 0.85 of the rate
+///   its all-reduce rings reach on the same NICs.
 namespace fabriclab::sim::nccl {
 
 struct ExecutionCosts {
@@ -41,7 +44,16 @@ struct ExecutionCosts {
     /// Tree LL128: share of the model's bandwidth it reaches between servers, the latency
     /// unchanged (fit case `h100-ndr-4-nodes-4m`: (111 - 66) / (151 - 66) = 0.53).
     double treeLl128Share = 0.53;
+    /// All-gather with ring Simple between servers: share of the model's bandwidth it
+    /// reaches, the latency unchanged. 1 but on Hopper (executionCostsFor).
+    double allGatherRingShare = 1.0;
 };
+
+/// The execution costs of a GPU architecture. Hopper's all-gather levels off near 0.85 of
+/// the per-NIC rate its all-reduce rings reach, over InfiniBand, RoCE and EFA alike (fit
+/// case `skypilot-a3ultra-h200-allgather-8g`: 326 of 383 GB/s); A100 and B200 runs reach
+/// the full rate, so they keep 1.
+ExecutionCosts executionCostsFor(model::GpuArchitecture architecture);
 
 /// The chunk NCCL cuts a `piece`-byte send to a remote peer into, for the chunk setting
 /// NCCL_P2P_NET_CHUNKSIZE: a quarter of it for pieces below one setting, half below eight,

@@ -30,6 +30,8 @@ private Q_SLOTS:
     void ringLl128PaysPerNetworkStep_data();
     void ringLl128PaysPerNetworkStep();
     void treeLl128MovesDataAtHalfRate();
+    void hopperAllGatherRingLevelsOff_data();
+    void hopperAllGatherRingLevelsOff();
     void otherPicksRunAsModelled_data();
     void otherPicksRunAsModelled();
     void p2pChunkFollowsNccl_data();
@@ -109,6 +111,39 @@ void tst_NcclExecution::treeLl128MovesDataAtHalfRate() {
     const Cost chosen = pick(Algorithm::Tree, Protocol::LL128, 65.5, 100, bytes);
     const double expected = 65.5 + bytes / 100000 / 0.53;
     const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 4, 32, 384);
+    QVERIFY2(std::abs(time - expected) <= 1e-9 * expected, qPrintable(QString::number(time)));
+}
+
+void tst_NcclExecution::hopperAllGatherRingLevelsOff_data() {
+    QTest::addColumn<int>("architecture");
+    QTest::addColumn<int>("function");
+    QTest::addColumn<double>("share");
+    // Only Hopper's all-gather: A100 and B200 runs reach the full ring rate, and all-reduce
+    // rings on Hopper do too (fit case ndr-400g-per-nic).
+    QTest::addRow("Hopper all-gather")
+        << int(fabriclab::model::GpuArchitecture::Hopper) << int(Function::AllGather) << 0.85;
+    QTest::addRow("Hopper all-reduce")
+        << int(fabriclab::model::GpuArchitecture::Hopper) << int(Function::AllReduce) << 1.0;
+    QTest::addRow("Hopper reduce-scatter (no published run)")
+        << int(fabriclab::model::GpuArchitecture::Hopper) << int(Function::ReduceScatter) << 1.0;
+    QTest::addRow("Ampere all-gather")
+        << int(fabriclab::model::GpuArchitecture::Ampere) << int(Function::AllGather) << 1.0;
+    QTest::addRow("Blackwell all-gather")
+        << int(fabriclab::model::GpuArchitecture::Blackwell) << int(Function::AllGather) << 1.0;
+}
+
+void tst_NcclExecution::hopperAllGatherRingLevelsOff() {
+    QFETCH(int, architecture);
+    QFETCH(int, function);
+    QFETCH(double, share);
+    // Latency 40 us, 400 GB/s: NCCL's 1 GiB takes 40 + 1,073,741,824 / 400,000 = 2,724.4 us;
+    // at 0.85 of the rate the data takes 2,684.4 / 0.85 = 3,158.1 us, so 3,198.1 us in all.
+    const double bytes = 1024 * kMiB;
+    const Cost chosen = pick(Algorithm::Ring, Protocol::Simple, 40, 400, bytes);
+    const double expected = 40 + bytes / 400000 / share;
+    const double time =
+        executionTimeUs(chosen, Function(function), bytes, 4, 32, 384,
+                        executionCostsFor(fabriclab::model::GpuArchitecture(architecture)));
     QVERIFY2(std::abs(time - expected) <= 1e-9 * expected, qPrintable(QString::number(time)));
 }
 
