@@ -27,18 +27,38 @@ Topology generateLeafSpine(const GeneratorParams& p) {
     const LeafTierPlan plan = planLeafTier(p);
     const auto leaves = addServersAndLeaves(topology, p, plan, 0, plan.units, -1, serversLeft);
     const int leafCount = static_cast<int>(leaves.size());
-    const auto [uplinks, spines] =
-        spreadUplinks(leafCount, plan.uplinksPerLeaf,
-                      p.leafRadix - plan.serversPerUnit * plan.portsPerServerLeaf, p.spineRadix);
-    if (spines == 0)
-        throw GeneratorError("spineRadix",
-                             "needs " + std::to_string(leafCount) +
-                                 " leaf ports per spine, radix is " + std::to_string(p.spineRadix) +
-                                 " (use a fat-tree, a larger spine radix or fewer servers)");
-    const auto spineIds =
-        addSwitches(topology, NodeKind::Spine, spines, p.spineRadix, p.nicSpeed, -1);
-    wireEvenly(topology, leaves, spineIds, uplinks, p.nicSpeed);
-    return topology;
+    const int freePorts = p.leafRadix - plan.serversPerUnit * plan.portsPerServerLeaf;
+    // One plane of spines that every leaf reaches; failing that, a rail-optimized fabric
+    // gives each group of rails spines of its own (rail planes), the fewest planes that fit,
+    // as NVIDIA's DGX B300 SuperPOD on Spectrum-4 stays two tiers from 8 units. Traffic
+    // between rails of different planes crosses NVLink to a GPU on the right rail first
+    // (PXN), as NCCL's does on rail-optimized fabrics.
+    const int rails = plan.leavesPerUnit;
+    for (int planes = 1; planes <= (p.railOptimized ? rails : 1); ++planes) {
+        if (rails % planes != 0)
+            continue;
+        const auto [uplinks, spinesPerPlane] =
+            spreadUplinks(leafCount / planes, plan.uplinksPerLeaf, freePorts, p.spineRadix);
+        if (spinesPerPlane == 0)
+            continue;
+        const int railsPerPlane = rails / planes;
+        for (int plane = 0; plane < planes; ++plane) {
+            std::vector<NodeId> planeLeaves;
+            for (int i = 0; i < leafCount; ++i)
+                if (i % rails / railsPerPlane == plane)
+                    planeLeaves.push_back(leaves[static_cast<std::size_t>(i)]);
+            const auto spineIds = addSwitches(topology, NodeKind::Spine, spinesPerPlane,
+                                              p.spineRadix, p.nicSpeed, -1);
+            wireEvenly(topology, planeLeaves, spineIds, uplinks, p.nicSpeed);
+        }
+        return topology;
+    }
+    const int leavesPerPlane = p.railOptimized ? leafCount / rails : leafCount;
+    throw GeneratorError("spineRadix",
+                         "needs " + std::to_string(leavesPerPlane) + " leaf ports per spine" +
+                             (p.railOptimized ? " even with a plane of spines per rail" : "") +
+                             ", radix is " + std::to_string(p.spineRadix) +
+                             " (use a fat-tree, a larger spine radix or fewer servers)");
 }
 
 } // namespace fabriclab::model

@@ -9,6 +9,12 @@
 //   u  = ceil(downUsed / o)                            uplinks per leaf
 //   s  = smallest divisor of u >= max(2, ceil(L * u / spineRadix)) with L * (u / s) <= spineRadix
 //   every NIC on one switch (no spine) when servers * nics <= leafRadix.
+//   rail planes: when no spine can reach every leaf (L > spineRadix), a rail-optimized fabric
+//                splits its rails into the fewest P equal groups whose L / P leaves fit, and
+//                each group gets s spines of its own by the rule above.
+#include <map>
+#include <set>
+
 #include <QStringList>
 #include <QTest>
 
@@ -41,6 +47,8 @@ class tst_LeafSpineGenerator : public QObject {
 private Q_SLOTS:
     void counts_data();
     void counts();
+    void railPlanes_data();
+    void railPlanes();
     void refusals_data();
     void refusals();
 };
@@ -152,14 +160,79 @@ void tst_LeafSpineGenerator::counts() {
     QVERIFY2(problems.empty(), qPrintable(joined(problems)));
 }
 
+void tst_LeafSpineGenerator::railPlanes_data() {
+    QTest::addColumn<GeneratorParams>("params");
+    QTest::addColumn<int>("planes");
+    QTest::addColumn<int>("leaves");
+    QTest::addColumn<int>("spines");
+
+    // d = 32: 16 units of 32, 128 leaves, u = 32. One plane needs 128 ports per spine > 64.
+    // Two planes (rails 0-3, 4-7): 64 leaves each; s >= max(2, 64 x 32 / 64 = 32), 32 | 32,
+    // 64 x 1 <= 64 -> 32 spines per plane, 64 in all (NVIDIA's B300 Spectrum-4, 8 units).
+    QTest::addRow("512 srv x 8 NIC, radix 64, 1:1: 2 planes")
+        << request(512, 8, true, 64, 64, 1.0) << 2 << 128 << 64;
+    // 32 units, 256 leaves: two planes of 128 still too many; four planes (2 rails each) of
+    // 64 leaves -> 32 spines each, 128 in all (the same table, 16 units).
+    QTest::addRow("1024 srv x 8 NIC, radix 64, 1:1: 4 planes")
+        << request(1024, 8, true, 64, 64, 1.0) << 4 << 256 << 128;
+    // 2:1: d = 42, 1,000 servers in 24 units of 42 (ceil(1000/24) = 42), 192 leaves,
+    // u = 21. Two planes: 96 leaves > 64; four planes of 48: s >= max(2, 48 x 21 / 64 = 16),
+    // the smallest divisor of 21 from 16 is 21, 48 x 1 <= 64 -> 21 spines each, 84 in all.
+    QTest::addRow("1000 srv x 8 NIC, radix 64, 2:1: 4 planes")
+        << request(1000, 8, true, 64, 64, 2.0) << 4 << 192 << 84;
+}
+
+void tst_LeafSpineGenerator::railPlanes() {
+    QFETCH(GeneratorParams, params);
+    QFETCH(int, planes);
+    QFETCH(int, leaves);
+    QFETCH(int, spines);
+
+    const Topology topology = generateOrFail(generateLeafSpine, params);
+    if (QTest::currentTestFailed())
+        return;
+    const Census c = census(topology);
+    QCOMPARE(c.leaves, leaves);
+    QCOMPARE(c.spines, spines);
+    QCOMPARE(c.cores, 0);
+    // Each spine serves the leaves of one plane's rails, each of them once or more; each
+    // leaf reaches exactly its plane's spines.
+    const int railsPerPlane = params.nicsPerServer / planes;
+    std::map<NodeId, std::set<int>> planesOfSpine;
+    std::map<NodeId, int> spinesOfLeaf;
+    for (const auto& [id, link] : topology.links()) {
+        const Node& a = topology.node(link.a);
+        const Node& b = topology.node(link.b);
+        if (a.kind != NodeKind::Leaf || b.kind != NodeKind::Spine)
+            continue;
+        planesOfSpine[link.b].insert(a.placement.rail / railsPerPlane);
+        ++spinesOfLeaf[link.a];
+    }
+    QCOMPARE(int(planesOfSpine.size()), spines);
+    for (const auto& [spine, served] : planesOfSpine)
+        QCOMPARE(int(served.size()), 1);
+    for (const auto& [leaf, count] : spinesOfLeaf)
+        QCOMPARE(count, spines / planes);
+    // Every leaf keeps its full uplink count, and every switch stays within its radix.
+    const auto problems = topology.problems();
+    QVERIFY2(problems.empty(), qPrintable(joined(problems)));
+}
+
 void tst_LeafSpineGenerator::refusals_data() {
     QTest::addColumn<GeneratorParams>("params");
     QTest::addColumn<QString>("field");        // GeneratorError::field()
     QTest::addColumn<QStringList>("mentions"); // the message names the limit and the numbers
 
-    // d = 32 -> 32 units x 8 = 256 leaves; a radix-64 spine cannot take one link from each.
-    QTest::addRow("1024 srv x 8 NIC, radix 64: spine radix too small")
-        << request(1024, 8, true, 64, 64, 1.0) << QStringLiteral("spineRadix")
+    // d = 32 -> 72 units x 8 = 576 leaves; even a plane of spines per rail would need 72
+    // ports per spine.
+    QTest::addRow("2304 srv x 8 NIC, radix 64: spine radix too small even per rail")
+        << request(2304, 8, true, 64, 64, 1.0) << QStringLiteral("spineRadix")
+        << QStringList{QStringLiteral("needs 72 leaf ports per spine even with a plane of "
+                                      "spines per rail"),
+                       QStringLiteral("radix is 64")};
+    // Top-of-rack: 4 servers of 8 NICs per leaf, 256 leaves; no rails to split by.
+    QTest::addRow("1024 srv x 8 NIC, ToR, radix 64: spine radix too small")
+        << request(1024, 8, false, 64, 64, 1.0) << QStringLiteral("spineRadix")
         << QStringList{QStringLiteral("needs 256 leaf ports per spine"),
                        QStringLiteral("radix is 64")};
     QTest::addRow("zero servers") << request(0, 8, true, 64, 64, 1.0) << QStringLiteral("servers")

@@ -119,6 +119,7 @@ private Q_SLOTS:
     void allToAllPxn_data();
     void allToAllPxn();
     void efaAllToAllAddsPluginTime();
+    void railPlanesCarryOnlyTheirRails();
 };
 
 void tst_Collectives::article000Volume_data() {
@@ -536,6 +537,34 @@ void tst_Collectives::efaAllToAllAddsPluginTime() {
                             .arg(withPlugin)
                             .arg(transfers)
                             .arg(plugin)));
+}
+
+void tst_Collectives::railPlanesCarryOnlyTheirRails() {
+    // 24 servers of 8 NICs on radix-16 switches: 3 units x 8 = 24 rail leaves, more than a
+    // spine's 16 ports, so the generator gives rails 1-4 and 5-8 spines of their own.
+    const model::GeneratorParams p =
+        testing::generatorRequest("leaf-spine", 24, 8, true, 16, 16, 16, 1.0, 1.0);
+    const Run pxn = run("ib-ndr", p, CollectiveOp::AllToAll, kGiB, CollectiveAlgorithm::Auto);
+    if (QTest::currentTestFailed())
+        return;
+    // Same-rail traffic runs across the planes' spines; what crosses rails goes by NVLink.
+    QVERIFY(pxn.result.algorithm == CollectiveAlgorithm::Pxn);
+    QVERIFY(pxn.result.busBwGBps > 0);
+    QVERIFY(allReduceBusBw("ib-ndr", p, kGiB, CollectiveAlgorithm::Ring) > 0);
+    // Direct sends would need a switch path between rails of different planes: refused, and
+    // the message says why and what to use.
+    const FabricNetwork network(pxn.topology, builtinFabric("ib-ndr"));
+    const CollectiveGroup group{network.servers(), 8, h100()};
+    try {
+        runCollective(network, group,
+                      CollectiveSpec{CollectiveOp::AllToAll, kGiB, CollectiveAlgorithm::Direct});
+        QFAIL("a direct all-to-all across rail planes ran");
+    } catch (const std::invalid_argument& refusal) {
+        const QString message = QString::fromStdString(refusal.what());
+        QVERIFY2(message.contains(QStringLiteral("rail planes")) &&
+                     message.contains(QStringLiteral("use pxn")),
+                 qPrintable(message));
+    }
 }
 
 QTEST_APPLESS_MAIN(tst_Collectives)

@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QSlider>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -190,15 +191,26 @@ void tst_FabricPanel::sharpIsAnUndoableOptIn() {
 }
 
 void tst_FabricPanel::refusedFabricChangesNothing() {
+    // The 1,024-GPU sample grown to 1,024 servers: 16 units of 64 under 128-port spines.
+    QFile sample(QString::fromUtf8(kGenerated));
+    QVERIFY(sample.open(QIODevice::ReadOnly));
+    QByteArray json = sample.readAll();
+    QVERIFY(json.contains("\"servers\": 128,"));
+    json.replace("\"servers\": 128,", "\"servers\": 1024,");
+    QTemporaryDir folder;
+    QFile grown(folder.filePath(QStringLiteral("grown.fabric.json")));
+    QVERIFY(grown.open(QIODevice::WriteOnly));
+    grown.write(json);
+    grown.close();
     TopologyDocument document(Catalog::builtin());
-    document.load(QString::fromUtf8(kGenerated));
+    document.load(grown.fileName());
     const std::string before = snapshot(document);
     FabricPanel panel(document);
     auto* picker = panel.findChild<QComboBox*>(QStringLiteral("fabricPicker"));
     auto* refusal = panel.findChild<QLabel*>(QStringLiteral("refusalLabel"));
 
-    // HDR: radix 40. At 1:1 a leaf has 20 downlinks: 7 units, 56 leaves, and a spine
-    // would need 56 leaf ports, more than its 40.
+    // HDR: radix 40. At 1:1 a leaf has 20 downlinks: 52 units of 8 rail leaves, and a spine
+    // would need 52 leaf ports even with a plane of spines per rail, more than its 40.
     const int hdr = picker->findData(QStringLiteral("ib-hdr"));
     picker->setCurrentIndex(hdr);
     Q_EMIT picker->activated(hdr);

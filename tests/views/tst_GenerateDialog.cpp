@@ -7,6 +7,7 @@
 #include "views/dialogs/GenerateDialog.hpp"
 #include "views/document/TopologyDocument.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -70,10 +71,12 @@ void tst_GenerateDialog::refusesAnImpossibleRequest() {
     TopologyDocument document(Catalog::builtin());
     document.load(QString::fromUtf8(kGenerated));
     GenerateDialog dialog(document);
-    // 2,048 servers x 8 rails on radix-128 leaves at 1:1: 256 leaves, each of which a
-    // two-tier spine must reach with a port, and a spine has 128.
+    // 2,048 servers, top-of-rack, on radix-128 leaves at 1:1: 64 downlinks hold 8 servers
+    // of 8 NICs, so 256 leaves, each of which a two-tier spine must reach with a port, and a
+    // spine has 128 (rail-optimized, rail planes would keep it two-tier).
     auto* refusal = dialog.findChild<QLabel*>(QStringLiteral("refusalLabel"));
     QTRY_VERIFY(okButton(dialog)->isEnabled()); // the sample itself is fine
+    dialog.findChild<QCheckBox*>(QStringLiteral("railOptimized"))->setChecked(false);
     dialog.findChild<QSpinBox*>(QStringLiteral("servers"))->setValue(2048);
     // The preview is debounced and computed off the GUI thread, hence the wait.
     QTRY_VERIFY(!refusal->isHidden());
@@ -90,9 +93,10 @@ void tst_GenerateDialog::acceptsAValidRequest() {
     document.load(QString::fromUtf8(kGenerated));
     GenerateDialog dialog(document);
     auto* refusal = dialog.findChild<QLabel*>(QStringLiteral("refusalLabel"));
+    dialog.findChild<QCheckBox*>(QStringLiteral("railOptimized"))->setChecked(false);
     dialog.findChild<QSpinBox*>(QStringLiteral("servers"))->setValue(2048);
     QTRY_VERIFY(!refusal->isHidden());
-    // The same 2,048 servers as a fat tree: pods of 32 leaves, so a spine needs 32 ports.
+    // The same 2,048 servers as a fat tree: pods of leaves a spine can reach.
     auto* kind = dialog.findChild<QComboBox*>(QStringLiteral("kind"));
     kind->setCurrentIndex(kind->findData(QStringLiteral("fat-tree")));
     QTRY_VERIFY(refusal->isHidden());
