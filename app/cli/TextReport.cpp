@@ -20,7 +20,11 @@ std::string formatReport(const RunReport& r) {
         << "  fabric        " << r.fabric.id << "  (" << r.fabric.name << ")\n"
         << "  GPUs          " << grouped(r.gpus) << " on " << grouped(r.servers) << " servers\n"
         << "  switches      " << r.switches.leaf << " leaf, " << r.switches.spine << " spine, "
-        << r.switches.core << " core\n"
+        << r.switches.core << " core"
+        << (r.switchPlanes > 1 ? " in " + std::to_string(r.switchPlanes) +
+                                     " planes (their rails meet over NVLink only)"
+                               : std::string())
+        << "\n"
         << "  bisection     " << grouped(b.minCut.value) << " Gb/s of "
         << grouped(b.halfInjection.value) << " Gb/s half-injection, ratio " << fixed(b.ratio, 2)
         << " (" << b.split << ")\n"

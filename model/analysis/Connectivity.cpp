@@ -53,6 +53,27 @@ int connectedParts(const Topology& topology) {
     return components(topology).count;
 }
 
+int switchPlanes(const Topology& topology) {
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+    const auto isSwitch = [&](NodeId id) { return topology.node(id).kind != NodeKind::Server; };
+    std::size_t ids = 0;
+    for (const auto& [id, node] : topology.nodes())
+        ids = std::max<std::size_t>(ids, id.value + 1);
+    Graph graph(ids);
+    for (const auto& [id, link] : topology.links())
+        if (isSwitch(link.a) && isSwitch(link.b))
+            boost::add_edge(link.a.value, link.b.value, graph);
+    std::vector<int> componentOf(ids, -1);
+    if (ids > 0)
+        boost::connected_components(graph, componentOf.data());
+    std::vector<int> planes;
+    for (const auto& [id, node] : topology.nodes())
+        if (node.kind != NodeKind::Server)
+            planes.push_back(componentOf[id.value]);
+    std::sort(planes.begin(), planes.end());
+    return static_cast<int>(std::unique(planes.begin(), planes.end()) - planes.begin());
+}
+
 ServerReach serverReach(const Topology& topology) {
     const Components parts = components(topology);
     std::vector<char> cabled(parts.componentOf.size(), 0);

@@ -11,6 +11,12 @@ namespace fabriclab::model {
 /// Number of connected parts the fabric falls into (0 for an empty topology).
 int connectedParts(const Topology& topology);
 
+/// Number of parts the switches fall into by their links to one another (servers left
+/// out): 1 for a leaf-spine or fat-tree, one per plane where a rail-optimized fabric gives
+/// groups of rails spines of their own (or a rail-only fabric of bare rail leaves), whose
+/// rails meet over NVLink only. 0 without switches.
+int switchPlanes(const Topology& topology);
+
 /// Which servers fabric-wide figures can cover. A stray server (placed and not cabled
 /// yet, or cabled into a separate island) takes no part in traffic across the fabric;
 /// rather than make the whole design's figures zero, they cover the connected part that

@@ -29,10 +29,11 @@ Topology generateLeafSpine(const GeneratorParams& p) {
     const int leafCount = static_cast<int>(leaves.size());
     const int freePorts = p.leafRadix - plan.serversPerUnit * plan.portsPerServerLeaf;
     // One plane of spines that every leaf reaches; failing that, a rail-optimized fabric
-    // gives each group of rails spines of its own (rail planes), the fewest planes that fit,
-    // as NVIDIA's DGX B300 SuperPOD on Spectrum-4 stays two tiers from 8 units. Traffic
-    // between rails of different planes crosses NVLink to a GPU on the right rail first
-    // (PXN), as NCCL's does on rail-optimized fabrics.
+    // gives each group of rails spines of its own (rail planes), the fewest planes that fit.
+    // That keeps two tiers with the counts of NVIDIA's DGX B300 SuperPOD on Spectrum-4 at 8
+    // and 16 units (whose planes split each GPU's port, so each of them holds every rail).
+    // Here rails of different planes meet over NVLink (PXN), as NCCL's all-to-all does on
+    // rail-optimized fabrics.
     const int rails = plan.leavesPerUnit;
     for (int planes = 1; planes <= (p.railOptimized ? rails : 1); ++planes) {
         if (rails % planes != 0)

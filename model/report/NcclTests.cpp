@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/report/NcclTests.hpp"
 
+#include "model/analysis/Connectivity.hpp"
+#include "model/design/Failures.hpp"
 #include "model/sim/FabricNetwork.hpp"
 
 #include <nlohmann/json.hpp>
@@ -32,7 +34,13 @@ NcclTestsReport runNcclTests(const Design& design, const Catalog& catalog,
         fabric = *found;
     }
     const GpuSpec gpu = design.workload ? design.workload->gpu.spec : *catalog.findGpu("h100-sxm");
-    const sim::FabricNetwork network(design.topology, fabric, options.seed);
+    // The design's what-if failures apply, as in its run report and the app's chart, and a
+    // server they leave without a cable takes no part.
+    Topology running =
+        design.failures.empty() ? design.topology : afterFailures(design.topology, design.failures);
+    for (const NodeId unlinked : serverReach(running).unlinked)
+        running.removeNode(unlinked);
+    const sim::FabricNetwork network(running, fabric, options.seed);
     const int available = static_cast<int>(network.servers().size());
     const int servers = options.servers.value_or(available);
     if (servers < 1 || servers > available)

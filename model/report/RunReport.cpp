@@ -121,6 +121,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     report.gpus = design.topology.gpuCount();
     report.servers = design.topology.serverCount();
     report.switches = design.topology.switchCounts();
+    report.switchPlanes = switchPlanes(design.topology);
     throwIfStopped(options.stop);
     std::optional<Workload> workload = design.workload;
     std::string workloadWarning;
@@ -290,7 +291,10 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
         {"gpus", r.gpus},
         {"servers", r.servers},
         {"switches",
-         {{"leaf", r.switches.leaf}, {"spine", r.switches.spine}, {"core", r.switches.core}}},
+         {{"leaf", r.switches.leaf},
+          {"spine", r.switches.spine},
+          {"core", r.switches.core},
+          {"planes", r.switchPlanes}}},
         {"bisection",
          {{"theoreticalGbps", rounded(r.bisection.minCut.value, 3)},
           {"effectiveGbps", rounded(r.effective.gbps, 3)},

@@ -82,6 +82,9 @@ struct RunReport {
     int gpus = 0;
     int servers = 0;
     TierCounts switches;
+    /// Parts the switches fall into (model::switchPlanes): more than 1 where groups of
+    /// rails have spines of their own, whose rails meet over NVLink only.
+    int switchPlanes = 1;
     BisectionResult bisection;
     sim::EffectiveBisection effective;
     sim::CollectiveResult collective;

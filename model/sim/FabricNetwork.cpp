@@ -444,6 +444,12 @@ const FabricNetwork::Choice& FabricNetwork::choiceToward(std::uint32_t node,
     return m_choices[id];
 }
 
+bool FabricNetwork::reaches(Endpoint from, Endpoint to) const {
+    if (from.server == to.server)
+        return true;
+    return hops(cable(from).switchNode, cable(to).switchNode) >= 0;
+}
+
 Route FabricNetwork::route(Endpoint from, Endpoint to, std::uint64_t flowKey) const {
     Route route;
     routeInto(from, to, flowKey, route);
@@ -458,13 +464,17 @@ void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey,
     if (from.server == to.server)
         return; // inside the scale-up domain: no fabric involved
     const Cable& source = cable(from);
-    const Cable& sink = cable(to);
-    route.elements.push_back({source.up, 1.0});
-    route.wireMeters = source.meters + sink.meters;
-    const int switchHops = hops(source.switchNode, sink.switchNode);
+    int switchHops = hops(source.switchNode, cable(to).switchNode);
+    for (int k = 1; switchHops < 0 && k < nicCount(to.server); ++k) {
+        to.nic = (to.nic + 1) % nicCount(to.server);
+        switchHops = hops(source.switchNode, cable(to).switchNode);
+    }
     if (switchHops < 0)
         throw std::invalid_argument("no path from " + m_s->topology->node(from.server).name +
                                     " to " + m_s->topology->node(to.server).name);
+    const Cable& sink = cable(to);
+    route.elements.push_back({source.up, 1.0});
+    route.wireMeters = source.meters + sink.meters;
     route.switchHops = switchHops + 1;
 
     if (source.switchNode != sink.switchNode) {

@@ -100,9 +100,16 @@ public:
     std::uint32_t nicUp(Endpoint endpoint) const;
     std::uint32_t nicDown(Endpoint endpoint) const;
 
+    /// Whether a switch path joins the two NICs (false across rail planes, whose spines
+    /// serve separate groups of rails).
+    bool reaches(Endpoint from, Endpoint to) const;
+
     /// Route from one NIC to another. `flowKey` picks the ECMP member (hash of the
-    /// endpoints, the key and the seed), so a run is reproducible and reseedable.
-    /// Throws std::invalid_argument when the destination cannot be reached.
+    /// endpoints, the key and the seed), so a run is reproducible and reseedable. Where no
+    /// switch path joins them (rail planes, with a failure shifting one server's NICs), the
+    /// destination server takes the data on its first NIC from `to` on that the source
+    /// reaches, and forwards it over NVLink, as NCCL's PXN does. Throws
+    /// std::invalid_argument when no NIC of the destination can be reached.
     Route route(Endpoint from, Endpoint to, std::uint64_t flowKey) const;
     /// The same route, appended to `elements` (cleared first) without allocating: for
     /// callers routing many flows. Returns switch hops and metres through `route`.

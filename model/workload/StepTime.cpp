@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -48,7 +49,9 @@ double dataParallelSeconds(const FabricNetwork& network, const model::Workload& 
                 if (index < stageServers.size())
                     rings[static_cast<std::size_t>(o)].push_back(stageServers[index]);
             }
-        int rails = gpusPerServer;
+        // Every NIC a server has carries its share: 16 x 200G or 32 x 100G for 8 GPUs run
+        // at the same rate as 8 x 400G (NCCL spreads a GPU's channels over its NICs).
+        int rails = std::numeric_limits<int>::max();
         for (const auto server : stageServers)
             rails = std::min(rails, std::max(1, network.nicCount(server)));
         // Each GPU's shard after the local combine, split over the rails its server has.

@@ -20,6 +20,7 @@
 
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
 #ifndef Q_MOC_RUN
+#include "model/analysis/Connectivity.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/topology/Topology.hpp"
 #include "support/GeneratorRequests.hpp"
@@ -147,6 +148,9 @@ void tst_LeafSpineGenerator::counts() {
     QCOMPARE(c.leafSpineCables, leafSpineCables);
     // Every NIC is cabled exactly once.
     QCOMPARE(c.serverCables, params.servers * params.nicsPerServer);
+    // One plane of switches (model::switchPlanes), or none on a single leaf: every leaf
+    // reaches every spine.
+    QCOMPARE(switchPlanes(topology), 1);
     // Each leaf reaches every spine (the uplinks spread evenly).
     QCOMPARE(c.leafSpineLinks, leaves * spines);
 
@@ -213,6 +217,8 @@ void tst_LeafSpineGenerator::railPlanes() {
         QCOMPARE(int(served.size()), 1);
     for (const auto& [leaf, count] : spinesOfLeaf)
         QCOMPARE(count, spines / planes);
+    // The report names the planes (model::switchPlanes); a one-plane fabric has one.
+    QCOMPARE(switchPlanes(topology), planes);
     // Every leaf keeps its full uplink count, and every switch stays within its radix.
     const auto problems = topology.problems();
     QVERIFY2(problems.empty(), qPrintable(joined(problems)));

@@ -115,6 +115,13 @@ void tst_StatusFigures::texts_data() {
     QTest::newRow("huge: by pod") << huge() << "bisection"
                                   << "Bisection 3,276.8 Tb/s (67%)"
                                   << "for the worst halving: halves by pod";
+    DesignFigures planes = teaching();
+    planes.counts.switches = {24, 16, 0};
+    planes.counts.switchPlanes = 2;
+    QTest::newRow("rail planes: counted, and what they mean")
+        << planes << "switches"
+        << "24 leaf · 16 spine · 2 planes"
+        << "traffic between rails of different planes crosses NVLink first";
     QTest::newRow("huge: problems") << huge() << "problems"
                                     << "12 problems"
                                     << "First: spine spine-3: uses 66 ports";

@@ -95,8 +95,15 @@ void StatusFigures::show(const DesignFigures& f) {
         tr("%1 leaf · %2 spine").arg(numberText(tiers.leaf), numberText(tiers.spine));
     if (tiers.core > 0)
         switches += tr(" · %1 core").arg(numberText(tiers.core));
+    QString tip = tr("Switches by tier: %1 in all").arg(numberText(tiers.total()));
+    if (counts.switchPlanes > 1) {
+        switches += tr(" · %1 planes").arg(numberText(counts.switchPlanes));
+        tip += tr("\nThe switches form %1 separate planes, each serving its own rails: "
+                  "traffic between rails of different planes crosses NVLink first (PXN).")
+                   .arg(numberText(counts.switchPlanes));
+    }
     m_switches->setText(switches);
-    m_switches->setToolTip(tr("Switches by tier: %1 in all").arg(numberText(tiers.total())));
+    m_switches->setToolTip(tip);
 
     if (f.oversubscriptionMeasured) {
         m_ratio->setText(tr("%1 oversub.").arg(ratioText(f.oversubscription)));

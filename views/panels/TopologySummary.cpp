@@ -2,11 +2,13 @@
 // SPDX-License-Identifier: MIT
 #include "views/panels/TopologySummary.hpp"
 
+#include "model/analysis/Connectivity.hpp"
+
 namespace fabriclab::views {
 
 TopologySummary TopologySummary::of(const model::Topology& topology) {
     return {topology.gpuCount(), topology.serverCount(), topology.switchCounts(),
-            topology.cableCounts()};
+            topology.cableCounts(), model::switchPlanes(topology)};
 }
 
 } // namespace fabriclab::views

@@ -13,6 +13,7 @@ struct TopologySummary {
     int servers = 0;
     model::TierCounts switches;
     model::CableCounts cables;
+    int switchPlanes = 1; ///< model::switchPlanes
 
     static TopologySummary of(const model::Topology& topology);
 };
