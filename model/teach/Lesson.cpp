@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -235,14 +236,30 @@ void sharpSteps(const Classroom& room, LessonRun& run) {
     // stream each way: the switches sum what comes up, so no link carries a chunk twice.
     std::vector<model::LinkId> serverLinks;
     std::vector<model::LinkId> upLinks;
+    // Each edge switch sends up to the first top-tier switch it reaches: the root itself,
+    // or, where groups of rails have spines of their own (rail planes), its plane's.
+    const model::NodeKind top = topology.node(root).kind;
+    const auto topOf = [&](model::NodeId edge) {
+        std::optional<model::NodeId> first;
+        for (const model::LinkId up : topology.linksOf(edge)) {
+            const model::Link& l = topology.link(up);
+            const model::NodeId other = l.a == edge ? l.b : l.a;
+            if (topology.node(other).kind == top && (!first || other.value < first->value))
+                first = other;
+        }
+        return first;
+    };
     for (const model::NodeId server : run.order)
         for (const model::LinkId id : topology.linksOf(server)) {
             serverLinks.push_back(id);
             const model::Link& link = topology.link(id);
             const model::NodeId edge = link.a == server ? link.b : link.a;
+            const auto edgeTop = topOf(edge);
+            if (edge == root || !edgeTop)
+                continue;
             for (const model::LinkId up : topology.linksOf(edge)) {
                 const model::Link& l = topology.link(up);
-                if ((l.a == root || l.b == root) && edge != root &&
+                if ((l.a == *edgeTop || l.b == *edgeTop) &&
                     std::find(upLinks.begin(), upLinks.end(), up) == upLinks.end())
                     upLinks.push_back(up);
             }

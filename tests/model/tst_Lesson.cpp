@@ -6,8 +6,10 @@
 #include <QTest>
 
 #ifndef Q_MOC_RUN
+#include "model/analysis/Connectivity.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/design/Failures.hpp"
+#include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/teach/Lesson.hpp"
 
@@ -82,6 +84,7 @@ private Q_SLOTS:
     void refusals();
     void aFailedSpineStillTeaches();
     void railOptimizedAllToAllStaysUnderTheLeaves();
+    void sharpClimbsEveryRailPlane();
 };
 
 void tst_Lesson::allReduceLeavesEveryServerTheFullSum_data() {
@@ -267,6 +270,33 @@ void tst_Lesson::railOptimizedAllToAllStaysUnderTheLeaves() {
         QVERIFY(switchLinkLoaded(leafSpine, step));
         QVERIFY(step.caption.find("cross the spines") != std::string::npos);
     }
+}
+
+void tst_Lesson::sharpClimbsEveryRailPlane() {
+    // The 16-GPU workshop servers (2 GPUs, 2 NDR NICs) rail-optimized on radix-4 switches:
+    // 2 servers per unit, 4 units x 2 rail leaves = 8 leaves, more than a spine's 4 ports,
+    // so each rail has spines of its own. SHARP sums up to the top of each plane: every
+    // leaf's uplinks carry the summed stream, not only the first plane's.
+    model::Design design = sample(kSixteen);
+    model::GeneratorParams p;
+    p.servers = 8;
+    p.gpusPerServer = 2;
+    p.nicsPerServer = 2;
+    p.railOptimized = true;
+    p.leafRadix = 4;
+    p.spineRadix = 4;
+    design.topology = model::generateLeafSpine(p);
+    design.generator.reset();
+    QCOMPARE(model::switchPlanes(design.topology), 2);
+    const teach::LessonRun run = teach::teach(design, Lesson::SharpAllReduce, kBuffer);
+    std::set<std::uint32_t> leavesClimbing;
+    for (const auto& [id, load] : run.steps.front().linkLoad) {
+        const model::Link& link = design.topology.link(model::LinkId{id});
+        if (design.topology.node(link.a).kind == model::NodeKind::Leaf &&
+            design.topology.node(link.b).kind == model::NodeKind::Spine && load > 0)
+            leavesClimbing.insert(link.a.value);
+    }
+    QCOMPARE(int(leavesClimbing.size()), design.topology.switchCounts().leaf);
 }
 
 QTEST_APPLESS_MAIN(tst_Lesson)
