@@ -8,6 +8,7 @@ Use it to compare two builds, e.g. before and after a model change:
 
   scripts/validation-score.py build/ci/app/fabriclab-cli
   scripts/validation-score.py /path/to/other/build/app/fabriclab-cli
+  scripts/validation-score.py build/ci/app/fabriclab-cli --rows   # and one line per case
 """
 import json
 import os
@@ -36,6 +37,7 @@ def design(case):
 
 def main():
     cli = sys.argv[1]
+    rows = "--rows" in sys.argv[2:]
     within = {"fit": 0, "check": 0}
     total = {"fit": 0, "check": 0}
     errors = []
@@ -54,7 +56,13 @@ def main():
             low, high = case["published"]
             nearest = min(max(got, low), high)
             total[case["set"]] += 1
-            within[case["set"]] += abs(got - nearest) / nearest <= case["tolerance"] + 1e-12
+            ok = abs(got - nearest) / nearest <= case["tolerance"] + 1e-12
+            within[case["set"]] += ok
+            if rows:
+                middle = (low + high) / 2
+                print(f"{case['set']:5} {'ok  ' if ok else 'MISS'} {case['id']:45} "
+                      f"{middle:9.2f} {got:9.2f} {100 * (got - middle) / middle:+6.1f}% "
+                      f"{row['algorithm']} {row['protocol']}")
             if case["set"] == "check":
                 middle = (low + high) / 2
                 errors.append(abs(got - middle) / middle)
