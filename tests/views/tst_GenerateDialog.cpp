@@ -10,6 +10,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -41,6 +42,7 @@ private Q_SLOTS:
     void prefillsFromTheFabricOfAHandDrawnDesign();
     void refusesAnImpossibleRequest();
     void acceptsAValidRequest();
+    void saysWhenSpinesFormRailPlanes();
 };
 
 void tst_GenerateDialog::prefillsFromTheDesignsGenerator() {
@@ -109,6 +111,25 @@ void tst_GenerateDialog::acceptsAValidRequest() {
     QCOMPARE(params->servers, 2048);
     dialog.accept();
     QCOMPARE(dialog.result(), int(QDialog::Accepted));
+}
+
+void tst_GenerateDialog::saysWhenSpinesFormRailPlanes() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kGenerated));
+    GenerateDialog dialog(document);
+    auto* planes = dialog.findChild<QLabel*>(QStringLiteral("planesNote"));
+    QTRY_VERIFY(okButton(dialog)->isEnabled());
+    QVERIFY(planes->isHidden()); // the sample's 16 leaves all reach its 128-port spines
+    // 2,048 servers x 8 rails on radix-128 switches at 1:1: 32 units, 256 rail leaves, more
+    // than a spine reaches; two planes of 4 rails (128 leaves each) fit.
+    dialog.findChild<QSpinBox*>(QStringLiteral("servers"))->setValue(2048);
+    QTRY_VERIFY(!planes->isHidden());
+    QVERIFY2(planes->text().contains(QStringLiteral("2 rail planes")), qPrintable(planes->text()));
+    QVERIFY(okButton(dialog)->isEnabled());
+    QCOMPARE(figure(dialog, "leaves"), QStringLiteral("256"));
+    // FABRICLAB_SCREENSHOTS=DIR keeps a PNG of the dialog for review.
+    if (const QString folder = qEnvironmentVariable("FABRICLAB_SCREENSHOTS"); !folder.isEmpty())
+        QVERIFY(dialog.grab().save(QDir(folder).filePath(QStringLiteral("generate-planes.png"))));
 }
 
 QTEST_MAIN(tst_GenerateDialog)

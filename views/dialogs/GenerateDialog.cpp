@@ -195,6 +195,11 @@ void GenerateDialog::buildPreview() {
     m_refusal->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_refusal->hide();
 
+    m_planes = new QLabel(this);
+    m_planes->setObjectName(QStringLiteral("planesNote"));
+    m_planes->setWordWrap(true);
+    m_planes->hide();
+
     auto* note =
         new QLabel(tr("Replaces the current design's topology; Undo brings it back."), this);
     note->setForegroundRole(QPalette::PlaceholderText);
@@ -210,6 +215,7 @@ void GenerateDialog::buildPreview() {
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(columns);
     layout->addWidget(m_refusal);
+    layout->addWidget(m_planes);
     layout->addWidget(note);
     layout->addWidget(m_buttons);
 }
@@ -297,11 +303,17 @@ void GenerateDialog::showOutcome(const GeneratorPreview::Outcome& outcome) {
         figure("serverCables", static_cast<double>(s.cables.server));
         figure("leafSpineCables", static_cast<double>(s.cables.leafSpine));
         figure("spineCoreCables", static_cast<double>(s.cables.spineCore));
+        m_planes->setText(tr("No spine reaches every leaf, so the spines form %1 rail planes, "
+                             "each serving its own rails: traffic between rails of different "
+                             "planes crosses NVLink first (PXN).")
+                              .arg(s.switchPlanes));
+        m_planes->setVisible(s.switchPlanes > 1);
         m_refusal->hide();
         m_accepted = outcome.params;
     } else {
         for (auto& [name, label] : m_figures)
             label->setText(QStringLiteral("—"));
+        m_planes->hide();
         m_refusal->setText(tr("Cannot generate this: %1").arg(outcome.refusal));
         m_refusal->show();
         m_accepted.reset();

@@ -74,6 +74,7 @@ private:
     QSpinBox* m_serversPerPod = nullptr;  ///< 0: the largest pod that fits
     std::map<QString, QLabel*> m_figures; ///< preview values by name ("spines")
     QLabel* m_refusal = nullptr;
+    QLabel* m_planes = nullptr; ///< says when the spines form separate rail planes
     QDialogButtonBox* m_buttons = nullptr;
     QTimer m_previewDelay;
     GeneratorPreview m_preview;
