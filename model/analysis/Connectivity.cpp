@@ -20,31 +20,39 @@ struct Components {
     int of(NodeId id) const { return componentOf[id.value]; }
 };
 
-Components components(const Topology& topology) {
+/// The parts of the nodes `counted` keeps, joined by links between two such nodes; other
+/// nodes stay at -1. Everything counts for the fabric's parts; switches alone for its planes.
+template <typename Counted> Components components(const Topology& topology, Counted counted) {
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
     std::size_t ids = 0;
     for (const auto& [id, node] : topology.nodes())
         ids = std::max<std::size_t>(ids, id.value + 1);
     Graph graph(ids);
     for (const auto& [id, link] : topology.links())
-        boost::add_edge(link.a.value, link.b.value, graph);
+        if (counted(topology.node(link.a)) && counted(topology.node(link.b)))
+            boost::add_edge(link.a.value, link.b.value, graph);
     Components result;
     result.componentOf.assign(ids, -1);
     if (ids == 0)
         return result;
-    boost::connected_components(graph, result.componentOf.data());
-    // Ids without a node are vertices of their own: count only the parts nodes are in.
-    std::vector<char> seen(ids, 0);
+    std::vector<int> raw(ids, -1);
+    boost::connected_components(graph, raw.data());
+    // Ids without a node, and nodes not counted, are vertices of their own: number only the
+    // parts counted nodes are in.
     std::vector<int> kept(ids, -1);
     for (const auto& [id, node] : topology.nodes()) {
-        int& part = result.componentOf[id.value];
-        if (!seen[static_cast<std::size_t>(part)]) {
-            seen[static_cast<std::size_t>(part)] = 1;
-            kept[static_cast<std::size_t>(part)] = result.count++;
-        }
-        part = kept[static_cast<std::size_t>(part)];
+        if (!counted(node))
+            continue;
+        int& part = kept[static_cast<std::size_t>(raw[id.value])];
+        if (part < 0)
+            part = result.count++;
+        result.componentOf[id.value] = part;
     }
     return result;
+}
+
+Components components(const Topology& topology) {
+    return components(topology, [](const Node&) { return true; });
 }
 
 } // namespace
@@ -54,24 +62,8 @@ int connectedParts(const Topology& topology) {
 }
 
 int switchPlanes(const Topology& topology) {
-    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
-    const auto isSwitch = [&](NodeId id) { return topology.node(id).kind != NodeKind::Server; };
-    std::size_t ids = 0;
-    for (const auto& [id, node] : topology.nodes())
-        ids = std::max<std::size_t>(ids, id.value + 1);
-    Graph graph(ids);
-    for (const auto& [id, link] : topology.links())
-        if (isSwitch(link.a) && isSwitch(link.b))
-            boost::add_edge(link.a.value, link.b.value, graph);
-    std::vector<int> componentOf(ids, -1);
-    if (ids > 0)
-        boost::connected_components(graph, componentOf.data());
-    std::vector<int> planes;
-    for (const auto& [id, node] : topology.nodes())
-        if (node.kind != NodeKind::Server)
-            planes.push_back(componentOf[id.value]);
-    std::sort(planes.begin(), planes.end());
-    return static_cast<int>(std::unique(planes.begin(), planes.end()) - planes.begin());
+    return components(topology, [](const Node& node) { return node.kind != NodeKind::Server; })
+        .count;
 }
 
 ServerReach serverReach(const Topology& topology) {

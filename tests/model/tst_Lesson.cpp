@@ -12,6 +12,7 @@
 #include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/teach/Lesson.hpp"
+#include "support/GeneratorRequests.hpp"
 
 #include <bitset>
 #include <cmath>
@@ -278,13 +279,8 @@ void tst_Lesson::sharpClimbsEveryRailPlane() {
     // so each rail has spines of its own. SHARP sums up to the top of each plane: every
     // leaf's uplinks carry the summed stream, not only the first plane's.
     model::Design design = sample(kSixteen);
-    model::GeneratorParams p;
-    p.servers = 8;
+    model::GeneratorParams p = testing::generatorRequest("leaf-spine", 8, 2, true, 4, 4, 4, 1, 1);
     p.gpusPerServer = 2;
-    p.nicsPerServer = 2;
-    p.railOptimized = true;
-    p.leafRadix = 4;
-    p.spineRadix = 4;
     design.topology = model::generateLeafSpine(p);
     design.generator.reset();
     QCOMPARE(model::switchPlanes(design.topology), 2);
