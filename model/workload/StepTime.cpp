@@ -362,36 +362,38 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     // parallelism across servers adds is its time beyond the same all-reduces on NVLink,
     // not beyond the ideal fabric.
     ideal.tp = here.tpOnScaleUp;
-    const double shown = 1 - w.overlap; // of data, expert and context parallel traffic
-    const auto set = [&](Parallelism p, double seconds, double idealSeconds, bool onFabric,
-                         double share) {
+    // Of data, expert and context parallel traffic, the share compute does not hide;
+    // tensor and pipeline traffic sit on the critical path whole.
+    const auto shownShare = [&](Parallelism p) {
+        const bool overlaps =
+            p == Parallelism::Data || p == Parallelism::Expert || p == Parallelism::Context;
+        return overlaps ? 1 - w.overlap : 1.0;
+    };
+    const auto set = [&](Parallelism p, double seconds, double idealSeconds, bool onFabric) {
         CommPart& part = t.parts[static_cast<std::size_t>(p)];
         part.seconds = seconds;
         part.onFabric = onFabric && seconds > 0;
         if (!part.onFabric)
             return; // inside the scale-up domain: inside MFU, neither waits nor hides
         part.idealSeconds = std::min(idealSeconds, seconds);
-        part.exposedSeconds = (seconds - part.idealSeconds) * share;
+        part.exposedSeconds = (seconds - part.idealSeconds) * shownShare(p);
         part.hiddenSeconds = seconds - part.idealSeconds - part.exposedSeconds;
     };
-    set(Parallelism::Data, here.dp, ideal.dp, crossing.dp, shown);
-    set(Parallelism::Tensor, here.tp, ideal.tp, crossing.tp, 1);
-    set(Parallelism::Pipeline, here.pp, ideal.pp, crossing.pp, 1);
-    set(Parallelism::Expert, here.ep, ideal.ep, crossing.ep, shown);
-    set(Parallelism::Context, here.cp, ideal.cp, crossing.cp, shown);
+    set(Parallelism::Data, here.dp, ideal.dp, crossing.dp);
+    set(Parallelism::Tensor, here.tp, ideal.tp, crossing.tp);
+    set(Parallelism::Pipeline, here.pp, ideal.pp, crossing.pp);
+    set(Parallelism::Expert, here.ep, ideal.ep, crossing.ep);
+    set(Parallelism::Context, here.cp, ideal.cp, crossing.cp);
     // The same traffic on the ideal fabric, as much of it as the step would wait on there.
     // A step at the MFU cannot be shorter than that: an MFU too high for this job's
     // communication leaves the step set by communication, and the report says so.
     double idealCritical = 0;
     for (int i = 0; i < kParallelismCount; ++i) {
         const CommPart& part = t.parts[static_cast<std::size_t>(i)];
-        const auto kind = static_cast<Parallelism>(i);
-        const bool overlaps = kind == Parallelism::Data || kind == Parallelism::Expert ||
-                              kind == Parallelism::Context;
         t.commSeconds += part.onFabric ? part.seconds : 0.0;
         t.idealCommSeconds += part.idealSeconds;
         t.exposedCommSeconds += part.exposedSeconds;
-        idealCritical += part.idealSeconds * (overlaps ? shown : 1.0);
+        idealCritical += part.idealSeconds * shownShare(static_cast<Parallelism>(i));
     }
     t.communicationBound = idealCritical > t.computeSeconds;
     t.busySeconds = std::max(t.computeSeconds, idealCritical);
