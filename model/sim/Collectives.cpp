@@ -167,6 +167,44 @@ nccl::NodeHardware nodeHardware(const Context& c) {
     return h;
 }
 
+/// The fastest the slowest server of the group moves data onto or off the fabric, bytes/s:
+/// its NICs' goodput, and no more than its GPUs' links to them carry (NCCL's PCIe figure,
+/// which its own graph search holds every channel to).
+double serverNetworkBps(const Context& c) {
+    double slowest = std::numeric_limits<double>::infinity();
+    for (const auto server : c.group.servers) {
+        model::Gbps nics{0};
+        for (int rail = 0; rail < c.rails; ++rail)
+            nics = nics + c.network.nicGoodput({server, rail});
+        slowest = std::min(slowest, model::bytesPerSecond(nics));
+    }
+    return std::min(slowest, c.gpus * model::bytesPerSecond(model::GBps(c.group.gpu.pcieGBps)));
+}
+
+/// Bytes each server must at least move across its NICs in one direction for `bytes` of
+/// `op` (nccl-tests' size) over `servers` servers and `ranks` GPUs. All-gather receives,
+/// and reduce-scatter sends, every other server's share; broadcast delivers everything.
+/// All-reduce without in-network reduction crosses each server boundary 2 (n - 1) / n times
+/// on 3 or more servers, as NCCL's rings and trees do (at 2 servers the tree sends it once);
+/// with the switches reducing (SHARP), each server sends its data once and receives it once.
+double nicBytesAtLeast(CollectiveOp op, double bytes, int servers, int ranks, bool inNetwork) {
+    if (servers < 2)
+        return 0;
+    const double otherServers = (servers - 1.0) / servers;
+    switch (op) {
+    case CollectiveOp::AllGather:
+    case CollectiveOp::ReduceScatter:
+        return bytes * otherServers;
+    case CollectiveOp::Broadcast:
+        return bytes;
+    case CollectiveOp::AllReduce:
+        return (inNetwork || servers == 2) ? bytes : 2 * bytes * (ranks - 1.0) / ranks;
+    case CollectiveOp::AllToAll:
+        break;
+    }
+    return bytes * otherServers;
+}
+
 nccl::Function ncclFunction(CollectiveOp op) {
     switch (op) {
     case CollectiveOp::AllGather:
@@ -350,6 +388,14 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
                                              system.nvlsTree.channels * system.nvlsTree.bwInter,
                                              nccl::executionCostsFor(system.architecture)))
                          .value;
+    // NCCL's model and the measured departures from it stay within what the NICs carry:
+    // a physical floor, not a fit (tst_DesignProperties holds every operation to it).
+    const bool inNetwork = cost->algorithm == nccl::Algorithm::CollNetDirect ||
+                           cost->algorithm == nccl::Algorithm::CollNetChain ||
+                           cost->algorithm == nccl::Algorithm::Nvls;
+    result.seconds = std::max(
+        result.seconds, nicBytesAtLeast(spec.op, bytes, c.servers, c.servers * c.gpus, inNetwork) /
+                            serverNetworkBps(c));
     const int n = c.servers * c.gpus;
     const int ringSteps = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;
     if (cost->algorithm == nccl::Algorithm::Ring)
@@ -430,8 +476,13 @@ CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
     const double software = c.servers > 1 ? nccl::p2pOverheadSeconds(c.network.fabric().p2p, piece,
                                                                      (c.servers - 1) * c.gpus)
                                           : 0.0;
-    result.seconds =
-        std::max(result.phase.seconds + software, intra + (c.gpus > 1 ? c.scaleUpAlpha : 0.0));
+    // Each GPU's data for other servers leaves through the server's NICs, which its GPUs'
+    // links to them feed (NCCL's PCIe figure): a server of few GPUs and many NICs is held to
+    // what the GPUs can feed, as the other collectives are by NCCL's graph search.
+    const double network =
+        c.servers > 1 ? piece * (n - c.gpus) * c.gpus / serverNetworkBps(c) : 0.0;
+    result.seconds = std::max(
+        {result.phase.seconds + software, network, intra + (c.gpus > 1 ? c.scaleUpAlpha : 0.0)});
     return result;
 }
 

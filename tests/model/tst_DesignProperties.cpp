@@ -12,11 +12,13 @@
 #include "model/catalog/Catalog.hpp"
 #include "model/cost/CostModel.hpp"
 #include "model/io/DesignFile.hpp"
+#include "model/report/NcclTests.hpp"
 #include "model/report/RunReport.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -108,6 +110,7 @@ class tst_DesignProperties : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void everyValidDesignKeepsItsProperties();
+    void busBandwidthStaysWithinTheHardware();
 };
 
 void tst_DesignProperties::everyValidDesignKeepsItsProperties() {
@@ -229,6 +232,113 @@ void tst_DesignProperties::everyValidDesignKeepsItsProperties() {
     QCOMPARE(checked, kDesigns);
     QVERIFY(multiServerAllReduces >= 10); // the bounds were really exercised
     QVERIFY(costPairs >= kDesigns / 2);
+}
+
+/// Physical bounds on what nccl-tests would print, for every operation and size on random
+/// rail-optimized and plain leaf-spines of every catalog GPU and fabric, SHARP on and off.
+/// Each bound is the least a server must move over its NICs (line rate: nics x Gb/s / 8),
+/// or a GPU over NVLink, written as the busbw it allows; n GPUs on N servers of g each:
+/// - all-reduce, 3+ servers, SHARP off: every byte leaves each server 2(n-1)/n times over,
+///   so busbw <= the NICs' line rate (issue 10's bound);
+/// - all-reduce otherwise (2 servers, or SHARP reducing in the switches): each server still
+///   sends its data once, so busbw <= 2(n-1)/n x line rate;
+/// - all-gather and reduce-scatter: a server receives (sends) every other server's share,
+///   (N-1)/N of the data, so busbw <= line rate x N/(N-1) x (n-1)/n;
+/// - all-to-all: a server sends g x (N-1)/N of a rank's data, through its NICs and through
+///   its GPUs' PCIe links to them, so busbw <= min(line rate, g x PCIe) / g x N/(N-1) x (n-1)/n;
+/// - inside one server, anything but an NVLink SHARP all-reduce: busbw <= a GPU's NVLink rate.
+void tst_DesignProperties::busBandwidthStaysWithinTheHardware() {
+    const Catalog& catalog = Catalog::builtin();
+    std::mt19937_64 random(kSeed + 1);
+    const auto pick = [&](const auto& options) {
+        return options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(random)];
+    };
+    std::vector<std::string> fabrics;
+    for (const auto& [id, fabric] : catalog.fabrics())
+        fabrics.push_back(id);
+    std::vector<std::string> gpus;
+    for (const auto& [id, gpu] : catalog.gpus())
+        gpus.push_back(id);
+    int rows = 0;
+    for (int design = 0; design < 60; ++design) {
+        const int gpusPerServer = pick(std::vector<int>{1, 2, 4, 8});
+        const int servers = pick(std::vector<int>{1, 2, 3, 4, 8, 16});
+        const int nics = pick(std::vector<int>{1, 2, 4, 8, 16, 32});
+        const int nicGbps = pick(std::vector<int>{100, 200, 400, 800});
+        const bool sharp = pick(std::vector<int>{0, 1}) == 1;
+        const std::string gpuId = pick(gpus);
+        nlohmann::json file = {{"format", "fabriclab-design"},
+                               {"version", 1},
+                               {"name", "bounds"},
+                               {"fabric", pick(fabrics)},
+                               {"sharp", sharp},
+                               {"generator",
+                                {{"kind", "leaf-spine"},
+                                 {"servers", servers},
+                                 {"gpusPerServer", gpusPerServer},
+                                 {"nicsPerServer", nics},
+                                 {"nicGbps", nicGbps},
+                                 {"railOptimized", pick(std::vector<int>{0, 1}) == 1},
+                                 {"leafRadix", 128},
+                                 {"spineRadix", 128},
+                                 {"oversubscription", pick(std::vector<double>{1, 2})}}},
+                               {"workload",
+                                {{"model", "llama3-8b"},
+                                 {"gpu", gpuId},
+                                 {"globalBatchTokens", 4194304},
+                                 {"tp", 1},
+                                 {"pp", 1},
+                                 {"dp", servers * gpusPerServer}}}};
+        const QByteArray where = QByteArray("bounds design ") + QByteArray::number(design) + ": " +
+                                 QByteArray::fromStdString(file.dump());
+        model::Design parsed;
+        try {
+            parsed = model::parseDesign(file.dump(), "bounds", catalog);
+        } catch (const std::invalid_argument&) {
+            continue; // more ports than the leaves have: refused with a reason elsewhere
+        }
+        const model::GpuSpec& gpu = *catalog.findGpu(gpuId);
+        const double n = servers * gpusPerServer;
+        const double nicLine = nics * nicGbps / 8.0;
+        const double otherServers = servers > 1 ? servers / (servers - 1.0) : 0;
+        for (const auto op : {model::CollectiveOp::AllReduce, model::CollectiveOp::AllGather,
+                              model::CollectiveOp::ReduceScatter, model::CollectiveOp::AllToAll}) {
+            if (n < 2)
+                continue;
+            model::NcclTestsOptions options;
+            options.op = op;
+            options.minBytes = 1 << 20;
+            options.maxBytes = 4.0 * (1u << 30);
+            options.factor = 16;
+            const model::NcclTestsReport report = model::runNcclTests(parsed, catalog, options);
+            for (const model::NcclTestsRow& row : report.rows) {
+                ++rows;
+                double bound = std::numeric_limits<double>::infinity();
+                const bool nvlsAllReduce = op == model::CollectiveOp::AllReduce &&
+                                           row.algorithm == model::CollectiveAlgorithm::Nvls;
+                if (servers == 1 && !nvlsAllReduce)
+                    bound = gpu.scaleUpGBps;
+                else if (servers >= 3 && op == model::CollectiveOp::AllReduce && !sharp)
+                    bound = nicLine;
+                else if (servers >= 2 && op == model::CollectiveOp::AllReduce)
+                    bound = 2 * (n - 1) / n * nicLine;
+                else if (servers >= 2 && op == model::CollectiveOp::AllToAll)
+                    bound = std::min(nicLine, gpusPerServer * gpu.pcieGBps) / gpusPerServer *
+                            otherServers * (n - 1) / n;
+                else if (servers >= 2)
+                    bound = nicLine * otherServers * (n - 1) / n;
+                QVERIFY2(row.busBwGBps <= bound * (1 + 1e-9),
+                         (where + " " +
+                          QByteArray::fromStdString(std::string(model::toString(op))) + " at " +
+                          QByteArray::number(row.bytes) + " B: busbw " +
+                          QByteArray::number(row.busBwGBps) + " GB/s over the bound " +
+                          QByteArray::number(bound))
+                             .constData());
+            }
+        }
+    }
+    qInfo("%d nccl-tests rows held to their bounds", rows);
+    QVERIFY(rows >= 400); // the bounds were really exercised
 }
 
 QTEST_APPLESS_MAIN(tst_DesignProperties)
