@@ -77,6 +77,10 @@ std::optional<Platform> platformOf(std::string_view gpuId, int nicsPerServer, do
         return Platform::P5en;
     if (gpuId == "b200" && nicsPerServer == 8 && nicGbps == 400)
         return Platform::P6;
+    // p6-b300: 6,400 Gb/s of EFA per instance (AWS's instance listing), which instance
+    // logs show as 16 devices; either way of drawing it is the one instance type.
+    if (gpuId == "b300" && nicsPerServer * nicGbps == 6400)
+        return Platform::P6B300;
     return std::nullopt;
 }
 

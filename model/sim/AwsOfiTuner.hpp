@@ -41,8 +41,7 @@ struct Region {
 const std::vector<Region>& regions();
 
 /// The instance a server corresponds to: its GPU and its NICs (the plugin reads the
-/// instance type). Nothing for servers the tuner has no polygons for, and for p6-b300,
-/// whose GPU the catalog does not list yet.
+/// instance type). Nothing for servers the tuner has no polygons for.
 std::optional<Platform> platformOf(std::string_view gpuId, int nicsPerServer, double nicGbps);
 
 /// Whether (bytes, ranks) lies inside the polygon or on its edge, as the plugin decides it on

@@ -112,6 +112,9 @@ void tst_AwsOfiTuner::platformsFromTheServer() {
     QVERIFY(platformOf("h200", 32, 100) == Platform::P5); // p5e
     QVERIFY(platformOf("h200", 16, 200) == Platform::P5en);
     QVERIFY(platformOf("b200", 8, 400) == Platform::P6);
+    QVERIFY(platformOf("b300", 16, 400) == Platform::P6B300); // 6,400 Gb/s of EFA
+    QVERIFY(platformOf("b300", 8, 800) == Platform::P6B300);
+    QVERIFY(!platformOf("b300", 8, 400)); // half the instance's EFA: not a p6-b300
     QVERIFY(!platformOf("a100", 4, 100)); // p4d/p4de: no polygons
     QVERIFY(!platformOf("h100-sxm", 8, 400));
 }
