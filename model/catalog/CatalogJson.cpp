@@ -35,7 +35,7 @@ Fabric parseFabric(const JsonCursor& c) {
     c.allowOnly({"id", "name", "transport", "portGbps", "switchRadix", "switchLatencyNs",
                  "nicLatencyNs", "routing", "lineEfficiency", "incastEfficiency",
                  "protocolOverhead", "stepLatencyUs", "inNetworkReduction", "ncclTuner", "p2p",
-                 "hardware", "source"});
+                 "ringLl128StepUs", "hardware", "source"});
     Fabric f;
     f.id = c["id"].string();
     f.name = c["name"].string();
@@ -59,6 +59,8 @@ Fabric parseFabric(const JsonCursor& c) {
     if (auto step = c.find("stepLatencyUs"))
         f.stepLatencyUs = sourcedNumber(*step, 0, 1e6);
     f.inNetworkReduction = c["inNetworkReduction"].boolean();
+    if (auto step = c.find("ringLl128StepUs"))
+        f.ringLl128StepUs = sourcedNumber(*step, 0, 1e6);
     if (auto tuner = c.find("ncclTuner")) {
         f.ncclTuner = tuner->string();
         if (f.ncclTuner != "aws-ofi-nccl")
@@ -213,6 +215,8 @@ nlohmann::json toJson(const Fabric& f) {
                              {"transceiver", f.hardware.transceiverId}}}};
     if (!f.ncclTuner.empty())
         json["ncclTuner"] = f.ncclTuner;
+    if (f.ringLl128StepUs != kNcclNetRingLl128StepUs)
+        json["ringLl128StepUs"] = f.ringLl128StepUs;
     if (f.p2p != P2pExecution{})
         json["p2p"] = {{"chunkBytes", f.p2p.chunkBytes},
                        {"startUs", f.p2p.startUs},

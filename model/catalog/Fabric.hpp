@@ -41,6 +41,13 @@ struct P2pExecution {
     friend bool operator==(const P2pExecution&, const P2pExecution&) = default;
 };
 
+/// What a ring LL128 step between servers costs beyond NCCL's table on NCCL's own network
+/// transport (InfiniBand verbs, which RoCE fabrics and GCP's gIB plugin use too), us: fit
+/// on 4 x 8 H100 over NDR, all-gather at 16 MiB (fit case vp-h100-ndr-4-nodes-allgather-16m:
+/// 233 us measured, 135 in the model over 3 steps). Network plugins with their own costs
+/// (EFA's) state theirs in the catalog.
+inline constexpr double kNcclNetRingLl128StepUs = 33;
+
 /// How a fabric behaves and what it is built from. Behaviour is data: the simulator reads
 /// these numbers and never branches on the fabric's id.
 struct Fabric {
@@ -63,6 +70,9 @@ struct Fabric {
     /// empty for NCCL's own.
     std::string ncclTuner;
     P2pExecution p2p;
+    /// Time each ring LL128 step between servers takes beyond NCCL's table, us
+    /// (sim::nccl::ExecutionCosts).
+    double ringLl128StepUs = kNcclNetRingLl128StepUs;
     FabricHardware hardware;
 
     friend bool operator==(const Fabric&, const Fabric&) = default;

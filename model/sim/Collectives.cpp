@@ -386,7 +386,7 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
     result.seconds = model::microseconds(nccl::executionTimeUs(
                                              *cost, function, bytes, c.servers, c.servers * c.gpus,
                                              system.nvlsTree.channels * system.nvlsTree.bwInter,
-                                             nccl::executionCostsFor(system.architecture)))
+                                             nccl::executionCostsFor(system.architecture, c.network.fabric())))
                          .value;
     // NCCL's model and the measured departures from it stay within what the NICs carry:
     // a physical floor, not a fit (tst_DesignProperties holds every operation to it).

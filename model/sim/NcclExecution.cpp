@@ -45,8 +45,9 @@ double executionTimeUs(const Cost& chosen, Function function, double bytes, int 
     return chosen.timeUs;
 }
 
-ExecutionCosts executionCostsFor(model::GpuArchitecture architecture) {
+ExecutionCosts executionCostsFor(model::GpuArchitecture architecture, const model::Fabric& fabric) {
     ExecutionCosts costs;
+    costs.ringLl128NetworkStepUs = fabric.ringLl128StepUs;
     if (architecture == model::GpuArchitecture::Hopper)
         costs.allGatherRingShare = 0.85;
     return costs;

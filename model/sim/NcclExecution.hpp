@@ -16,7 +16,8 @@
 ///   and 2 x 8 B200 on the same NICs are no faster at 16 MiB.
 /// - Ring LL128 pays far more per network step than the model's 4 us: all-gather on 2 to 32
 ///   p5 servers at 32-64 MiB runs at half the model's busbw, and the gap grows with servers;
-///   it closes as each rank's piece grows past 1 MiB.
+///   it closes as each rank's piece grows past 1 MiB. EFA's plugin pays more per step than
+///   NCCL's own InfiniBand transport (Fabric::ringLl128StepUs).
 /// - Tree LL128 between servers moves its data at about half the model's bandwidth: 4 x 8
 ///   H100 on NDR take 151 us for a 4 MiB all-reduce where the model says 111.
 /// - All-gather on Hopper between servers (ring Simple) levels off at about 0.85 of the rate
@@ -37,9 +38,10 @@ struct ExecutionCosts {
     double nvlsTreeFillBytes = 48.0 * 1024 * 1024;
     /// Ring LL128: time each network step takes beyond NCCL's table, us, while each rank's
     /// piece is at most `ringLl128HiddenFromBytes`; above, the step's data hides all but
-    /// that share of it (fit cases `p5-allgather-8-nodes-*`: 51 and 41 us per step at 512 KiB
-    /// and 1 MiB pieces, 11 at 4 MiB = 45 x 1/4).
-    double ringLl128NetworkStepUs = 45.0;
+    /// that share of it. The step is the fabric's (Fabric::ringLl128StepUs: 33 on NCCL's own
+    /// transport; 45 on EFA, fit cases `p5-allgather-8-nodes-*`: 51 and 41 us per step at
+    /// 512 KiB and 1 MiB pieces, 11 at 4 MiB = 45 x 1/4); the knee is EFA's fit.
+    double ringLl128NetworkStepUs = model::kNcclNetRingLl128StepUs;
     double ringLl128HiddenFromBytes = 1024.0 * 1024;
     /// Tree LL128: share of the model's bandwidth it reaches between servers, the latency
     /// unchanged (fit case `h100-ndr-4-nodes-4m`: (111 - 66) / (151 - 66) = 0.53).
@@ -49,11 +51,11 @@ struct ExecutionCosts {
     double allGatherRingShare = 1.0;
 };
 
-/// The execution costs of a GPU architecture. Hopper's all-gather levels off near 0.85 of
-/// the per-NIC rate its all-reduce rings reach, over InfiniBand, RoCE and EFA alike (fit
-/// case `skypilot-a3ultra-h200-allgather-8g`: 326 of 383 GB/s); A100 and B200 runs reach
-/// the full rate, so they keep 1.
-ExecutionCosts executionCostsFor(model::GpuArchitecture architecture);
+/// The execution costs of a GPU architecture on a fabric. Hopper's all-gather levels off
+/// near 0.85 of the per-NIC rate its all-reduce rings reach, over InfiniBand, RoCE and EFA
+/// alike (fit case `skypilot-a3ultra-h200-allgather-8g`: 326 of 383 GB/s); A100 and B200
+/// runs reach the full rate, so they keep 1. The ring LL128 step is the fabric's.
+ExecutionCosts executionCostsFor(model::GpuArchitecture architecture, const model::Fabric& fabric);
 
 /// The chunk NCCL cuts a `piece`-byte send to a remote peer into, for the chunk setting
 /// NCCL_P2P_NET_CHUNKSIZE: a quarter of it for pieces below one setting, half below eight,
