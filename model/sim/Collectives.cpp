@@ -182,15 +182,15 @@ double serverNetworkBps(const Context& c) {
 }
 
 /// Bytes each server must at least move across its NICs in one direction for `bytes` of
-/// `op` (nccl-tests' size) over `servers` servers and `ranks` GPUs. All-gather receives,
-/// and reduce-scatter sends, every other server's share; broadcast delivers everything.
-/// All-reduce without in-network reduction crosses each server boundary 2 (n - 1) / n times
-/// on 3 or more servers, as NCCL's rings and trees do (at 2 servers the tree sends it once);
-/// with the switches reducing (SHARP), each server sends its data once and receives it once.
-double nicBytesAtLeast(CollectiveOp op, double bytes, int servers, int ranks, bool inNetwork) {
-    if (servers < 2)
-        return 0;
-    const double otherServers = (servers - 1.0) / servers;
+/// `op` (nccl-tests' size) over the group. All-gather receives, and reduce-scatter sends,
+/// every other server's share; broadcast delivers everything; in an all-to-all each of the
+/// server's GPUs sends every other server its share of its own `bytes`. All-reduce without
+/// in-network reduction crosses each server boundary 2 (n - 1) / n times on 3 or more
+/// servers, as NCCL's rings and trees do (at 2 servers the tree sends it once); with the
+/// switches reducing (SHARP), each server sends its data once and receives it once.
+double nicBytesAtLeast(const Context& c, CollectiveOp op, double bytes, bool inNetwork) {
+    const double otherServers = (c.servers - 1.0) / c.servers;
+    const double ranks = static_cast<double>(c.servers) * c.gpus;
     switch (op) {
     case CollectiveOp::AllGather:
     case CollectiveOp::ReduceScatter:
@@ -198,11 +198,18 @@ double nicBytesAtLeast(CollectiveOp op, double bytes, int servers, int ranks, bo
     case CollectiveOp::Broadcast:
         return bytes;
     case CollectiveOp::AllReduce:
-        return (inNetwork || servers == 2) ? bytes : 2 * bytes * (ranks - 1.0) / ranks;
+        return (inNetwork || c.servers == 2) ? bytes : 2 * bytes * (ranks - 1) / ranks;
     case CollectiveOp::AllToAll:
         break;
     }
-    return bytes * otherServers;
+    return bytes * c.gpus * otherServers;
+}
+
+/// The least time `op` can take over the group's NICs (nicBytesAtLeast at serverNetworkBps):
+/// a physical floor under NCCL's model and the measured departures from it, not a fit
+/// (tst_DesignProperties holds every operation to it). None on one server.
+double nicFloorSeconds(const Context& c, CollectiveOp op, double bytes, bool inNetwork) {
+    return c.servers > 1 ? nicBytesAtLeast(c, op, bytes, inNetwork) / serverNetworkBps(c) : 0.0;
 }
 
 nccl::Function ncclFunction(CollectiveOp op) {
@@ -383,19 +390,17 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
     result.algorithm = asRun(cost->algorithm);
     result.protocol = asRun(cost->protocol);
     const nccl::System& system = table.system();
-    result.seconds = model::microseconds(nccl::executionTimeUs(
-                                             *cost, function, bytes, c.servers, c.servers * c.gpus,
-                                             system.nvlsTree.channels * system.nvlsTree.bwInter,
-                                             nccl::executionCostsFor(system.architecture, c.network.fabric())))
-                         .value;
-    // NCCL's model and the measured departures from it stay within what the NICs carry:
-    // a physical floor, not a fit (tst_DesignProperties holds every operation to it).
+    const double modelled =
+        model::microseconds(
+            nccl::executionTimeUs(*cost, function, bytes, c.servers, c.servers * c.gpus,
+                                  system.nvlsTree.channels * system.nvlsTree.bwInter,
+                                  nccl::executionCostsFor(system.architecture, c.network.fabric())))
+            .value;
+    // Multi-node NVLS is NVLink SHARP with the switches' SHARP; CollNet is SHARP.
     const bool inNetwork = cost->algorithm == nccl::Algorithm::CollNetDirect ||
                            cost->algorithm == nccl::Algorithm::CollNetChain ||
                            cost->algorithm == nccl::Algorithm::Nvls;
-    result.seconds = std::max(
-        result.seconds, nicBytesAtLeast(spec.op, bytes, c.servers, c.servers * c.gpus, inNetwork) /
-                            serverNetworkBps(c));
+    result.seconds = std::max(modelled, nicFloorSeconds(c, spec.op, bytes, inNetwork));
     const int n = c.servers * c.gpus;
     const int ringSteps = spec.op == CollectiveOp::AllReduce ? 2 * (n - 1) : n - 1;
     if (cost->algorithm == nccl::Algorithm::Ring)
@@ -476,13 +481,12 @@ CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
     const double software = c.servers > 1 ? nccl::p2pOverheadSeconds(c.network.fabric().p2p, piece,
                                                                      (c.servers - 1) * c.gpus)
                                           : 0.0;
-    // Each GPU's data for other servers leaves through the server's NICs, which its GPUs'
-    // links to them feed (NCCL's PCIe figure): a server of few GPUs and many NICs is held to
-    // what the GPUs can feed, as the other collectives are by NCCL's graph search.
-    const double network =
-        c.servers > 1 ? piece * (n - c.gpus) * c.gpus / serverNetworkBps(c) : 0.0;
-    result.seconds = std::max(
-        {result.phase.seconds + software, network, intra + (c.gpus > 1 ? c.scaleUpAlpha : 0.0)});
+    // The flow simulation loads the NICs; the floor adds the GPUs' PCIe links that feed them,
+    // so a server of few GPUs and many NICs is held to what its GPUs can feed, as the other
+    // collectives are by NCCL's graph search.
+    result.seconds = std::max({result.phase.seconds + software,
+                               nicFloorSeconds(c, CollectiveOp::AllToAll, bytes, false),
+                               intra + (c.gpus > 1 ? c.scaleUpAlpha : 0.0)});
     return result;
 }
 
