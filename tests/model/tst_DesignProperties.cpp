@@ -35,17 +35,26 @@ namespace {
 constexpr int kDesigns = 240;
 constexpr std::uint64_t kSeed = 20261125;
 
+/// One of `options`, drawn evenly.
+template <typename T> T pickFrom(std::mt19937_64& random, const std::vector<T>& options) {
+    return options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(random)];
+}
+
+/// The ids of a catalog map (fabrics, GPUs), in its order.
+template <typename Map> std::vector<std::string> idsOf(const Map& entries) {
+    std::vector<std::string> ids;
+    for (const auto& [id, entry] : entries)
+        ids.push_back(id);
+    return ids;
+}
+
 /// One random design file, within what the format accepts.
 nlohmann::json randomDesign(std::mt19937_64& random, const Catalog& catalog) {
-    const auto pick = [&](const auto& options) {
-        return options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(random)];
-    };
+    const auto pick = [&](const auto& options) { return pickFrom(random, options); };
     const auto between = [&](int low, int high) {
         return std::uniform_int_distribution<int>(low, high)(random);
     };
-    std::vector<std::string> fabrics;
-    for (const auto& [id, fabric] : catalog.fabrics())
-        fabrics.push_back(id);
+    const std::vector<std::string> fabrics = idsOf(catalog.fabrics());
     const std::string kind = pick(std::vector<std::string>{"leaf-spine", "fat-tree"});
     const int gpusPerServer = pick(std::vector<int>{1, 2, 4, 8});
     const int radix = pick(std::vector<int>{16, 32, 64});
@@ -250,15 +259,9 @@ void tst_DesignProperties::everyValidDesignKeepsItsProperties() {
 void tst_DesignProperties::busBandwidthStaysWithinTheHardware() {
     const Catalog& catalog = Catalog::builtin();
     std::mt19937_64 random(kSeed + 1);
-    const auto pick = [&](const auto& options) {
-        return options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(random)];
-    };
-    std::vector<std::string> fabrics;
-    for (const auto& [id, fabric] : catalog.fabrics())
-        fabrics.push_back(id);
-    std::vector<std::string> gpus;
-    for (const auto& [id, gpu] : catalog.gpus())
-        gpus.push_back(id);
+    const auto pick = [&](const auto& options) { return pickFrom(random, options); };
+    const std::vector<std::string> fabrics = idsOf(catalog.fabrics());
+    const std::vector<std::string> gpus = idsOf(catalog.gpus());
     int rows = 0;
     for (int design = 0; design < 60; ++design) {
         const int gpusPerServer = pick(std::vector<int>{1, 2, 4, 8});
