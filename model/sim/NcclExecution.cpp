@@ -19,12 +19,14 @@ double ringNetworkSteps(Function function, int nodes) {
 
 double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes, int ranks,
                        double networkGBps, const ExecutionCosts& costs) {
+    if (chosen.algorithm == Algorithm::Nvls)
+        return chosen.latencyUs + (chosen.timeUs - chosen.latencyUs) / costs.nvlsPlateau;
     if (nodes < 2)
         return chosen.timeUs;
     if (chosen.algorithm == Algorithm::NvlsTree && chosen.algBwGBps > 0 && networkGBps > 0) {
         // Bytes per microsecond the pipeline streams once it is full, and the NICs' rate
         // that the bytes filling it wait on.
-        const double streaming = 1000.0 * chosen.algBwGBps * costs.nvlsTreePlateau;
+        const double streaming = 1000.0 * chosen.algBwGBps * costs.nvlsPlateau;
         const double filling = std::min(bytes, costs.nvlsTreeFillBytes);
         return chosen.latencyUs + bytes / streaming +
                costs.nvlsTreeFillPenalty * filling / (1000.0 * networkGBps);

@@ -13,7 +13,8 @@
 /// others:
 /// - NVLS-tree between servers ramps up far more slowly than the model's latency + size /
 ///   bandwidth: 2 x 8 H100 on NDR reach 270 GB/s busbw at 64 MiB where the model says 401,
-///   and 2 x 8 B200 on the same NICs are no faster at 16 MiB.
+///   and 2 x 8 B200 on the same NICs are no faster at 16 MiB. Once full it streams at 0.92
+///   of the model's bandwidth, as NVLS does inside one server: NVLink SHARP limits both.
 /// - Ring LL128 pays far more per network step than the model's 4 us: all-gather on 2 to 32
 ///   p5 servers at 32-64 MiB runs at half the model's busbw, and the gap grows with servers;
 ///   it closes as each rank's piece grows past 1 MiB. EFA's plugin pays more per step than
@@ -25,9 +26,11 @@
 namespace fabriclab::sim::nccl {
 
 struct ExecutionCosts {
-    /// NVLS-tree: share of the model's bandwidth the pipeline sustains once full (469 of
-    /// 509 GB/s on 2 x 8 H100, fit case `nvls-tree-2-nodes-ndr-8g`).
-    double nvlsTreePlateau = 0.92;
+    /// NVLS and NVLS-tree: share of the model's bandwidth NVLink SHARP sustains once full
+    /// (469 of 509 GB/s on 2 x 8 H100, fit case `nvls-tree-2-nodes-ndr-8g`). Two H100
+    /// servers stream no faster than one (476-480 GB/s): the switches' reduction limits
+    /// both, so NVLS inside one server streams at the same share.
+    double nvlsPlateau = 0.92;
     /// NVLS-tree: until `nvlsTreeFillBytes` have entered, each byte's time on the servers'
     /// NICs is paid this much again: the network stage does not yet overlap the NVLink
     /// reduction and multicast. It is a cost of the network, not of NVLink: B200 and H100 on
