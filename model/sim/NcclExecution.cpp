@@ -15,12 +15,21 @@ double ringNetworkSteps(Function function, int nodes) {
     return (function == Function::AllReduce ? 2.0 : 1.0) * (nodes - 1);
 }
 
+/// The NVLink SHARP pipeline's fill for `bytes` on a domain of `domainGpus` GPUs, us
+/// (ExecutionCosts::nvlsFillUsPerRank).
+double nvlsFillUs(const ExecutionCosts& costs, double bytes, int domainGpus) {
+    const double gpus = std::max(1, domainGpus);
+    return costs.nvlsFillUsPerRank * gpus * bytes / (bytes + costs.nvlsFillBytesPerRank * gpus);
+}
+
 } // namespace
 
 double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes, int ranks,
                        double networkGBps, const ExecutionCosts& costs) {
+    const int domainGpus = ranks / std::max(1, nodes);
     if (chosen.algorithm == Algorithm::Nvls)
-        return chosen.latencyUs + (chosen.timeUs - chosen.latencyUs) / costs.nvlsPlateau;
+        return chosen.latencyUs + (chosen.timeUs - chosen.latencyUs) / costs.nvlsPlateau +
+               nvlsFillUs(costs, bytes, domainGpus);
     if (nodes < 2)
         return chosen.timeUs;
     if (chosen.algorithm == Algorithm::NvlsTree && chosen.algBwGBps > 0 && networkGBps > 0) {
@@ -28,8 +37,9 @@ double executionTimeUs(const Cost& chosen, Function function, double bytes, int 
         // that the bytes filling it wait on.
         const double streaming = 1000.0 * chosen.algBwGBps * costs.nvlsPlateau;
         const double filling = std::min(bytes, costs.nvlsTreeFillBytes);
+        const double networkFill = costs.nvlsTreeFillPenalty * filling / (1000.0 * networkGBps);
         return chosen.latencyUs + bytes / streaming +
-               costs.nvlsTreeFillPenalty * filling / (1000.0 * networkGBps);
+               std::max(networkFill, nvlsFillUs(costs, bytes, domainGpus));
     }
     if (chosen.algorithm == Algorithm::Tree && chosen.protocol == Protocol::LL128)
         return chosen.latencyUs + (chosen.timeUs - chosen.latencyUs) / costs.treeLl128Share;

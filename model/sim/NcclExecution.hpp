@@ -31,6 +31,17 @@ struct ExecutionCosts {
     /// servers stream no faster than one (476-480 GB/s): the switches' reduction limits
     /// both, so NVLS inside one server streams at the same share.
     double nvlsPlateau = 0.92;
+    /// NVLS: the NVLink SHARP pipeline's fill, paid on top of the stream by every NVLS
+    /// all-reduce, us: up to `nvlsFillUsPerRank` per GPU of the NVLink domain, reached as
+    /// each GPU's shard of the data grows past `nvlsFillBytesPerRank`:
+    ///     fill = nvlsFillUsPerRank x G x S / (S + nvlsFillBytesPerRank x G)
+    /// for S bytes on a domain of G GPUs. It grows with the domain: a 64-GPU NVL72 rack takes
+    /// 2.8 ms for 1 GiB where NCCL's model (at the plateau) says 2.3, and 8 H100 take 118 us
+    /// for 16 MiB where it says 88. Least squares over one curve (fit cases
+    /// `oci-gb300-1-rack-allreduce-*`, 4 MiB to 16 GiB; scripts/fit-nvls-fill.py). Between
+    /// servers NVLS-tree pays the larger of this fill and its network fill.
+    double nvlsFillUsPerRank = 4.25;
+    double nvlsFillBytesPerRank = 0.45e6;
     /// NVLS-tree: until `nvlsTreeFillBytes` have entered, each byte's time on the servers'
     /// NICs is paid this much again: the network stage does not yet overlap the NVLink
     /// reduction and multicast. It is a cost of the network, not of NVLink: B200 and H100 on

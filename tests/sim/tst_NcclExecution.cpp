@@ -34,6 +34,9 @@ private Q_SLOTS:
     void hopperAllGatherRingLevelsOff();
     void nvlsStreamsAtTheSwitchesShare_data();
     void nvlsStreamsAtTheSwitchesShare();
+    void nvlsFillGrowsWithTheDomain_data();
+    void nvlsFillGrowsWithTheDomain();
+    void nvlsTreePaysTheLargerFill();
     void otherPicksRunAsModelled_data();
     void otherPicksRunAsModelled();
     void p2pChunkFollowsNccl_data();
@@ -167,9 +170,50 @@ void tst_NcclExecution::nvlsStreamsAtTheSwitchesShare() {
     const Cost chosen = pick(Algorithm::Nvls, Protocol::Simple, 30, 300, bytes);
     ExecutionCosts costs;
     costs.nvlsPlateau = 0.5;
+    costs.nvlsFillUsPerRank = 0; // the fill has its own test
     const double expected = 30 + bytes / 300000 / 0.5;
     const double time =
         executionTimeUs(chosen, Function::AllReduce, bytes, nodes, 8 * nodes, 384, costs);
+    QVERIFY2(std::abs(time - expected) <= 1e-9 * expected, qPrintable(QString::number(time)));
+}
+
+void tst_NcclExecution::nvlsFillGrowsWithTheDomain_data() {
+    QTest::addColumn<int>("gpus");
+    QTest::addColumn<double>("bytes");
+    QTest::addColumn<double>("fillUs");
+    // Round constants, not the fit: 5 us per GPU, reached as each GPU's shard passes 1 MB.
+    // fill = 5 x G x S / (S + 1e6 x G).
+    QTest::addRow("8 GPUs, 8 MB: half way") << 8 << 8e6 << 20.0;                   // 40 x 1/2
+    QTest::addRow("8 GPUs, 1 GB: nearly all") << 8 << 1e9 << 40.0 * 1e9 / 1.008e9; // 39.68
+    QTest::addRow("64 GPUs, 64 MB: half of eight times more") << 64 << 64e6 << 160.0;
+}
+
+void tst_NcclExecution::nvlsFillGrowsWithTheDomain() {
+    QFETCH(int, gpus);
+    QFETCH(double, bytes);
+    QFETCH(double, fillUs);
+    const Cost chosen = pick(Algorithm::Nvls, Protocol::Simple, 30, 300, bytes);
+    ExecutionCosts costs;
+    costs.nvlsPlateau = 1; // NCCL's own stream, so what is left is the fill
+    costs.nvlsFillUsPerRank = 5;
+    costs.nvlsFillBytesPerRank = 1e6;
+    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 1, gpus, 384, costs);
+    QVERIFY2(std::abs(time - chosen.timeUs - fillUs) <= 1e-9 * time,
+             qPrintable(QString::number(time - chosen.timeUs)));
+}
+
+void tst_NcclExecution::nvlsTreePaysTheLargerFill() {
+    // Two 72-GPU racks, 512 MiB, 3,072 GB/s of NICs per rack: the network fill is
+    // 1.07 x 48 MiB / 3,072,000 = 17.5 us, NVLink SHARP's (5 us per GPU, 1 MB per GPU)
+    // 5 x 72 x 536,870,912 / (536,870,912 + 72e6) = 317.4 us, so the rack pays the larger.
+    const double bytes = 512 * kMiB;
+    const Cost chosen = pick(Algorithm::NvlsTree, Protocol::Simple, 70, 400, bytes);
+    ExecutionCosts costs;
+    costs.nvlsPlateau = 1;
+    costs.nvlsFillUsPerRank = 5;
+    costs.nvlsFillBytesPerRank = 1e6;
+    const double expected = 70 + bytes / 400000 + 5 * 72 * bytes / (bytes + 72e6);
+    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 2, 144, 3072, costs);
     QVERIFY2(std::abs(time - expected) <= 1e-9 * expected, qPrintable(QString::number(time)));
 }
 
