@@ -13,6 +13,7 @@ two constants with the least squared relative busbw error. Check cases are never
 
   scripts/fit-nvls-fill.py build/ci/app/fabriclab-cli
 """
+import importlib.util
 import json
 import math
 import os
@@ -36,7 +37,6 @@ def fill(us_per_rank, bytes_per_rank, size, gpus):
 
 def main():
     cli = sys.argv[1]
-    import importlib.util
     spec = importlib.util.spec_from_file_location(
         "score", os.path.join(HERE, "validation-score.py"))
     score = importlib.util.module_from_spec(spec)

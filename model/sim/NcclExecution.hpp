@@ -8,13 +8,16 @@
 
 /// What NCCL's choice takes when it runs, as opposed to what NCCL's cost model predicts when
 /// it chooses. NCCL still picks by its model (NcclTuning); FabricLab times the pick as
-/// published runs measure it. Four departures are measured, each calibrated on one published
+/// published runs measure it. Five departures are measured, each calibrated on one published
 /// figure or curve (a `fit` case in tests/validation/nccl-tests.json) and checked on all the
 /// others:
 /// - NVLS-tree between servers ramps up far more slowly than the model's latency + size /
 ///   bandwidth: 2 x 8 H100 on NDR reach 270 GB/s busbw at 64 MiB where the model says 401,
 ///   and 2 x 8 B200 on the same NICs are no faster at 16 MiB. Once full it streams at 0.92
 ///   of the model's bandwidth, as NVLS does inside one server: NVLink SHARP limits both.
+/// - NVLS fills its pipeline far more slowly than the model's latency + size / bandwidth, and
+///   the more GPUs share the NVLink domain, the longer: a 64-GPU NVL72 rack reaches 743
+///   GB/s busbw at 1 GiB where the model (at the plateau) says 929.
 /// - Ring LL128 pays far more per network step than the model's 4 us: all-gather on 2 to 32
 ///   p5 servers at 32-64 MiB runs at half the model's busbw, and the gap grows with servers;
 ///   it closes as each rank's piece grows past 1 MiB. EFA's plugin pays more per step than
@@ -32,8 +35,8 @@ struct ExecutionCosts {
     /// both, so NVLS inside one server streams at the same share.
     double nvlsPlateau = 0.92;
     /// NVLS: the NVLink SHARP pipeline's fill, paid on top of the stream by every NVLS
-    /// all-reduce, us: up to `nvlsFillUsPerRank` per GPU of the NVLink domain, reached as
-    /// each GPU's shard of the data grows past `nvlsFillBytesPerRank`:
+    /// collective (fit on all-reduce), us: up to `nvlsFillUsPerRank` per GPU of the NVLink domain,
+    /// reached as each GPU's shard of the data grows past `nvlsFillBytesPerRank`:
     ///     fill = nvlsFillUsPerRank x G x S / (S + nvlsFillBytesPerRank x G)
     /// for S bytes on a domain of G GPUs. It grows with the domain: a 64-GPU NVL72 rack takes
     /// 2.8 ms for 1 GiB where NCCL's model (at the plateau) says 2.3, and 8 H100 take 118 us
