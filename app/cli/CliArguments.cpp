@@ -3,6 +3,7 @@
 #include "app/cli/CliArguments.hpp"
 
 #include "app/cli/SweepShards.hpp"
+#include "model/design/CollectiveSpec.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -100,20 +101,16 @@ double parseFactor(const std::string& option, const std::string& text) {
     return *value;
 }
 
-/// nccl-tests' operation names (all_reduce, all_gather, ...) or FabricLab's (allreduce).
+/// nccl-tests' operation names (all_reduce, sendrecv_perf, ...) or FabricLab's (allreduce).
 std::string parseOperation(const std::string& option, const std::string& text) {
     std::string name = text;
     if (name.ends_with("_perf"))
         name.resize(name.size() - 5);
-    std::erase(name, '_');
-    const std::string_view known[] = {"allreduce", "allgather", "reducescatter", "alltoall",
-                                      "broadcast"};
-    for (const auto op : known)
-        if (name == op)
-            return name;
+    if (const auto op = model::collectiveOpFromString(name))
+        return std::string(model::toString(*op));
     throw UsageError(option +
-                     " expects all_reduce, all_gather, reduce_scatter, alltoall or "
-                     "broadcast, got \"" +
+                     " expects all_reduce, all_gather, reduce_scatter, alltoall, broadcast or "
+                     "sendrecv, got \"" +
                      text + "\"");
 }
 
@@ -149,7 +146,8 @@ Options:
                      nccl-tests: one object per size)
 
 nccl-tests options (as all_reduce_perf and its siblings take them):
-  -g, --op OP        all_reduce (default), all_gather, reduce_scatter, alltoall, broadcast
+  -g, --op OP        all_reduce (default), all_gather, reduce_scatter, alltoall, broadcast,
+                     sendrecv
   -b, -e SIZE        smallest and largest size in bytes, K/M/G allowed (default 8 and 8G)
   -f FACTOR          each size this many times the last (default 2)
   --servers N        run on the design's first N servers (default all)

@@ -33,6 +33,8 @@ std::string opName(CollectiveOp op) {
         return "all-to-all";
     case CollectiveOp::Broadcast:
         return "broadcast";
+    case CollectiveOp::SendRecv:
+        return "send/receive";
     }
     return "collective";
 }
@@ -129,6 +131,10 @@ std::vector<SlowdownReason> explainSlowdown(const Design& design, const RunRepor
         bound = bound / (static_cast<double>(report.gpus) / servers) * servers / (servers - 1) *
                 (n - 1) / n;
     }
+    // A send/receive crosses each server boundary from one GPU: its share of the NICs.
+    const bool perGpu = report.collective.op == CollectiveOp::SendRecv && servers > 1;
+    if (perGpu && report.gpus > 0)
+        bound = bound / (static_cast<double>(report.gpus) / servers);
     if (bound > 0 && report.collective.busBwGBps > 0) {
         const double share = report.collective.busBwGBps / bound;
         std::string text =
@@ -136,7 +142,8 @@ std::vector<SlowdownReason> explainSlowdown(const Design& design, const RunRepor
             " GB/s bus bandwidth, " + percent(share) + " of the " + fixed(bound, 1) +
             (report.collective.op == CollectiveOp::AllToAll
                  ? " GB/s the NICs allow it (each GPU's share, data kept inside a server excluded)"
-                 : " GB/s each server's NICs carry");
+             : perGpu ? " GB/s the NICs next to one GPU carry"
+                      : " GB/s each server's NICs carry");
         if (share > 1.02)
             text += ": NVLink inside the servers carries the rest (" +
                     std::string(toString(report.collective.algorithm)) + ").";

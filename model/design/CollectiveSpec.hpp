@@ -7,7 +7,9 @@
 
 namespace fabriclab::model {
 
-enum class CollectiveOp { AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast };
+/// The operations nccl-tests times. SendRecv is its sendrecv_perf: every rank sends its
+/// buffer to the next rank and receives the previous rank's, all at once.
+enum class CollectiveOp { AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast, SendRecv };
 /// What a user may ask for. Ring, Tree, Nvls, NvlsTree, CollNetDirect, CollNetChain and Pat
 /// are NCCL's own algorithms (NCCL_ALGO); Sharp means any in-network reduction (CollNet or
 /// NVLS with switch reduction); Hierarchical is FabricLab's per-rail scheme; Direct and Pxn
@@ -31,6 +33,8 @@ enum class CollectiveProtocol { Auto, LL, LL128, Simple };
 
 std::string_view toString(CollectiveOp op);
 std::string_view toString(CollectiveAlgorithm algorithm);
+/// Reads FabricLab's names (allreduce) and the spellings users bring from nccl-tests and
+/// papers alike: all_reduce, all-reduce, AllReduce, send_recv; case, '_' and '-' ignored.
 std::optional<CollectiveOp> collectiveOpFromString(std::string_view text);
 /// Algorithm and protocol names are read regardless of case, as NCCL_ALGO and NCCL_PROTO are.
 std::optional<CollectiveAlgorithm> collectiveAlgorithmFromString(std::string_view text);

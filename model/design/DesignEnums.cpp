@@ -5,17 +5,20 @@
 #include "model/design/Workload.hpp"
 
 #include <array>
+#include <cctype>
+#include <string>
 #include <utility>
 
 namespace fabriclab::model {
 namespace {
 
-constexpr std::array<std::pair<CollectiveOp, std::string_view>, 5> kOps{{
+constexpr std::array<std::pair<CollectiveOp, std::string_view>, 6> kOps{{
     {CollectiveOp::AllReduce, "allreduce"},
     {CollectiveOp::AllGather, "allgather"},
     {CollectiveOp::ReduceScatter, "reducescatter"},
     {CollectiveOp::AllToAll, "alltoall"},
     {CollectiveOp::Broadcast, "broadcast"},
+    {CollectiveOp::SendRecv, "sendrecv"},
 }};
 constexpr std::array<std::pair<CollectiveAlgorithm, std::string_view>, 12> kAlgorithms{{
     {CollectiveAlgorithm::Auto, "auto"},
@@ -47,7 +50,11 @@ std::string_view toString(CollectiveAlgorithm algorithm) {
     return enumName(kAlgorithms, algorithm);
 }
 std::optional<CollectiveOp> collectiveOpFromString(std::string_view text) {
-    return enumValue<CollectiveOp>(kOps, text);
+    std::string name;
+    for (const char c : text)
+        if (c != '_' && c != '-')
+            name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return enumValue<CollectiveOp>(kOps, name);
 }
 std::optional<CollectiveAlgorithm> collectiveAlgorithmFromString(std::string_view text) {
     return enumValueIgnoringCase<CollectiveAlgorithm>(kAlgorithms, text);

@@ -462,9 +462,9 @@ private:
         const std::string op = c["op"].string();
         const auto parsedOp = collectiveOpFromString(op);
         if (!parsedOp)
-            c["op"].fail(
-                "unknown collective \"" + op +
-                "\" (expected allreduce, allgather, reducescatter, alltoall or broadcast)");
+            c["op"].fail("unknown collective \"" + op +
+                         "\" (expected allreduce, allgather, reducescatter, alltoall, broadcast or "
+                         "sendrecv)");
         spec.op = *parsedOp;
         spec.bytes = c["bytes"].integer(1, kMaxBytes);
         if (auto algorithm = c.find("algorithm")) {

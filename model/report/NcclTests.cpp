@@ -107,8 +107,8 @@ std::string formatNcclTests(const NcclTestsReport& r) {
 std::string ncclTestsJson(const NcclTestsReport& r) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const auto& row : r.rows)
-        rows.push_back({{"bytes", row.bytes},
-                        {"count", row.count},
+        rows.push_back({{"bytes", std::llround(row.bytes)}, // whole bytes, as nccl-tests sizes
+                        {"count", std::llround(row.count)},
                         {"type", r.type},
                         {"timeUs", rounded(row.timeUs, 3)},
                         {"algbwGBps", rounded(row.algBwGBps, 3)},

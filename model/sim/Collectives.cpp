@@ -196,6 +196,7 @@ double nicBytesAtLeast(const Context& c, CollectiveOp op, double bytes, bool inN
     case CollectiveOp::ReduceScatter:
         return bytes * otherServers;
     case CollectiveOp::Broadcast:
+    case CollectiveOp::SendRecv: // from one GPU: sendRecv holds it to that GPU's NICs
         return bytes;
     case CollectiveOp::AllReduce:
         return (inNetwork || c.servers == 2) ? bytes : 2 * bytes * (ranks - 1) / ranks;
@@ -222,6 +223,7 @@ nccl::Function ncclFunction(CollectiveOp op) {
         return nccl::Function::Broadcast;
     case CollectiveOp::AllReduce:
     case CollectiveOp::AllToAll:
+    case CollectiveOp::SendRecv:
         break;
     }
     return nccl::Function::AllReduce;
@@ -310,9 +312,13 @@ nccl::Allowed allowedFor(const model::CollectiveSpec& spec) {
     return allowed;
 }
 
-bool wantsInNetworkReduction(CollectiveAlgorithm a) {
+/// Asking for an algorithm that reduces in the switches turns SHARP on for that run, as
+/// NCCL_ALGO with NCCL_COLLNET_ENABLE=1 would: CollNet, and NVLS, which between servers is
+/// NVLink SHARP with the switches' SHARP (inside one server it needs no switch).
+bool wantsInNetworkReduction(CollectiveAlgorithm a, int servers) {
     return a == CollectiveAlgorithm::Sharp || a == CollectiveAlgorithm::CollNetDirect ||
-           a == CollectiveAlgorithm::CollNetChain;
+           a == CollectiveAlgorithm::CollNetChain ||
+           (a == CollectiveAlgorithm::Nvls && servers > 1);
 }
 
 /// The communicator NCCL would build over the group, with the fabric's ring rate from the
@@ -366,7 +372,7 @@ std::optional<nccl::Cost> tunerCost(const Context& c, const model::CollectiveSpe
 /// (or the fabric's tuner plugin), timed as published runs measure it (NcclExecution).
 CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& spec) {
     const double bytes = static_cast<double>(spec.bytes);
-    const bool sharpAsked = wantsInNetworkReduction(spec.algorithm);
+    const bool sharpAsked = wantsInNetworkReduction(spec.algorithm, c.servers);
     if (sharpAsked && !c.network.fabric().inNetworkReduction)
         throw std::invalid_argument(
             "fabric " + c.network.fabric().id +
@@ -415,7 +421,11 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
 
 /// Reduce-scatter inside each server, a ring per rail across servers on the shard,
 /// all-gather inside each server (NCCL's hierarchical / per-rail scheme). NCCL pipelines
-/// the stages chunk by chunk, so the slower stage sets the pace.
+/// the stages chunk by chunk, so the slower stage sets the pace. On paper the per-rail rings
+/// move 2(s-1)/s of the data per server where a flat ring moves 2(n-1)/n, but NCCL runs the
+/// scheme through its ring and tree kernels, and without the switches reducing (SHARP) no
+/// measured all-reduce at 3 or more servers beats the NICs' line rate; it is held to the
+/// same NIC floor as NCCL's own algorithms.
 CollectiveResult hierarchical(const Context& c, double bytes) {
     CollectiveResult result;
     result.algorithm = CollectiveAlgorithm::Hierarchical;
@@ -426,7 +436,8 @@ CollectiveResult hierarchical(const Context& c, double bytes) {
         inter = 2.0 * (c.servers - 1) * result.phase.seconds;
         result.phaseRepeats = 2 * (c.servers - 1);
     }
-    result.seconds = std::max(2 * intra, inter) + (c.gpus > 1 ? 2 * c.scaleUpAlpha : 0.0);
+    result.seconds = std::max(std::max(2 * intra, inter) + (c.gpus > 1 ? 2 * c.scaleUpAlpha : 0.0),
+                              nicFloorSeconds(c, CollectiveOp::AllReduce, bytes, false));
     return result;
 }
 
@@ -490,6 +501,39 @@ CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
     return result;
 }
 
+/// nccl-tests' sendrecv: every rank sends `bytes` to the next rank and receives as much
+/// from the previous one, all at once. Inside a server that is one NVLink transfer per GPU;
+/// between servers the last GPU of each server sends to the first GPU of the next. NCCL's
+/// PXN moves the data over NVLink to the GPU next to the receiver's rail, and spreads the
+/// peer's channels over that GPU's NICs, so the fabric carries same-rail flows on the NICs
+/// of one GPU. The slowest of the two kinds of transfer sets the time.
+CollectiveResult sendRecv(const Context& group, double bytes) {
+    CollectiveResult result;
+    result.algorithm = group.servers > 1 && group.rails > 1 ? CollectiveAlgorithm::Pxn
+                                                            : CollectiveAlgorithm::Direct;
+    const nccl::Protocol protocol = nccl::p2pProtocol(bytes);
+    result.protocol = asRun(protocol);
+    Context c = group;
+    c.stepAlpha = model::microseconds(nccl::p2pLatencyUs(protocol)).value;
+    c.rails = std::max(1, group.rails / group.gpus); // the NICs next to one GPU
+    const double intra = c.gpus > 1 ? bytes / c.scaleUpBps + c.scaleUpAlpha : 0.0;
+    double inter = 0;
+    if (c.servers > 1) {
+        result.phase = simulatePhase(
+            c, std::string("sendrecv ") + std::string(nccl::toString(protocol)), bytes / c.rails,
+            [&](double each) { return pairTransfers(c, ringPairs(c.servers), each); });
+        // One GPU's NICs and its PCIe link to them, as NCCL's graph holds every channel.
+        const double gpuNetworkBps =
+            std::min(serverNetworkBps(group) * c.rails / group.rails,
+                     model::bytesPerSecond(model::GBps(c.group.gpu.pcieGBps)));
+        inter = std::max(result.phase.seconds +
+                             nccl::p2pOverheadSeconds(c.network.fabric().p2p, bytes, 1),
+                         bytes / gpuNetworkBps);
+    }
+    result.seconds = std::max(intra, inter);
+    return result;
+}
+
 } // namespace
 
 SimulationResult PhaseCache::phase(std::string_view kind, double bytes,
@@ -545,6 +589,11 @@ Context contextFor(const FabricNetwork& network, const CollectiveGroup& group, s
 
 CollectiveResult dispatch(const Context& c, const model::CollectiveSpec& spec) {
     const auto algorithm = spec.algorithm;
+    if (spec.op == CollectiveOp::SendRecv) {
+        if (algorithm != CollectiveAlgorithm::Auto)
+            refuse(algorithm, spec.op, "auto: NCCL runs sends and receives as they are");
+        return sendRecv(c, static_cast<double>(spec.bytes));
+    }
     if (spec.op == CollectiveOp::AllToAll) {
         switch (algorithm) {
         case CollectiveAlgorithm::Direct:
@@ -623,6 +672,7 @@ double busBandwidthFactor(CollectiveOp op, int ranks) {
     case CollectiveOp::AllToAll:
         return (n - 1) / n;
     case CollectiveOp::Broadcast:
+    case CollectiveOp::SendRecv:
         return 1;
     }
     return 1;

@@ -109,6 +109,9 @@ private Q_SLOTS:
     void sweepShardsMergeToTheWholeSweep();
     void ncclTestsJson();
     void ncclTestsTable();
+    void ncclTestsReadsEverySpelling_data();
+    void ncclTestsReadsEverySpelling();
+    void ncclTestsSendRecv();
     void ncclTestsRunsTheDesignsFailures();
     void badInput_data();
     void badInput();
@@ -363,6 +366,64 @@ void tst_Cli::ncclTestsTable() {
     QCOMPARE(first[0], QStringLiteral("8"));
     QCOMPARE(first[8], QStringLiteral("nccl"));
     QCOMPARE(first[2], QStringLiteral("float"));
+}
+
+void tst_Cli::ncclTestsReadsEverySpelling_data() {
+    QTest::addColumn<QString>("spelling");
+    QTest::addColumn<QString>("op"); // as the table's header names it
+
+    // nccl-tests' binaries (all_reduce_perf), its names without the suffix, the hyphenated
+    // forms papers and vendor guides use, and FabricLab's own.
+    QTest::addRow("all_reduce_perf") << "all_reduce_perf"
+                                     << "allreduce";
+    QTest::addRow("all-reduce") << "all-reduce"
+                                << "allreduce";
+    QTest::addRow("AllReduce") << "AllReduce"
+                               << "allreduce";
+    QTest::addRow("all_gather") << "all_gather"
+                                << "allgather";
+    QTest::addRow("reduce-scatter") << "reduce-scatter"
+                                    << "reducescatter";
+    QTest::addRow("all-to-all") << "all-to-all"
+                                << "alltoall";
+    QTest::addRow("broadcast_perf") << "broadcast_perf"
+                                    << "broadcast";
+    QTest::addRow("sendrecv_perf") << "sendrecv_perf"
+                                   << "sendrecv";
+    QTest::addRow("send_recv") << "send_recv"
+                               << "sendrecv";
+}
+
+void tst_Cli::ncclTestsReadsEverySpelling() {
+    QFETCH(QString, spelling);
+    QFETCH(QString, op);
+    const Outcome o = runCli({QStringLiteral("nccl-tests"), m_good, QStringLiteral("-g"), spelling,
+                              QStringLiteral("-b"), QStringLiteral("1M"), QStringLiteral("-e"),
+                              QStringLiteral("1M")});
+    QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
+    QVERIFY2(o.out.startsWith(("# " + op + " on ").toUtf8()), o.out.constData());
+}
+
+void tst_Cli::ncclTestsSendRecv() {
+    // sendrecv_perf between the good design's first 2 servers (8 x 400G InfiniBand each):
+    // one GPU per server sends across, on the one NIC next to it, so at 1 GiB busbw (= algbw,
+    // nccl-tests' factor 1) sits just under that NIC's goodput, 400 Gb/s x NDR's 0.96 = 48
+    // GB/s, and far under the 400 GB/s of the server's eight NICs together.
+    json rows;
+    runForJson({QStringLiteral("nccl-tests"), m_good, QStringLiteral("-g"),
+                QStringLiteral("sendrecv"), QStringLiteral("-b"), QStringLiteral("1G"),
+                QStringLiteral("-e"), QStringLiteral("1G"), QStringLiteral("--servers"),
+                QStringLiteral("2"), QStringLiteral("--json")},
+               rows);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(rows.size(), std::size_t(1));
+    const json& row = rows.at(0);
+    QVERIFY(row.at("bytes").is_number_integer()); // whole bytes, as nccl-tests prints sizes
+    QCOMPARE(row.at("bytes").get<long long>(), 1LL << 30);
+    QCOMPARE(row.at("busbwGBps").get<double>(), row.at("algbwGBps").get<double>());
+    const double busBw = row.at("busbwGBps");
+    QVERIFY2(busBw > 47 && busBw <= 48, qPrintable(QString::number(busBw)));
 }
 
 void tst_Cli::badInput_data() {

@@ -68,6 +68,8 @@ private Q_SLOTS:
     void storyRoundTrips();
     void collectiveNamesIgnoreCase_data();
     void collectiveNamesIgnoreCase();
+    void collectiveOpSpellings_data();
+    void collectiveOpSpellings();
     void saveIntoMissingFolderThrows();
     void refusesBadDocument_data();
     void refusesBadDocument();
@@ -252,6 +254,40 @@ void tst_DesignFile::collectiveNamesIgnoreCase() {
     QCOMPARE(int(*a), expectedAlgorithm);
     QVERIFY(!collectiveProtocolFromString("simple128").has_value());
     QVERIFY(!collectiveProtocolFromString("").has_value());
+}
+
+void tst_DesignFile::collectiveOpSpellings_data() {
+    QTest::addColumn<QString>("written");
+    QTest::addColumn<QString>("saved"); // empty: refused
+    // Designs written by hand or by scripts spell operations as nccl-tests and papers do;
+    // FabricLab reads them all and saves its own name.
+    QTest::newRow("own") << "allreduce"
+                         << "allreduce";
+    QTest::newRow("nccl-tests") << "all_reduce"
+                                << "allreduce";
+    QTest::newRow("hyphenated") << "all-to-all"
+                                << "alltoall";
+    QTest::newRow("camel case") << "ReduceScatter"
+                                << "reducescatter";
+    QTest::newRow("send/recv") << "send_recv"
+                               << "sendrecv";
+    QTest::newRow("unknown") << "all_sum"
+                             << "";
+    QTest::newRow("empty") << ""
+                           << "";
+}
+
+void tst_DesignFile::collectiveOpSpellings() {
+    QFETCH(QString, written);
+    QFETCH(QString, saved);
+    const std::string text = patched(
+        generatorDesign(), {{"collective", {{"op", written.toStdString()}, {"bytes", 1048576}}}});
+    if (saved.isEmpty()) {
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseDesign(text, "x.json", catalog()));
+        return;
+    }
+    const json round = json::parse(serializeDesign(parseDesign(text, "x.json", catalog())));
+    QCOMPARE(fromStd(round.at("collective").at("op").get<std::string>()), saved);
 }
 
 void tst_DesignFile::workloadAndCollectiveRoundTrip() {

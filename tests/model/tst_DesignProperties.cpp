@@ -255,6 +255,9 @@ void tst_DesignProperties::everyValidDesignKeepsItsProperties() {
 ///   (N-1)/N of the data, so busbw <= line rate x N/(N-1) x (n-1)/n;
 /// - all-to-all: a server sends g x (N-1)/N of a rank's data, through its NICs and through
 ///   its GPUs' PCIe links to them, so busbw <= min(line rate, g x PCIe) / g x N/(N-1) x (n-1)/n;
+/// - broadcast: every server but the root's receives all of it, so busbw <= line rate;
+/// - send/receive: one GPU of a server sends across, over its own NICs (one NIC where GPUs
+///   share them) and its PCIe link, so busbw <= that GPU's share of the line rate;
 /// - inside one server, anything but an NVLink SHARP all-reduce: busbw <= a GPU's NVLink rate.
 void tst_DesignProperties::busBandwidthStaysWithinTheHardware() {
     const Catalog& catalog = Catalog::builtin();
@@ -304,8 +307,11 @@ void tst_DesignProperties::busBandwidthStaysWithinTheHardware() {
         const double n = servers * gpusPerServer;
         const double nicLine = nics * nicGbps / 8.0;
         const double otherServers = servers > 1 ? servers / (servers - 1.0) : 0;
+        const double gpuNicLine =
+            std::min(std::max(1, nics / gpusPerServer) * nicGbps / 8.0, gpu.pcieGBps);
         for (const auto op : {model::CollectiveOp::AllReduce, model::CollectiveOp::AllGather,
-                              model::CollectiveOp::ReduceScatter, model::CollectiveOp::AllToAll}) {
+                              model::CollectiveOp::ReduceScatter, model::CollectiveOp::AllToAll,
+                              model::CollectiveOp::Broadcast, model::CollectiveOp::SendRecv}) {
             if (n < 2)
                 continue;
             model::NcclTestsOptions options;
@@ -328,6 +334,10 @@ void tst_DesignProperties::busBandwidthStaysWithinTheHardware() {
                 else if (servers >= 2 && op == model::CollectiveOp::AllToAll)
                     bound = std::min(nicLine, gpusPerServer * gpu.pcieGBps) / gpusPerServer *
                             otherServers * (n - 1) / n;
+                else if (servers >= 2 && op == model::CollectiveOp::Broadcast)
+                    bound = nicLine;
+                else if (servers >= 2 && op == model::CollectiveOp::SendRecv)
+                    bound = gpuNicLine;
                 else if (servers >= 2)
                     bound = nicLine * otherServers * (n - 1) / n;
                 QVERIFY2(row.busBwGBps <= bound * (1 + 1e-9),
