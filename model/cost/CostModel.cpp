@@ -6,6 +6,7 @@
 
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 namespace fabriclab::model {
 namespace {
@@ -47,6 +48,22 @@ const PricedPart* nicTransceiverFor(const PriceCatalog& prices, double gbps) {
         if (p.ports <= 1 && p.gbps >= gbps && (!best || p.price < best->price))
             best = &p;
     return best;
+}
+
+/// The part of `parts` that runs `gbps`: the fabric's `own` where it is that fast, else the
+/// cheapest that is (an 800G Spectrum-X server takes an 800G NIC, and its switch ends a
+/// single 800G module rather than the twin-port 2 x 400G one the fabric names for 400G).
+/// `onePerLink` keeps to parts that serve one link each. `own` when none is fast enough.
+const PricedPart& partRunning(const std::map<std::string, PricedPart>& parts, const PricedPart& own,
+                              double gbps, bool onePerLink) {
+    const auto speed = [](const PricedPart& p) { return p.gbps > 0 ? p.gbps : 0.0; };
+    if (speed(own) >= gbps)
+        return own;
+    const PricedPart* best = nullptr;
+    for (const auto& [id, p] : parts)
+        if (speed(p) >= gbps && (!onePerLink || p.ports <= 1) && (!best || p.price < best->price))
+            best = &p;
+    return best ? *best : own;
 }
 
 CostTier costTierOf(LinkTier tier) {
@@ -114,12 +131,15 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     const PricedPart& serverCable = part(prices.cables, hw.serverCableId, "cable");
     const PricedPart& fibre = part(prices.cables, hw.switchCableId, "cable");
     const PricedPart& switchOptic = part(prices.transceivers, hw.transceiverId, "transceiver");
-    const int linksPerSwitchOptic = std::max(1, switchOptic.ports);
 
     long long nics = 0;
+    std::map<const PricedPart*, long long> nicsBought;
     for (const auto& [id, node] : topology.nodes())
-        if (node.kind == NodeKind::Server)
+        if (node.kind == NodeKind::Server) {
             nics += node.server.nics;
+            nicsBought[&partRunning(prices.nics, nicPart, node.server.nicSpeed.value, false)] +=
+                node.server.nics;
+        }
     const TierCounts tiers = topology.switchCounts();
 
     CostReport report;
@@ -129,7 +149,8 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     addLine(bom, Switches, CostTier::Leaf, "leaf switch", leafPart, tiers.leaf);
     addLine(bom, Switches, CostTier::Spine, "spine switch", spinePart, tiers.spine);
     addLine(bom, Switches, CostTier::Core, "core switch", corePart, tiers.core);
-    addLine(bom, Nics, CostTier::Servers, "server NIC", nicPart, nics);
+    for (const auto& [nic, count] : nicsBought)
+        addLine(bom, Nics, CostTier::Servers, "server NIC", *nic, count);
 
     // Every link by its medium and length: copper within its reach, an active optical
     // cable with its ends built in, or a fibre with a transceiver at each end. Switch ends
@@ -154,9 +175,10 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
             }
         tallies.push_back(Tally{tier, medium, p, quantity});
     };
-    std::map<std::pair<std::uint32_t, int>, long long> switchEnds; // (switch, tier) -> ends
-    std::set<std::pair<double, double>> shortCopper;               // (Gb/s, metres)
-    std::set<double> unreachedFibre;                               // metres
+    // (switch, tier, module) -> fibre ends
+    std::map<std::tuple<std::uint32_t, int, const PricedPart*>, long long> switchEnds;
+    std::set<std::pair<double, double>> shortCopper; // (Gb/s, metres)
+    std::set<double> unreachedFibre;                 // metres
     for (const auto& [id, link] : topology.links()) {
         const CostTier tier = costTierOf(topology.tierOf(link));
         const bool serverLink = tier == CostTier::Servers;
@@ -193,7 +215,9 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                                                 fixed(gbps, 0) + "G NIC port");
                 tally(nicOptics, tier, LinkMedium::Optics, optic, link.count);
             } else {
-                switchEnds[{end.value, static_cast<int>(tier)}] += link.count;
+                const PricedPart* optic =
+                    &partRunning(prices.transceivers, switchOptic, gbps, /*onePerLink=*/true);
+                switchEnds[{end.value, static_cast<int>(tier), optic}] += link.count;
             }
         }
     }
@@ -209,16 +233,23 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                 *t.part, t.quantity);
     for (const Tally& t : nicOptics)
         addLine(bom, Cables, t.tier, "NIC-side transceiver", *t.part, t.quantity);
-    std::map<int, long long> switchModules;
-    for (const auto& [key, ends] : switchEnds)
-        switchModules[key.second] += (ends + linksPerSwitchOptic - 1) / linksPerSwitchOptic;
-    const std::string moduleText =
-        linksPerSwitchOptic > 1 ? " switch-side transceiver (" +
-                                      std::to_string(linksPerSwitchOptic) + " links per module)"
-                                : std::string(" switch-side transceiver (one per fibre end)");
-    for (const auto& [tier, modules] : switchModules)
+    // A switch buys whole modules: ends per switch, rounded up per module kind.
+    std::map<std::pair<int, const PricedPart*>, long long> switchModules;
+    for (const auto& [key, ends] : switchEnds) {
+        const auto& [sw, tier, optic] = key;
+        const int linksPerModule = std::max(1, optic->ports);
+        switchModules[{tier, optic}] += (ends + linksPerModule - 1) / linksPerModule;
+    }
+    for (const auto& [key, modules] : switchModules) {
+        const auto& [tier, optic] = key;
+        const int linksPerModule = std::max(1, optic->ports);
+        const std::string moduleText =
+            linksPerModule > 1 ? " switch-side transceiver (" + std::to_string(linksPerModule) +
+                                     " links per module)"
+                               : std::string(" switch-side transceiver (one per fibre end)");
         addLine(bom, Cables, static_cast<CostTier>(tier),
-                where(static_cast<CostTier>(tier)) + moduleText, switchOptic, modules);
+                where(static_cast<CostTier>(tier)) + moduleText, *optic, modules);
+    }
     for (const auto& [gbps, meters] : shortCopper)
         report.notes.push_back("no copper cable in the price catalog runs " + fixed(gbps, 0) +
                                "G over " + fixed(meters, 1) + " m; priced as the next medium up");

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
 #include "model/catalog/CatalogJson.hpp"
+#include "model/catalog/SwitchRadix.hpp"
 #include "model/design/DesignLimits.hpp"
 #include "model/fabric/GeneratorError.hpp"
 #include "model/fabric/Generators.hpp"
@@ -131,7 +132,7 @@ private:
         return field ? field->number(lo, hi) : fallback;
     }
 
-    static GeneratorParams readGenerator(const JsonCursor& g, const Fabric& fabric) {
+    GeneratorParams readGenerator(const JsonCursor& g, const Fabric& fabric) const {
         g.allowOnly({"kind", "servers", "gpusPerServer", "nicsPerServer", "nicGbps",
                      "railOptimized", "leafRadix", "spineRadix", "coreRadix", "oversubscription",
                      "spineOversubscription", "serversPerPod"});
@@ -147,9 +148,15 @@ private:
         p.nicSpeed = Gbps(readNumber(g, "nicGbps", -1e12, 1e12, fabric.portSpeed.value));
         p.railOptimized =
             g.has("railOptimized") ? g["railOptimized"].boolean() : p.nicsPerServer > 1;
-        p.leafRadix = readInt(g, "leafRadix", -kAnyInt, kAnyInt, fabric.switchRadix);
-        p.spineRadix = readInt(g, "spineRadix", -kAnyInt, kAnyInt, fabric.switchRadix);
-        p.coreRadix = readInt(g, "coreRadix", -kAnyInt, kAnyInt, p.spineRadix);
+        // Unstated radixes are what each tier's switch offers at the design's link speed.
+        const auto radixOf = [&](const std::string& part) {
+            return switchRadixAt(fabric, m_catalog.prices(), part, p.nicSpeed);
+        };
+        const FabricHardware& parts = fabric.hardware;
+        p.leafRadix = readInt(g, "leafRadix", -kAnyInt, kAnyInt, radixOf(parts.switchId));
+        p.spineRadix = readInt(g, "spineRadix", -kAnyInt, kAnyInt, radixOf(parts.spineSwitch()));
+        p.coreRadix = readInt(g, "coreRadix", -kAnyInt, kAnyInt,
+                              g.has("spineRadix") ? p.spineRadix : radixOf(parts.coreSwitch()));
         p.oversubscription = readNumber(g, "oversubscription", -1e12, 1e12, 1.0);
         p.spineOversubscription = readNumber(g, "spineOversubscription", -1e12, 1e12, 1.0);
         if (g.has("serversPerPod"))
@@ -206,7 +213,7 @@ private:
         return topology;
     }
 
-    static Node readNode(const JsonCursor& n, const Design& design, bool& needsLayout) {
+    Node readNode(const JsonCursor& n, const Design& design, bool& needsLayout) const {
         n.allowOnly({"id", "kind", "x", "y", "gpus", "nics", "nicGbps", "scaleUpGBps", "radix",
                      "portGbps", "pod", "group", "rail"});
         Node node;
@@ -242,13 +249,18 @@ private:
                 if (n.has(key))
                     n[key].fail("a switch has no \"" + std::string(key) +
                                 "\"; that belongs to servers");
-            const int generated = !gen                           ? fabric.switchRadix
-                                  : node.kind == NodeKind::Leaf  ? gen->leafRadix
-                                  : node.kind == NodeKind::Spine ? gen->spineRadix
-                                                                 : gen->coreRadix;
-            node.sw.radix = readInt(n, "radix", 1, kMaxRadix, generated);
             node.sw.portSpeed = Gbps(readNumber(
                 n, "portGbps", 1, kMaxGbps, gen ? gen->nicSpeed.value : fabric.portSpeed.value));
+            // Without a generator, what the tier's switch offers at the switch's port speed.
+            const std::string& part = node.kind == NodeKind::Leaf    ? fabric.hardware.switchId
+                                      : node.kind == NodeKind::Spine ? fabric.hardware.spineSwitch()
+                                                                     : fabric.hardware.coreSwitch();
+            const int generated =
+                !gen ? switchRadixAt(fabric, m_catalog.prices(), part, node.sw.portSpeed)
+                : node.kind == NodeKind::Leaf  ? gen->leafRadix
+                : node.kind == NodeKind::Spine ? gen->spineRadix
+                                               : gen->coreRadix;
+            node.sw.radix = readInt(n, "radix", 1, kMaxRadix, generated);
         }
         node.placement.pod = readInt(n, "pod", 0, kMaxNodes, -1);
         node.placement.group = readInt(n, "group", 0, kMaxNodes, -1);

@@ -70,6 +70,8 @@ private Q_SLOTS:
     void collectiveNamesIgnoreCase();
     void collectiveOpSpellings_data();
     void collectiveOpSpellings();
+    void unstatedRadixFollowsTheLinkSpeed_data();
+    void unstatedRadixFollowsTheLinkSpeed();
     void saveIntoMissingFolderThrows();
     void refusesBadDocument_data();
     void refusesBadDocument();
@@ -288,6 +290,55 @@ void tst_DesignFile::collectiveOpSpellings() {
     }
     const json round = json::parse(serializeDesign(parseDesign(text, "x.json", catalog())));
     QCOMPARE(fromStd(round.at("collective").at("op").get<std::string>()), saved);
+}
+
+void tst_DesignFile::unstatedRadixFollowsTheLinkSpeed_data() {
+    QTest::addColumn<QString>("fabric");
+    QTest::addColumn<double>("nicGbps");
+    QTest::addColumn<int>("statedLeafRadix"); // 0: unstated
+    QTest::addColumn<int>("leafRadix");
+    QTest::addColumn<int>("spineRadix");
+    QTest::addColumn<int>("leaves");
+    QTest::addColumn<int>("spines");
+
+    // 64 servers x 8 NICs, rail-optimized, 1:1. A switch's ports at the design's speed come
+    // from its datasheet modes (prices.json): SN5600 64 x 800G or 128 x 400G, QM9700 64 x
+    // 400G or 128 x 200G. Counts by hand: 512 NIC ports over radix/2 down-ports per leaf,
+    // and as many uplinks over the spine's radix.
+    QTest::addRow("spectrum-x 400G") << "spectrum-x" << 400.0 << 0 << 128 << 128 << 8 << 4;
+    QTest::addRow("spectrum-x 800G") << "spectrum-x" << 800.0 << 0 << 64 << 64 << 16 << 8;
+    QTest::addRow("ib-ndr 400G") << "ib-ndr" << 400.0 << 0 << 64 << 64 << 16 << 8;
+    QTest::addRow("ib-ndr 200G (NDR200)") << "ib-ndr" << 200.0 << 0 << 128 << 128 << 8 << 4;
+    // A stated radix stands; the unstated tiers still follow the speed.
+    QTest::addRow("spectrum-x 800G, leaves stated")
+        << "spectrum-x" << 800.0 << 32 << 32 << 64 << 32 << 8;
+}
+
+void tst_DesignFile::unstatedRadixFollowsTheLinkSpeed() {
+    QFETCH(QString, fabric);
+    QFETCH(double, nicGbps);
+    QFETCH(int, statedLeafRadix);
+    QFETCH(int, leafRadix);
+    QFETCH(int, spineRadix);
+    QFETCH(int, leaves);
+    QFETCH(int, spines);
+    json generator = {{"kind", "leaf-spine"},   {"servers", 64},      {"gpusPerServer", 8},
+                      {"nicsPerServer", 8},     {"nicGbps", nicGbps}, {"railOptimized", true},
+                      {"oversubscription", 1.0}};
+    if (statedLeafRadix > 0)
+        generator["leafRadix"] = statedLeafRadix;
+    const json file = {{"format", "fabriclab-design"},
+                       {"version", 1},
+                       {"name", "radix"},
+                       {"fabric", fabric.toStdString()},
+                       {"generator", generator}};
+    const Design design = parseDesign(file.dump(), "radix.json", catalog());
+    QVERIFY(design.generator.has_value());
+    QCOMPARE(design.generator->leafRadix, leafRadix);
+    QCOMPARE(design.generator->spineRadix, spineRadix);
+    const auto counts = design.topology.switchCounts();
+    QCOMPARE(counts.leaf, leaves);
+    QCOMPARE(counts.spine, spines);
 }
 
 void tst_DesignFile::workloadAndCollectiveRoundTrip() {

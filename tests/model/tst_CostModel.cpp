@@ -71,6 +71,7 @@ private Q_SLOTS:
     void fatTreeBomByTier();
     void eachTierItsOwnSwitch();
     void cablesByMediumAndReach();
+    void partsFollowTheLinkSpeed();
 };
 
 void tst_CostModel::articleCluster_data() {
@@ -351,6 +352,52 @@ void tst_CostModel::cablesByMediumAndReach() {
         if (line.category == CostCategory::Cables)
             cablePower += line.power().value;
     COMPARE_WITHIN(cablePower, 0.1 + 24 + 27 + 32, kExact);
+}
+
+void tst_CostModel::partsFollowTheLinkSpeed() {
+    // One Spectrum-4 leaf (spectrum-x parts: ConnectX-7 at 400GbE, twin-port 2 x 400G
+    // switch modules) and two one-NIC servers on 200 m fibre, one at 400G and one at 800G.
+    // The 800G server cannot run on the fabric's 400G parts: it takes the list's 800G NIC
+    // and a single 800G module at each end. Hand-priced from prices.json:
+    //   sn5600 $47,000 + cx7-roce $3,900 + cx8-xdr $9,000
+    //   + fiber-400g $100 + fiber-800g $120
+    //   + NIC side: osfp-400g $700 + osfp-800g $1,250
+    //   + switch side: one twin-port module for the 400G end $1,250 + osfp-800g $1,250
+    //   = $64,570
+    Topology topology;
+    Node leaf;
+    leaf.name = "leaf-1";
+    leaf.kind = NodeKind::Leaf;
+    leaf.sw = SwitchProps{64, Gbps{800}};
+    const NodeId leafId = topology.addNode(leaf);
+    for (const double gbps : {400.0, 800.0}) {
+        Node server;
+        server.name = "srv-" + std::to_string(static_cast<int>(gbps));
+        server.kind = NodeKind::Server;
+        server.server.gpus = 1;
+        server.server.nics = 1;
+        server.server.nicSpeed = Gbps{gbps};
+        const NodeId serverId = topology.addNode(server);
+        topology.addLink(Link{serverId, leafId, Gbps{gbps}, 1, LinkMedium::Optics, 200});
+    }
+    const CostReport report =
+        estimateCost(topology, builtinFabric("spectrum-x"), Catalog::builtin().prices());
+    const auto quantity = [&](const char* partId) {
+        long long total = 0;
+        for (const BomLine& line : report.bom)
+            if (line.partId == partId)
+                total += line.quantity;
+        return total;
+    };
+    QCOMPARE(quantity("cx7-roce"), 1LL);
+    QCOMPARE(quantity("cx8-xdr"), 1LL);
+    QCOMPARE(quantity("fiber-400g"), 1LL);
+    QCOMPARE(quantity("fiber-800g"), 1LL);
+    QCOMPARE(quantity("osfp-400g"), 1LL);
+    QCOMPARE(quantity("osfp-800g-twin-400g"), 1LL);
+    QCOMPARE(quantity("osfp-800g"), 2LL);
+    COMPARE_WITHIN(report.capex.value, 64570.0, kExact);
+    COMPARE_WITHIN(report.perEndpoint, 64570.0 / 2, kExact);
 }
 
 QTEST_APPLESS_MAIN(tst_CostModel)
