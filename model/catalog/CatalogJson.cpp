@@ -161,7 +161,7 @@ ModelSpec parseModel(const JsonCursor& c) {
 
 PricedPart parsePart(const JsonCursor& c) {
     c.allowOnly({"id", "name", "ports", "portGbps", "portModes", "gbps", "medium", "maxMeters",
-                 "priceUsd", "powerWatts"});
+                 "transport", "priceUsd", "powerWatts"});
     PricedPart part;
     part.id = c["id"].string();
     part.name = c["name"].string();
@@ -177,6 +177,11 @@ PricedPart parsePart(const JsonCursor& c) {
         part.medium = medium->string();
         if (!linkMediumFromString(part.medium))
             medium->fail("expected \"dac\", \"aoc\" or \"optics\"");
+    }
+    if (auto transport = c.find("transport")) {
+        part.transport = transport->string();
+        if (part.transport != "infiniband" && part.transport != "ethernet")
+            transport->fail("expected \"infiniband\" or \"ethernet\"");
     }
     if (auto reach = c.find("maxMeters"))
         part.maxMeters = sourcedNumber(*reach, 0.1, 100000);

@@ -28,6 +28,8 @@ struct PricedPart {
     int ports = 0;
     double gbps = 0;      ///< port, cable or per-link transceiver speed
     std::string medium;   ///< cables: "dac", "aoc" or "optics" (the fibre between transceivers)
+    /// Switches and NICs: "infiniband" or "ethernet"; empty for either (a VPI adapter).
+    std::string transport;
     double maxMeters = 0; ///< cables: longest run the part reaches; 0 for no stated limit
     /// Switches: every port speed the part runs at (port splitting); the first is its
     /// native one (ports, gbps above).

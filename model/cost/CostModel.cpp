@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/cost/CostModel.hpp"
 
+#include "model/catalog/PartChoice.hpp"
 #include "model/core/TextFormat.hpp"
 
 #include <set>
@@ -48,22 +49,6 @@ const PricedPart* nicTransceiverFor(const PriceCatalog& prices, double gbps) {
         if (p.ports <= 1 && p.gbps >= gbps && (!best || p.price < best->price))
             best = &p;
     return best;
-}
-
-/// The part of `parts` that runs `gbps`: the fabric's `own` where it is that fast, else the
-/// cheapest that is (an 800G Spectrum-X server takes an 800G NIC, and its switch ends a
-/// single 800G module rather than the twin-port 2 x 400G one the fabric names for 400G).
-/// `onePerLink` keeps to parts that serve one link each. `own` when none is fast enough.
-const PricedPart& partRunning(const std::map<std::string, PricedPart>& parts, const PricedPart& own,
-                              double gbps, bool onePerLink) {
-    const auto speed = [](const PricedPart& p) { return p.gbps > 0 ? p.gbps : 0.0; };
-    if (speed(own) >= gbps)
-        return own;
-    const PricedPart* best = nullptr;
-    for (const auto& [id, p] : parts)
-        if (speed(p) >= gbps && (!onePerLink || p.ports <= 1) && (!best || p.price < best->price))
-            best = &p;
-    return best ? *best : own;
 }
 
 CostTier costTierOf(LinkTier tier) {
@@ -132,25 +117,52 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     const PricedPart& fibre = part(prices.cables, hw.switchCableId, "cable");
     const PricedPart& switchOptic = part(prices.transceivers, hw.transceiverId, "transceiver");
 
+    // Parts bought per tier, by id (a stable order for the bill): each tier's own switch,
+    // or a faster one where its links outrun it; the fabric's NIC, or a faster one.
+    struct Bought {
+        const PricedPart* part;
+        long long quantity;
+    };
+    std::map<std::pair<CostTier, std::string>, Bought> hardware;
+    const auto buy = [&](CostTier tier, const PricedPart& p, long long quantity) {
+        auto& line = hardware.try_emplace({tier, p.id}, Bought{&p, 0}).first->second;
+        line.quantity += quantity;
+    };
     long long nics = 0;
-    std::map<const PricedPart*, long long> nicsBought;
-    for (const auto& [id, node] : topology.nodes())
-        if (node.kind == NodeKind::Server) {
+    for (const auto& [id, node] : topology.nodes()) {
+        const auto speed =
+            node.kind == NodeKind::Server ? node.server.nicSpeed.value : node.sw.portSpeed.value;
+        switch (node.kind) {
+        case NodeKind::Server:
             nics += node.server.nics;
-            nicsBought[&partRunning(prices.nics, nicPart, node.server.nicSpeed.value, false)] +=
-                node.server.nics;
+            buy(CostTier::Servers, partRunning(prices.nics, nicPart, fabric.transport, speed),
+                node.server.nics);
+            break;
+        case NodeKind::Leaf:
+            buy(CostTier::Leaf, partRunning(prices.switches, leafPart, fabric.transport, speed), 1);
+            break;
+        case NodeKind::Spine:
+            buy(CostTier::Spine, partRunning(prices.switches, spinePart, fabric.transport, speed),
+                1);
+            break;
+        case NodeKind::Core:
+            buy(CostTier::Core, partRunning(prices.switches, corePart, fabric.transport, speed), 1);
+            break;
         }
-    const TierCounts tiers = topology.switchCounts();
+    }
 
     CostReport report;
     using enum CostCategory;
     // Each tier with its own part: a fabric may use larger switches above the leaves.
     std::vector<BomLine>& bom = report.bom;
-    addLine(bom, Switches, CostTier::Leaf, "leaf switch", leafPart, tiers.leaf);
-    addLine(bom, Switches, CostTier::Spine, "spine switch", spinePart, tiers.spine);
-    addLine(bom, Switches, CostTier::Core, "core switch", corePart, tiers.core);
-    for (const auto& [nic, count] : nicsBought)
-        addLine(bom, Nics, CostTier::Servers, "server NIC", *nic, count);
+    for (const CostTier tier : {CostTier::Leaf, CostTier::Spine, CostTier::Core, CostTier::Servers})
+        for (const auto& [key, line] : hardware)
+            if (key.first == tier)
+                addLine(bom, tier == CostTier::Servers ? Nics : Switches, tier,
+                        std::string(tier == CostTier::Servers
+                                        ? "server NIC"
+                                        : std::string(toString(tier)) + " switch"),
+                        *line.part, line.quantity);
 
     // Every link by its medium and length: copper within its reach, an active optical
     // cable with its ends built in, or a fibre with a transceiver at each end. Switch ends
@@ -176,7 +188,7 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
         tallies.push_back(Tally{tier, medium, p, quantity});
     };
     // (switch, tier, module) -> fibre ends
-    std::map<std::tuple<std::uint32_t, int, const PricedPart*>, long long> switchEnds;
+    std::map<std::tuple<std::uint32_t, int, std::string>, long long> switchEnds;
     std::set<std::pair<double, double>> shortCopper; // (Gb/s, metres)
     std::set<double> unreachedFibre;                 // metres
     for (const auto& [id, link] : topology.links()) {
@@ -215,9 +227,9 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                                                 fixed(gbps, 0) + "G NIC port");
                 tally(nicOptics, tier, LinkMedium::Optics, optic, link.count);
             } else {
-                const PricedPart* optic =
-                    &partRunning(prices.transceivers, switchOptic, gbps, /*onePerLink=*/true);
-                switchEnds[{end.value, static_cast<int>(tier), optic}] += link.count;
+                const PricedPart& optic = partRunning(prices.transceivers, switchOptic,
+                                                      fabric.transport, gbps, /*onePerLink=*/true);
+                switchEnds[{end.value, static_cast<int>(tier), optic.id}] += link.count;
             }
         }
     }
@@ -234,14 +246,15 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     for (const Tally& t : nicOptics)
         addLine(bom, Cables, t.tier, "NIC-side transceiver", *t.part, t.quantity);
     // A switch buys whole modules: ends per switch, rounded up per module kind.
-    std::map<std::pair<int, const PricedPart*>, long long> switchModules;
+    std::map<std::pair<int, std::string>, long long> switchModules;
     for (const auto& [key, ends] : switchEnds) {
-        const auto& [sw, tier, optic] = key;
-        const int linksPerModule = std::max(1, optic->ports);
-        switchModules[{tier, optic}] += (ends + linksPerModule - 1) / linksPerModule;
+        const auto& [sw, tier, id] = key;
+        const int linksPerModule = std::max(1, prices.transceivers.at(id).ports);
+        switchModules[{tier, id}] += (ends + linksPerModule - 1) / linksPerModule;
     }
     for (const auto& [key, modules] : switchModules) {
-        const auto& [tier, optic] = key;
+        const auto& [tier, id] = key;
+        const PricedPart* optic = &prices.transceivers.at(id);
         const int linksPerModule = std::max(1, optic->ports);
         const std::string moduleText =
             linksPerModule > 1 ? " switch-side transceiver (" + std::to_string(linksPerModule) +

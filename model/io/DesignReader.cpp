@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
 #include "model/catalog/CatalogJson.hpp"
-#include "model/catalog/SwitchRadix.hpp"
+#include "model/catalog/PartChoice.hpp"
 #include "model/design/DesignLimits.hpp"
 #include "model/fabric/GeneratorError.hpp"
 #include "model/fabric/Generators.hpp"

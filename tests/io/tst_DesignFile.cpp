@@ -309,6 +309,8 @@ void tst_DesignFile::unstatedRadixFollowsTheLinkSpeed_data() {
     QTest::addRow("spectrum-x 800G") << "spectrum-x" << 800.0 << 0 << 64 << 64 << 16 << 8;
     QTest::addRow("ib-ndr 400G") << "ib-ndr" << 400.0 << 0 << 64 << 64 << 16 << 8;
     QTest::addRow("ib-ndr 200G (NDR200)") << "ib-ndr" << 200.0 << 0 << 128 << 128 << 8 << 4;
+    // Tomahawk-4 has no 800G port: the 800G RoCE fabric is built from Tomahawk-5s.
+    QTest::addRow("roce-v2 800G") << "roce-v2" << 800.0 << 0 << 64 << 64 << 16 << 8;
     // A stated radix stands; the unstated tiers still follow the speed.
     QTest::addRow("spectrum-x 800G, leaves stated")
         << "spectrum-x" << 800.0 << 32 << 32 << 64 << 32 << 8;

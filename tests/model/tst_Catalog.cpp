@@ -288,6 +288,8 @@ void tst_Catalog::portSplitting_data() {
     QTest::addRow("QM9700 at 200G") << QStringLiteral("qm9700") << 200.0 << 128;
     QTest::addRow("QM9700 at 800G: too slow") << QStringLiteral("qm9700") << 800.0 << 0;
     QTest::addRow("Quantum-X800 at 800G") << QStringLiteral("q3400") << 800.0 << 144;
+    QTest::addRow("Tomahawk-5 at 800G") << QStringLiteral("th5-800g") << 800.0 << 64;
+    QTest::addRow("Tomahawk-5 at 400G") << QStringLiteral("th5-800g") << 400.0 << 128;
 }
 
 void tst_Catalog::portSplitting() {

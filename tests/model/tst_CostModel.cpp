@@ -72,6 +72,8 @@ private Q_SLOTS:
     void eachTierItsOwnSwitch();
     void cablesByMediumAndReach();
     void partsFollowTheLinkSpeed();
+    void switchesFollowTheLinkSpeed_data();
+    void switchesFollowTheLinkSpeed();
 };
 
 void tst_CostModel::articleCluster_data() {
@@ -398,6 +400,47 @@ void tst_CostModel::partsFollowTheLinkSpeed() {
     QCOMPARE(quantity("osfp-800g"), 2LL);
     COMPARE_WITHIN(report.capex.value, 64570.0, kExact);
     COMPARE_WITHIN(report.perEndpoint, 64570.0 / 2, kExact);
+}
+
+void tst_CostModel::switchesFollowTheLinkSpeed_data() {
+    QTest::addColumn<QString>("fabric");
+    QTest::addColumn<double>("gbps");
+    QTest::addColumn<QString>("switchPart");
+
+    // A leaf buys its fabric's switch where that runs the links' speed (splitting ports where
+    // needed), else the cheapest switch of the fabric's transport that does (prices.json).
+    QTest::addRow("roce-v2 400G: Tomahawk-4") << "roce-v2" << 400.0 << "th4-400g";
+    QTest::addRow("roce-v2 800G: Tomahawk-5") << "roce-v2" << 800.0 << "th5-800g";
+    QTest::addRow("spectrum-x 800G: SN5600") << "spectrum-x" << 800.0 << "sn5600";
+    QTest::addRow("ib-ndr 200G: QM9700 split") << "ib-ndr" << 200.0 << "qm9700";
+    QTest::addRow("ib-hdr 400G: QM9700, not Ethernet") << "ib-hdr" << 400.0 << "qm9700";
+    QTest::addRow("ib-ndr 800G: Quantum-X800") << "ib-ndr" << 800.0 << "q3400";
+}
+
+void tst_CostModel::switchesFollowTheLinkSpeed() {
+    QFETCH(QString, fabric);
+    QFETCH(double, gbps);
+    QFETCH(QString, switchPart);
+    Topology topology;
+    Node leaf;
+    leaf.name = "leaf-1";
+    leaf.kind = NodeKind::Leaf;
+    leaf.sw = SwitchProps{64, Gbps{gbps}};
+    const NodeId leafId = topology.addNode(leaf);
+    Node server;
+    server.name = "srv-1";
+    server.kind = NodeKind::Server;
+    server.server.gpus = 1;
+    server.server.nics = 1;
+    server.server.nicSpeed = Gbps{gbps};
+    topology.addLink(Link{topology.addNode(server), leafId, Gbps{gbps}, 1, LinkMedium::Optics, 50});
+    const CostReport report = estimateCost(topology, builtinFabric(fabric.toStdString().c_str()),
+                                           Catalog::builtin().prices());
+    QStringList switches;
+    for (const BomLine& line : report.bom)
+        if (line.category == CostCategory::Switches)
+            switches << QString::fromStdString(line.partId);
+    QCOMPARE(switches, QStringList{switchPart});
 }
 
 QTEST_APPLESS_MAIN(tst_CostModel)

@@ -1,0 +1,34 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/catalog/PartChoice.hpp"
+
+namespace fabriclab::model {
+
+const PricedPart& partRunning(const std::map<std::string, PricedPart>& parts, const PricedPart& own,
+                              std::string_view transport, double gbps, bool onePerLink) {
+    if (own.gbps >= gbps)
+        return own;
+    const PricedPart* best = nullptr;
+    for (const auto& [id, p] : parts)
+        if (p.gbps >= gbps && (p.transport.empty() || p.transport == transport) &&
+            (!onePerLink || p.ports <= 1) && (!best || p.price < best->price))
+            best = &p;
+    return best ? *best : own;
+}
+
+const PricedPart* switchFor(const Fabric& fabric, const PriceCatalog& prices,
+                            std::string_view switchId, Gbps linkSpeed) {
+    const auto own = prices.switches.find(std::string(switchId));
+    if (own == prices.switches.end())
+        return nullptr;
+    return &partRunning(prices.switches, own->second, fabric.transport, linkSpeed.value);
+}
+
+int switchRadixAt(const Fabric& fabric, const PriceCatalog& prices, std::string_view switchId,
+                  Gbps linkSpeed) {
+    const PricedPart* part = switchFor(fabric, prices, switchId, linkSpeed);
+    const int ports = part ? portsAt(*part, linkSpeed.value) : 0;
+    return ports > 0 ? ports : fabric.switchRadix;
+}
+
+} // namespace fabriclab::model
