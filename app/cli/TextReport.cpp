@@ -41,7 +41,12 @@ std::string formatReport(const RunReport& r) {
         << (r.collective.chosenBy == "nccl" ? "" : ", chosen by " + r.collective.chosenBy)
         << "): " << fixed(r.collective.seconds * 1e3, 3) << " ms, algbw "
         << fixed(r.collective.algBwGBps, 1) << " GB/s, busbw " << fixed(r.collective.busBwGBps, 1)
-        << " GB/s\n"
+        << " GB/s"
+        << (r.collective.ecmpDraws > 1 ? " (mean of " + std::to_string(r.collective.ecmpDraws) +
+                                             " ECMP draws; " + fixed(r.collective.busBwMinGBps, 1) +
+                                             " to " + fixed(r.collective.busBwMaxGBps, 1) + ")"
+                                       : std::string())
+        << "\n"
         << "  fabric capex  $" << grouped(c.capex.value) << "  (switches $"
         << grouped(c.switches.value) << ", NICs $" << grouped(c.nics.value)
         << ", cables and optics $" << grouped(c.cables.value) << ")\n"

@@ -75,6 +75,9 @@ NcclTestsReport runNcclTests(const Design& design, const Catalog& catalog,
         row.algorithm = point.algorithm;
         row.protocol = point.protocol;
         row.chosenBy = point.chosenBy;
+        row.busBwMinGBps = point.busBwMinGBps;
+        row.busBwMaxGBps = point.busBwMaxGBps;
+        row.ecmpDraws = point.ecmpDraws;
         report.rows.push_back(row);
     }
     return report;
@@ -115,7 +118,10 @@ std::string ncclTestsJson(const NcclTestsReport& r) {
                         {"busbwGBps", rounded(row.busBwGBps, 3)},
                         {"algorithm", toString(row.algorithm)},
                         {"protocol", toString(row.protocol)},
-                        {"chosenBy", row.chosenBy}});
+                        {"chosenBy", row.chosenBy},
+                        {"busbwMinGBps", rounded(row.busBwMinGBps, 3)},
+                        {"busbwMaxGBps", rounded(row.busBwMaxGBps, 3)},
+                        {"ecmpDraws", row.ecmpDraws}});
     return rows.dump(2) + "\n";
 }
 

@@ -38,6 +38,9 @@ struct NcclTestsRow {
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
     CollectiveProtocol protocol = CollectiveProtocol::Simple;
     std::string chosenBy = "nccl"; ///< NCCL's cost model, or a tuner plugin ("aws-ofi-nccl")
+    double busBwMinGBps = 0;       ///< slowest of the ECMP draws (sim::BusBwPoint)
+    double busBwMaxGBps = 0;       ///< fastest of the ECMP draws
+    int ecmpDraws = 1;
 };
 
 struct NcclTestsReport {
@@ -61,7 +64,8 @@ NcclTestsReport runNcclTests(const Design& design, const Catalog& catalog,
 /// The report as nccl-tests prints it, with the algorithm and protocol chosen per size.
 std::string formatNcclTests(const NcclTestsReport& report);
 
-/// One object per size: bytes, timeUs, algbwGBps, busbwGBps, algorithm, protocol, chosenBy.
+/// One object per size: bytes, timeUs, algbwGBps, busbwGBps, algorithm, protocol, chosenBy,
+/// and on static ECMP fabrics the spread over draws of flow keys.
 std::string ncclTestsJson(const NcclTestsReport& report);
 
 } // namespace fabriclab::model

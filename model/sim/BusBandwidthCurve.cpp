@@ -31,8 +31,8 @@ std::vector<BusBwPoint> busBandwidthCurve(const FabricNetwork& network,
         model::CollectiveSpec at = spec;
         at.bytes = static_cast<long long>(bytes);
         const CollectiveResult r = runCollective(network, group, at, stop, false, &cache);
-        curve.push_back(
-            {bytes, r.seconds, r.algBwGBps, r.busBwGBps, r.algorithm, r.protocol, r.chosenBy});
+        curve.push_back({bytes, r.seconds, r.algBwGBps, r.busBwGBps, r.algorithm, r.protocol,
+                         r.chosenBy, r.busBwMinGBps, r.busBwMaxGBps, r.ecmpDraws});
     }
     return curve;
 }

@@ -19,6 +19,11 @@ struct BusBwPoint {
     model::CollectiveAlgorithm algorithm = model::CollectiveAlgorithm::Ring; ///< as run
     model::CollectiveProtocol protocol = model::CollectiveProtocol::Simple;  ///< as run
     std::string chosenBy = "nccl"; ///< CollectiveResult::chosenBy
+    /// Static ECMP: busbw of the slowest and fastest of `ecmpDraws` draws of flow keys
+    /// (CollectiveResult); both equal busBwGBps with one draw.
+    double busBwMinGBps = 0;
+    double busBwMaxGBps = 0;
+    int ecmpDraws = 1;
 };
 
 /// Message sizes from `minBytes` to `maxBytes`, each `factor` times the last, as

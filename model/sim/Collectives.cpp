@@ -31,6 +31,8 @@ struct Context {
     double stepAlpha = 0;    ///< NCCL's protocol seconds per network step
     SimulationOptions simulation;
     PhaseCache* cache = nullptr;
+    /// Added to every flow's hash key: another draw of static ECMP's choices.
+    std::uint64_t flowSalt = 0;
 };
 
 /// Simulates `transfers()` (all carrying `bytes`), or scales the cached phase of `kind`.
@@ -71,7 +73,7 @@ std::vector<Transfer> pairTransfers(const Context& c, const std::vector<std::pai
                                          {c.group.servers[static_cast<std::size_t>(to)], rail},
                                          bytes,
                                          {},
-                                         static_cast<std::uint64_t>(rail),
+                                         static_cast<std::uint64_t>(rail) + c.flowSalt,
                                          c.stepAlpha});
     return transfers;
 }
@@ -327,7 +329,9 @@ nccl::System ncclSystem(const Context& c, double bytes, bool sharpAsked, Collect
     double fabricGBps = std::numeric_limits<double>::infinity();
     if (c.servers > 1) {
         const double chunk = bytes / (c.servers * c.gpus);
-        result.phase = simulatePairs(c, "ring", ringPairs(c.servers), chunk / c.rails);
+        const std::string kind =
+            c.flowSalt == 0 ? std::string("ring") : "ring, keys +" + std::to_string(c.flowSalt);
+        result.phase = simulatePairs(c, kind, ringPairs(c.servers), chunk / c.rails);
         if (result.phase.dataSeconds > 0)
             fabricGBps =
                 model::rateOf(model::Bytes(chunk), model::Seconds(result.phase.dataSeconds)).value;
@@ -368,9 +372,8 @@ std::optional<nccl::Cost> tunerCost(const Context& c, const model::CollectiveSpe
     return table.cost(function, pair->first, pair->second, bytes);
 }
 
-/// All-reduce, all-gather, reduce-scatter and broadcast: the pair NCCL's cost model picks
-/// (or the fabric's tuner plugin), timed as published runs measure it (NcclExecution).
-CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& spec) {
+/// One draw of ncclCollective: the pair NCCL picks with the ring rate of this draw's flow keys.
+CollectiveResult ncclDraw(const Context& c, const model::CollectiveSpec& spec) {
     const double bytes = static_cast<double>(spec.bytes);
     const bool sharpAsked = wantsInNetworkReduction(spec.algorithm, c.servers);
     if (sharpAsked && !c.network.fabric().inNetworkReduction)
@@ -416,6 +419,48 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
         // traffic in the playback, repeated to fill the collective's time.
         result.phaseRepeats = static_cast<int>(
             std::clamp(std::round(result.seconds / result.phase.seconds), 1.0, double(ringSteps)));
+    return result;
+}
+
+/// Flows whose hash keys a ring step draws at most: the draws of ncclCollective shrink as a
+/// step's flows grow, since many flows average the luck of any one hash (as the effective
+/// bisection's draws do), from 8 on small fabrics to one past 64K flows.
+constexpr double kEcmpDrawFlows = 65536;
+constexpr int kMaxEcmpDraws = 32;
+
+/// All-reduce, all-gather, reduce-scatter and broadcast: the pair NCCL's cost model picks
+/// (or the fabric's tuner plugin), timed as published runs measure it (NcclExecution). Under
+/// static ECMP, the mean over several draws of flow keys (CollectiveResult::ecmpDraws); the
+/// reported pair, phase and playback are those of the median draw.
+CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& spec) {
+    const double flows = static_cast<double>(c.servers) * c.rails;
+    const int draws = c.network.adaptive() || c.servers < 2
+                          ? 1
+                          : std::clamp(static_cast<int>(kEcmpDrawFlows / flows), 1, kMaxEcmpDraws);
+    std::vector<CollectiveResult> results;
+    results.reserve(static_cast<std::size_t>(draws));
+    Context draw = c;
+    for (int d = 0; d < draws; ++d) {
+        // A large odd step keeps every draw's keys apart from the rails' own 0, 1, 2, ...
+        draw.flowSalt = static_cast<std::uint64_t>(d) * 0x9E3779B97F4A7C15ULL;
+        results.push_back(ncclDraw(draw, spec));
+        results.back().flowSalt = draw.flowSalt;
+    }
+    double total = 0;
+    for (const CollectiveResult& r : results)
+        total += r.seconds;
+    std::vector<CollectiveResult*> bySeconds;
+    for (CollectiveResult& r : results)
+        bySeconds.push_back(&r);
+    std::sort(bySeconds.begin(), bySeconds.end(),
+              [](const CollectiveResult* a, const CollectiveResult* b) {
+                  return a->seconds < b->seconds;
+              });
+    CollectiveResult result = std::move(*bySeconds[bySeconds.size() / 2]);
+    result.ecmpDraws = draws;
+    result.fastestSeconds = bySeconds.front()->seconds;
+    result.slowestSeconds = bySeconds.back()->seconds;
+    result.seconds = total / draws;
     return result;
 }
 
@@ -654,7 +699,14 @@ int collectiveRails(const FabricNetwork& network, const CollectiveGroup& group) 
 
 std::vector<Transfer> phaseTransfers(const FabricNetwork& network, const CollectiveGroup& group,
                                      const CollectiveResult& result) {
-    const Context c = contextFor(network, group, {}, nullptr);
+    Context c = contextFor(network, group, {}, nullptr);
+    c.flowSalt = result.flowSalt;
+    if (result.op == CollectiveOp::SendRecv) {
+        // sendRecv: one ring step across servers on the NICs next to one GPU.
+        c.rails = std::max(1, c.rails / c.gpus);
+        return c.servers > 1 ? pairTransfers(c, ringPairs(c.servers), 1.0)
+                             : std::vector<Transfer>{};
+    }
     if (result.algorithm == CollectiveAlgorithm::Pxn ||
         result.algorithm == CollectiveAlgorithm::Direct)
         return allToAllTransfers(c, result.algorithm == CollectiveAlgorithm::Pxn, 1.0);
@@ -702,9 +754,17 @@ CollectiveResult runCollective(const FabricNetwork& network, const CollectiveGro
     result.ranks = group.ranks();
     if (!(result.seconds > 0) || !std::isfinite(result.seconds))
         throw std::invalid_argument("the collective could not be timed on this fabric");
+    const auto busBw = [&](double seconds) {
+        return model::rateOf(model::Bytes(result.bytes), model::Seconds(seconds)).value *
+               busBandwidthFactor(spec.op, result.ranks);
+    };
     result.algBwGBps =
         model::rateOf(model::Bytes(result.bytes), model::Seconds(result.seconds)).value;
-    result.busBwGBps = result.algBwGBps * busBandwidthFactor(spec.op, result.ranks);
+    result.busBwGBps = busBw(result.seconds);
+    if (result.ecmpDraws <= 1)
+        result.fastestSeconds = result.slowestSeconds = result.seconds;
+    result.busBwMinGBps = busBw(result.slowestSeconds);
+    result.busBwMaxGBps = busBw(result.fastestSeconds);
     return result;
 }
 

@@ -60,6 +60,17 @@ struct CollectiveResult {
     double seconds = 0;
     double algBwGBps = 0;
     double busBwGBps = 0;
+    /// Static ECMP hashes each flow onto one cable, so one set of hash keys can be lucky or
+    /// unlucky. NCCL's collectives on such a fabric are timed over `ecmpDraws` sets of flow
+    /// keys: `seconds` is their mean, and these the slowest and fastest draws. One draw on
+    /// adaptive fabrics and single servers, whose times do not depend on hashes.
+    int ecmpDraws = 1;
+    double fastestSeconds = 0;
+    double slowestSeconds = 0;
+    double busBwMinGBps = 0; ///< busbw of the slowest draw
+    double busBwMaxGBps = 0; ///< busbw of the fastest draw
+    /// What the reported draw added to its flows' hash keys, so its phase can be rebuilt.
+    std::uint64_t flowSalt = 0;
     SimulationResult phase; ///< the simulated fabric phase, for playback
     /// How many times the collective runs that phase (a ring's 2(n-1) steps); the phase
     /// is simulated once and its time reused.

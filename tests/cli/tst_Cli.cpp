@@ -189,9 +189,14 @@ void tst_Cli::runJson() {
             report.at("bisection").at("theoreticalGbps").get<double>());
     QVERIFY(report.contains("collective") && report.at("collective").is_object());
     const json& collective = report.at("collective");
-    for (const char* key : {"bytes", "seconds", "algBwGBps", "busBwGBps"})
+    for (const char* key :
+         {"bytes", "seconds", "algBwGBps", "busBwGBps", "busBwMinGBps", "busBwMaxGBps"})
         QVERIFY2(isNumber(collective, key), key);
     QVERIFY(collective.at("seconds").get<double>() > 0);
+    // InfiniBand routes adaptively: one draw, so no spread around the figure.
+    QCOMPARE(collective.at("ecmpDraws").get<int>(), 1);
+    QCOMPARE(collective.at("busBwMinGBps").get<double>(), collective.at("busBwGBps").get<double>());
+    QCOMPARE(collective.at("busBwMaxGBps").get<double>(), collective.at("busBwGBps").get<double>());
     const double ranks = 32;
     QVERIFY(qAbs(collective.at("busBwGBps").get<double>() -
                  collective.at("algBwGBps").get<double>() * 2 * (ranks - 1) / ranks) <

@@ -208,6 +208,11 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
                  percentText(r.bisection.ratio), bandwidthText(r.effective.gbps),
                  bandwidthText(r.effective.stddevGbps), collectiveName(r),
                  durationText(r.collective.seconds), busBandwidthText(r.collective.busBwGBps));
+    if (r.collective.ecmpDraws > 1)
+        text += tr(" (%1 to %2 over %3 ECMP draws)")
+                    .arg(busBandwidthText(r.collective.busBwMinGBps),
+                         busBandwidthText(r.collective.busBwMaxGBps))
+                    .arg(r.collective.ecmpDraws);
     if (r.step)
         text += tr(" · step %1, communication %2 of compute")
                     .arg(durationText(r.step->stepSeconds), percentText(r.step->commToCompute));
