@@ -19,6 +19,8 @@
 #include "views/sim/PlaybackClock.hpp"
 #include "views/sim/ResultsDashboard.hpp"
 
+#include <QAbstractSeries>
+#include <QChart>
 #include <QFile>
 #include <QImage>
 #include <QSvgRenderer>
@@ -144,7 +146,22 @@ void tst_ResultsDashboard::chartsCarryTheEngineSeries() {
         const auto& p = r.busBwCurve[static_cast<std::size_t>(i)];
         QCOMPARE(cell(busbw, i, 0), p.bytes);
         QCOMPARE(cell(busbw, i, 3), std::round(p.busBwGBps * 1e3) / 1e3);
+        // The ECMP band's edges are the engine's slowest and fastest draws.
+        QCOMPARE(cell(busbw, i, 5), std::round(p.busBwMinGBps * 1e3) / 1e3);
+        QCOMPARE(cell(busbw, i, 6), std::round(p.busBwMaxGBps * 1e3) / 1e3);
     }
+    // The band is drawn exactly when the engine drew several sets of hash keys: the
+    // teaching sample's all-reduce over 4 servers on static ECMP, never adaptive routing.
+    const bool drawn = std::any_of(r.busBwCurve.begin(), r.busBwCurve.end(),
+                                   [](const auto& p) { return p.ecmpDraws > 1; });
+    if (design == QStringLiteral("teaching-4-servers"))
+        QVERIFY(drawn);
+    if (r.fabric.routing == fabriclab::model::Routing::Adaptive)
+        QVERIFY(!drawn);
+    bool banded = false;
+    for (const QAbstractSeries* series : chartOf<BusBandwidthChart>(dashboard)->chart()->series())
+        banded = banded || series->type() == QAbstractSeries::SeriesTypeArea;
+    QCOMPARE(banded, drawn);
 
     // Throughput: the playback frames drawn as steps (2 points per frame but the first).
     const ChartTable throughput = chartOf<ThroughputChart>(dashboard)->table();

@@ -4,6 +4,7 @@
 
 #include "views/models/NumberFormat.hpp"
 
+#include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QLineSeries>
@@ -53,9 +54,35 @@ void BusBandwidthChart::showCurve(const std::vector<sim::BusBwPoint>& curve,
     x->setTitleText(tr("message size"));
     chart()->addAxis(x, Qt::AlignBottom);
     auto* y = addValueAxis(Qt::AlignLeft, tr("busbw GB/s"), QStringLiteral("%.0f"));
+    // Static ECMP: the band from the slowest to the fastest draw of flow hash keys, under
+    // the mean's line, so the hash luck a single job may see is in the picture.
+    QAreaSeries* band = nullptr;
+    if (std::any_of(curve.begin(), curve.end(),
+                    [](const sim::BusBwPoint& p) { return p.ecmpDraws > 1; })) {
+        auto* fastest = new QLineSeries;
+        auto* slowest = new QLineSeries;
+        for (const auto& p : curve) {
+            fastest->append(std::log2(p.bytes), p.busBwMaxGBps);
+            slowest->append(std::log2(p.bytes), p.busBwMinGBps);
+            most = std::max(most, p.busBwMaxGBps);
+        }
+        band = new QAreaSeries(fastest, slowest);
+        fastest->setParent(band); // the band draws them; it does not own them by itself
+        slowest->setParent(band);
+        band->setName(tr("ECMP draws: slowest to fastest"));
+    }
     y->setRange(0, std::max(1.0, most * 1.1));
     y->applyNiceNumbers();
+    if (band)
+        addSeries(band, {x, y});
     addSeries(line, {x, y});
+    if (band) {
+        // The line's colour comes from the chart's theme once it is added.
+        QColor fill = line->color();
+        fill.setAlphaF(0.25);
+        band->setBrush(fill);
+        band->setPen(Qt::NoPen);
+    }
     setPointTooltip(line, [this](const QPointF& point) {
         const auto at = std::min_element(m_curve.begin(), m_curve.end(), [&](auto a, auto b) {
             return std::abs(std::log2(a.bytes) - point.x()) <
@@ -75,18 +102,31 @@ void BusBandwidthChart::showCurve(const std::vector<sim::BusBwPoint>& curve,
                   "in %5. Small messages are bound by latency, large ones by the fabric; "
                   "bus bandwidth in GB/s as nccl-tests reports it.")
                    .arg(bytesText(design.bytes), operation, busBandwidthText(design.busBwGBps),
-                        busBandwidthText(design.algBwGBps), durationText(design.seconds)));
+                        busBandwidthText(design.algBwGBps), durationText(design.seconds)) +
+               (band ? tr(" Static ECMP hashes each flow onto one uplink: the line is the mean "
+                          "of %1 draws of hash keys, the band their slowest to fastest.")
+                           .arg(design.ecmpDraws)
+                     : QString()));
     setHasData(true);
 }
 
 ChartTable BusBandwidthChart::table() const {
     ChartTable t;
-    t.header = {QStringLiteral("bytes"), QStringLiteral("time (s)"), QStringLiteral("algbw (GB/s)"),
-                QStringLiteral("busbw (GB/s)"), QStringLiteral("algorithm")};
+    t.header = {QStringLiteral("bytes"),
+                QStringLiteral("time (s)"),
+                QStringLiteral("algbw (GB/s)"),
+                QStringLiteral("busbw (GB/s)"),
+                QStringLiteral("algorithm"),
+                QStringLiteral("busbw slowest ECMP draw (GB/s)"),
+                QStringLiteral("busbw fastest ECMP draw (GB/s)")};
     for (const auto& p : m_curve)
-        t.rows << QStringList{csvNumber(p.bytes, 0), csvNumber(p.seconds, 9),
-                              csvNumber(p.algBwGBps, 3), csvNumber(p.busBwGBps, 3),
-                              engineText(model::toString(p.algorithm))};
+        t.rows << QStringList{csvNumber(p.bytes, 0),
+                              csvNumber(p.seconds, 9),
+                              csvNumber(p.algBwGBps, 3),
+                              csvNumber(p.busBwGBps, 3),
+                              engineText(model::toString(p.algorithm)),
+                              csvNumber(p.busBwMinGBps, 3),
+                              csvNumber(p.busBwMaxGBps, 3)};
     return t;
 }
 
