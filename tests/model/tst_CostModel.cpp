@@ -17,6 +17,9 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
 #endif
 
 using namespace fabriclab::model;
@@ -55,6 +58,37 @@ Topology article000Cluster() {
 /// divisor of 16 >= max(2, 8 x 16 / 64 = 2) with 8 x 8 <= 64 -> 2 spines, 8 cables each.
 Topology twoTierCluster() {
     return leafSpineCluster(16);
+}
+
+/// One leaf of `leafGbps` ports and a one-GPU, one-NIC server per entry of `runs` (NIC and
+/// link speed, medium, metres): bills small enough to price by hand.
+Topology oneLeaf(double leafGbps, const std::vector<std::tuple<double, LinkMedium, double>>& runs) {
+    Topology topology;
+    Node leaf;
+    leaf.name = "leaf-1";
+    leaf.kind = NodeKind::Leaf;
+    leaf.sw = SwitchProps{64, Gbps{leafGbps}};
+    const NodeId leafId = topology.addNode(leaf);
+    int n = 0;
+    for (const auto& [gbps, medium, meters] : runs) {
+        Node server;
+        server.name = "srv-" + std::to_string(++n);
+        server.kind = NodeKind::Server;
+        server.server.gpus = 1;
+        server.server.nics = 1;
+        server.server.nicSpeed = Gbps{gbps};
+        topology.addLink(Link{topology.addNode(server), leafId, Gbps{gbps}, 1, medium, meters});
+    }
+    return topology;
+}
+
+/// How many of a part the bill buys, over all its lines.
+long long quantityOf(const CostReport& report, const std::string& partId) {
+    long long total = 0;
+    for (const BomLine& line : report.bom)
+        if (line.partId == partId)
+            total += line.quantity;
+    return total;
 }
 
 } // namespace
@@ -306,35 +340,16 @@ void tst_CostModel::cablesByMediumAndReach() {
     //                      fibre reaches 800 m (single-mode MPO: 500 m), so a second note
     //   1 x $65,000 + 6 x $6,250 + $150 + 2 x $390 + 3 x $100 + 3 x $700 + 2 x $1,250
     //   = 65,000 + 37,500 + 150 + 780 + 300 + 2,100 + 2,500 = $108,330
-    Topology topology;
-    Node leaf;
-    leaf.name = "leaf-1";
-    leaf.kind = NodeKind::Leaf;
-    leaf.sw = SwitchProps{64, Gbps{400}};
-    const NodeId leafId = topology.addNode(leaf);
-    const std::pair<LinkMedium, double> runs[] = {
-        {LinkMedium::Dac, 2},      {LinkMedium::Dac, 7},      {LinkMedium::Aoc, 30},
-        {LinkMedium::Optics, 200}, {LinkMedium::Optics, 200}, {LinkMedium::Optics, 800}};
-    int n = 0;
-    for (const auto& [medium, meters] : runs) {
-        Node server;
-        server.name = "srv-" + std::to_string(++n);
-        server.kind = NodeKind::Server;
-        server.server.gpus = 1;
-        server.server.nics = 1;
-        const NodeId serverId = topology.addNode(server);
-        topology.addLink(Link{serverId, leafId, Gbps{400}, 1, medium, meters});
-    }
+    const Topology topology = oneLeaf(400, {{400, LinkMedium::Dac, 2},
+                                            {400, LinkMedium::Dac, 7},
+                                            {400, LinkMedium::Aoc, 30},
+                                            {400, LinkMedium::Optics, 200},
+                                            {400, LinkMedium::Optics, 200},
+                                            {400, LinkMedium::Optics, 800}});
     const CostReport report =
         estimateCost(topology, builtinFabric("ib-ndr"), Catalog::builtin().prices());
 
-    const auto quantity = [&](const char* partId) {
-        long long total = 0;
-        for (const BomLine& line : report.bom)
-            if (line.partId == partId)
-                total += line.quantity;
-        return total;
-    };
+    const auto quantity = [&](const char* partId) { return quantityOf(report, partId); };
     QCOMPARE(quantity("dac-400g"), 1LL);
     QCOMPARE(quantity("ndr-400g-server"), 2LL);
     QCOMPARE(quantity("fiber-400g"), 3LL);
@@ -366,31 +381,11 @@ void tst_CostModel::partsFollowTheLinkSpeed() {
     //   + NIC side: osfp-400g $700 + osfp-800g $1,250
     //   + switch side: one twin-port module for the 400G end $1,250 + osfp-800g $1,250
     //   = $64,570
-    Topology topology;
-    Node leaf;
-    leaf.name = "leaf-1";
-    leaf.kind = NodeKind::Leaf;
-    leaf.sw = SwitchProps{64, Gbps{800}};
-    const NodeId leafId = topology.addNode(leaf);
-    for (const double gbps : {400.0, 800.0}) {
-        Node server;
-        server.name = "srv-" + std::to_string(static_cast<int>(gbps));
-        server.kind = NodeKind::Server;
-        server.server.gpus = 1;
-        server.server.nics = 1;
-        server.server.nicSpeed = Gbps{gbps};
-        const NodeId serverId = topology.addNode(server);
-        topology.addLink(Link{serverId, leafId, Gbps{gbps}, 1, LinkMedium::Optics, 200});
-    }
+    const Topology topology =
+        oneLeaf(800, {{400, LinkMedium::Optics, 200}, {800, LinkMedium::Optics, 200}});
     const CostReport report =
         estimateCost(topology, builtinFabric("spectrum-x"), Catalog::builtin().prices());
-    const auto quantity = [&](const char* partId) {
-        long long total = 0;
-        for (const BomLine& line : report.bom)
-            if (line.partId == partId)
-                total += line.quantity;
-        return total;
-    };
+    const auto quantity = [&](const char* partId) { return quantityOf(report, partId); };
     QCOMPARE(quantity("cx7-roce"), 1LL);
     QCOMPARE(quantity("cx8-xdr"), 1LL);
     QCOMPARE(quantity("fiber-400g"), 1LL);
@@ -421,19 +416,7 @@ void tst_CostModel::switchesFollowTheLinkSpeed() {
     QFETCH(QString, fabric);
     QFETCH(double, gbps);
     QFETCH(QString, switchPart);
-    Topology topology;
-    Node leaf;
-    leaf.name = "leaf-1";
-    leaf.kind = NodeKind::Leaf;
-    leaf.sw = SwitchProps{64, Gbps{gbps}};
-    const NodeId leafId = topology.addNode(leaf);
-    Node server;
-    server.name = "srv-1";
-    server.kind = NodeKind::Server;
-    server.server.gpus = 1;
-    server.server.nics = 1;
-    server.server.nicSpeed = Gbps{gbps};
-    topology.addLink(Link{topology.addNode(server), leafId, Gbps{gbps}, 1, LinkMedium::Optics, 50});
+    const Topology topology = oneLeaf(gbps, {{gbps, LinkMedium::Optics, 50}});
     const CostReport report = estimateCost(topology, builtinFabric(fabric.toStdString().c_str()),
                                            Catalog::builtin().prices());
     QStringList switches;
