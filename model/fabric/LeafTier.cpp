@@ -20,6 +20,8 @@ constexpr int kMaxPerServer = 1024;
 constexpr int kMaxRadix = 2048;
 constexpr double kMaxNicGbps = 3200;
 constexpr double kMaxRatio = 64;
+// The rails of NVIDIA's rail-optimized designs: one per GPU of an 8-GPU HGX board.
+constexpr int kDrawnRails = 8;
 // Rounding slack so that 64 x 2/3 ports count as the 42 a person would expect.
 constexpr double kEpsilon = 1e-9;
 
@@ -97,6 +99,23 @@ LeafTierPlan planLeafTier(const GeneratorParams& p) {
     // 128 servers in groups of at most 42 become 4 groups of 32, not 42+42+42+2.
     plan.units = (p.servers + plan.serversPerUnit - 1) / plan.serversPerUnit;
     plan.serversPerUnit = (p.servers + plan.units - 1) / plan.units;
+    if (p.railOptimized) {
+        // Servers with more NICs than the eight rails rail-optimized designs are drawn with
+        // (one per GPU of an HGX board) let neighbouring NICs share a rail leaf when the
+        // unit is too small to fill a leaf per NIC (NIC r on leaf r / k, k dividing the
+        // NICs): a p5-like server's 32 NICs make 8 leaves of 4 ports per server, one NVL72
+        // rack's 72 make 8 leaves of 9, not 72 leaves of one port each. Eight-NIC servers
+        // keep a leaf per rail, as in NVIDIA's SuperPODs, and rail traffic stays under one
+        // leaf either way.
+        const int fit = std::min(p.nicsPerServer / std::min(p.nicsPerServer, kDrawnRails),
+                                 downlinks / plan.serversPerUnit);
+        int railsPerLeaf = 1;
+        for (int k = fit; k >= 2 && railsPerLeaf == 1; --k)
+            if (p.nicsPerServer % k == 0)
+                railsPerLeaf = k;
+        plan.leavesPerUnit = p.nicsPerServer / railsPerLeaf;
+        plan.portsPerServerLeaf = railsPerLeaf;
+    }
     plan.uplinksPerLeaf =
         uplinksFor(plan.serversPerUnit * plan.portsPerServerLeaf, p.oversubscription);
     return plan;

@@ -121,6 +121,25 @@ void tst_LeafSpineGenerator::counts_data() {
     // a top-of-rack leaf at 1:1 would only offer d = 32 downlinks.
     QTest::addRow("1 srv x 36 NIC, ToR, radix 64, 1:1: fits one switch")
         << request(1, 36, false, 64, 64, 1.0) << 1 << 0 << 36 << 0 << 36 << 0;
+    // Rail-optimized servers of 8 NICs keep a leaf per rail however few they are: d = 32,
+    // one unit of 16, 8 leaves of 16 down; u = 16; s >= max(2, 8 x 16 / 64 = 2), 2 | 16,
+    // 8 x 8 = 64 <= 64 -> 2 spines, 8 each. Cables: 128 server; 8 x 16 = 128 leaf-spine.
+    QTest::addRow("16 srv x 8 NIC, radix 64, 1:1, rail: a leaf per rail")
+        << request(16, 8, true, 64, 64, 1.0) << 8 << 2 << 128 << 128 << 1 << 8;
+    // 32 NICs (p5's shape): a leaf takes up to 32 / 8 = 4 neighbouring NICs, and 16 servers
+    // leave room for floor(32 / 16) = 2 each: 16 leaves of 16 x 2 = 32 down; u = 32;
+    // s >= max(2, 16 x 32 / 64 = 8), 8 | 32, 16 x 4 = 64 <= 64 -> 8 spines, 4 each (no free
+    // port for more uplinks). Cables: 512 server; 16 x 32 = 512 leaf-spine.
+    QTest::addRow("16 srv x 32 NIC, radix 64, 1:1, rail: 2 NICs per leaf")
+        << request(16, 32, true, 64, 64, 1.0) << 16 << 8 << 512 << 512 << 2 << 4;
+    // One NVL72 rack's 72 NICs: 72 > 64 ports, so two tiers. A leaf takes up to 72 / 8 = 9
+    // NICs (9 | 72): 8 leaves with one link of 9; u = 9 would need 3 spines (3 | 9), but 55
+    // ports are free and u = 10 spreads over 2 (2 | 10, 8 x 5 = 40 <= 64): 2 spines, 5 each.
+    // Cables: 72 server; 8 x 10 = 80 leaf-spine.
+    GeneratorParams rack = request(1, 72, true, 64, 64, 1.0);
+    rack.gpusPerServer = 72;
+    QTest::addRow("1 NVL72 rack x 72 NIC, radix 64, 1:1, rail: 8 leaves of 9")
+        << rack << 8 << 2 << 72 << 80 << 9 << 5;
 }
 
 void tst_LeafSpineGenerator::counts() {
