@@ -31,11 +31,10 @@ void layoutTiers(Topology& topology) {
     for (const auto& [id, node] : topology.nodes())
         rows[static_cast<std::size_t>(tierRow(node.kind))].push_back(id);
 
-    const auto widest =
-        std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-            return a.size() < b.size();
-        })->size();
-    const double width = std::max<double>(1, static_cast<double>(widest)) * kServerSpacing;
+    double width = kServerSpacing;
+    for (std::size_t row = 0; row < rows.size(); ++row)
+        width = std::max(width, static_cast<double>(rows[row].size()) *
+                                    (row == 3 ? kServerSpacing : kSwitchSpacing));
     // Wide fabrics get taller tiers, so a fitted view keeps a readable aspect (about 3:1)
     // instead of a flat strip of crossing lines.
     const double tierSpacing = std::max(kTierSpacing, width / 9);

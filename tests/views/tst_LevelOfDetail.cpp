@@ -103,9 +103,11 @@ void tst_LevelOfDetail::everyRackCollapsed() {
         QVERIFY(b.rails.empty());
         QCOMPARE(b.internalCables, 4); // 2 servers x count 2, not drawn
     }
-    // Unit 0: srv-1 (20, 480), srv-2 (60, 480), leaf-1 (40, 320): mean (40, 426.67).
+    // The 4 leaves at 112 apart (kSwitchSpacing) are wider than the 8 servers at 40: the
+    // rows span 448. Unit 0: srv-1 (28, 480), srv-2 (84, 480), leaf-1 (56, 320): mean
+    // (56, 426.67).
     QVERIFY((g.blocks[0].key == GroupKey{-1, 0}));
-    QCOMPARE(g.blocks[0].x, 40.0);
+    QCOMPARE(g.blocks[0].x, 56.0);
     QCOMPARE(g.blocks[0].y, (480.0 + 480.0 + 320.0) / 3);
     // Each block reaches each spine through its leaf's one 800G link: 4 x 2 edges.
     QCOMPARE(g.edges.size(), std::size_t{8});

@@ -94,6 +94,7 @@ private Q_SLOTS:
     void addedNodeGetsAnItemUndoRemovesIt();
     void connectAddsOneLinkItem();
     void designResetBuildsEveryItem();
+    void switchesOfARowNeverOverlap();
     void collapseAndExpandAUnit();
     void replacedDesignKeepsViewStateAndItems();
     void denseLinksPaintOpaque_data();
@@ -159,6 +160,35 @@ void tst_TopologyScene::designResetBuildsEveryItem() {
 
     document.newDesign();
     QCOMPARE(countsOf(scene), (Counts{0, 0, 0, 0}));
+}
+
+void tst_TopologyScene::switchesOfARowNeverOverlap() {
+    // Two NVL72 racks of 72 NICs each under 8 rail leaves: the leaf row is wider than the
+    // two servers below it, so it sets the layout's width (kSwitchSpacing) and no two
+    // switches of a row are drawn over each other, as they were when servers set it.
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    fabriclab::model::Design design = document.design();
+    fabriclab::model::GeneratorParams params;
+    params.servers = 2;
+    params.gpusPerServer = 72;
+    params.nicsPerServer = 72;
+    params.railOptimized = true;
+    design.generator = params;
+    design.topology = fabriclab::model::generate(params);
+    document.adopt(design, QString());
+    std::vector<QRectF> leaves;
+    for (const auto& [id, node] : document.topology().nodes())
+        if (node.kind != NodeKind::Server)
+            if (const auto* item = scene.nodeItem(id))
+                leaves.push_back(item->sceneBoundingRect());
+    QVERIFY(leaves.size() >= 8);
+    for (std::size_t a = 0; a < leaves.size(); ++a)
+        for (std::size_t b = a + 1; b < leaves.size(); ++b)
+            QVERIFY2(!leaves[a].intersects(leaves[b]),
+                     qPrintable(QStringLiteral("switch boxes at x %1 and %2 overlap")
+                                    .arg(leaves[a].center().x())
+                                    .arg(leaves[b].center().x())));
 }
 
 void tst_TopologyScene::replacedDesignKeepsViewStateAndItems() {
