@@ -3,8 +3,10 @@
 #include "model/sim/Collectives.hpp"
 
 #include "model/sim/AwsOfiTuner.hpp"
+#include "model/sim/CollectiveContext.hpp"
 #include "model/sim/NcclExecution.hpp"
 #include "model/sim/NcclGraphs.hpp"
+#include "model/sim/PointToPoint.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,121 +15,17 @@
 #include <string>
 
 namespace fabriclab::sim {
+
+using namespace detail;
+
 namespace {
 
 using model::CollectiveAlgorithm;
 using model::CollectiveOp;
 
-/// What every algorithm needs: the group's shape and its per-step costs.
-struct Context {
-    const FabricNetwork& network;
-    const CollectiveGroup& group;
-    std::stop_token stop;
-    int servers = 0;
-    int gpus = 0;            ///< per server
-    int rails = 0;           ///< NICs per server the collective spreads over (all of them)
-    double scaleUpBps = 0;   ///< achievable scale-up bytes/s per GPU per direction
-    double scaleUpAlpha = 0; ///< seconds per step inside a server
-    double stepAlpha = 0;    ///< NCCL's protocol seconds per network step
-    SimulationOptions simulation;
-    PhaseCache* cache = nullptr;
-    /// Added to every flow's hash key: another draw of static ECMP's choices.
-    std::uint64_t flowSalt = 0;
-};
-
-/// Simulates `transfers()` (all carrying `bytes`), or scales the cached phase of `kind`.
-template <typename Transfers>
-SimulationResult simulatePhase(const Context& c, std::string_view kind, double bytes,
-                               const Transfers& transfers) {
-    const auto simulate = [&](double b) {
-        return FlowSimulator{}.run(c.network, transfers(b), c.stop, c.simulation);
-    };
-    if (!c.cache)
-        return simulate(bytes);
-    SimulationResult phase = c.cache->phase(kind, bytes, simulate, c.simulation.recordLinks);
-    if (!c.simulation.recordLinks)
-        for (Sample& sample : phase.timeline) // recorded by an earlier caller; not wanted here
-            std::vector<float>().swap(sample.linkUtilization);
-    return phase;
-}
-
 /// Per-channel samples cost channels x samples floats; keep them to a few tens of MB
 /// on the largest fabrics, where a playback needs the shape more than every event.
 constexpr std::size_t kRecordedFloats = 4'000'000;
-
-/// About 1.5 GB of routes and solver state; the 1,024-GPU all-to-all (1 M flows) fits.
-constexpr double kMaxAllToAllFlows = 4'200'000;
-
-int nicOfGpu(const Context& c, int gpu) {
-    return gpu * c.rails / c.gpus;
-}
-
-/// One transfer per rail from every `from` server to its `to` server, all at once.
-std::vector<Transfer> pairTransfers(const Context& c, const std::vector<std::pair<int, int>>& pairs,
-                                    double bytes) {
-    std::vector<Transfer> transfers;
-    transfers.reserve(pairs.size() * static_cast<std::size_t>(c.rails));
-    for (int rail = 0; rail < c.rails; ++rail)
-        for (const auto& [from, to] : pairs)
-            transfers.push_back(Transfer{{c.group.servers[static_cast<std::size_t>(from)], rail},
-                                         {c.group.servers[static_cast<std::size_t>(to)], rail},
-                                         bytes,
-                                         {},
-                                         static_cast<std::uint64_t>(rail) + c.flowSalt,
-                                         c.stepAlpha});
-    return transfers;
-}
-
-/// Every server to every other: one transfer per rail with PXN (the server's share moves
-/// to the NIC of its rail first), else one per pair of GPUs from NIC to NIC.
-std::vector<Transfer> allToAllTransfers(const Context& c, bool pxn, double bytes) {
-    std::vector<Transfer> transfers;
-    for (int s = 0; s < c.servers; ++s)
-        for (int t = 0; t < c.servers; ++t) {
-            if (s == t)
-                continue;
-            const auto from = c.group.servers[static_cast<std::size_t>(s)];
-            const auto to = c.group.servers[static_cast<std::size_t>(t)];
-            if (pxn) {
-                for (int rail = 0; rail < c.rails; ++rail)
-                    transfers.push_back(Transfer{{from, rail},
-                                                 {to, rail},
-                                                 bytes,
-                                                 {},
-                                                 static_cast<std::uint64_t>(rail),
-                                                 c.stepAlpha});
-                continue;
-            }
-            for (int a = 0; a < c.gpus; ++a)
-                for (int b = 0; b < c.gpus; ++b)
-                    transfers.push_back(Transfer{{from, nicOfGpu(c, a)},
-                                                 {to, nicOfGpu(c, b)},
-                                                 bytes,
-                                                 {},
-                                                 static_cast<std::uint64_t>(a * c.gpus + b),
-                                                 c.stepAlpha});
-        }
-    return transfers;
-}
-
-/// pairTransfers, simulated. `kind` names the pattern for the phase cache.
-SimulationResult simulatePairs(const Context& c, std::string_view kind,
-                               const std::vector<std::pair<int, int>>& pairs, double bytesPerRail) {
-    return simulatePhase(c, kind, bytesPerRail,
-                         [&](double bytes) { return pairTransfers(c, pairs, bytes); });
-}
-
-std::vector<std::pair<int, int>> ringPairs(int servers) {
-    std::vector<std::pair<int, int>> pairs;
-    for (int i = 0; i < servers; ++i)
-        pairs.emplace_back(i, (i + 1) % servers);
-    return pairs;
-}
-
-/// Time of one step inside a server in which every GPU moves `bytes` over scale-up.
-double scaleUpStep(const Context& c, double bytes) {
-    return c.gpus > 1 ? bytes / c.scaleUpBps + c.scaleUpAlpha : 0.0;
-}
 
 /// NCCL's NET latencies were measured on InfiniBand, where an 8-byte message between two
 /// servers on one switch takes about 0.9 us (article 000, MPI latency on IB NDR; figures.md).
@@ -169,52 +67,6 @@ nccl::NodeHardware nodeHardware(const Context& c) {
     return h;
 }
 
-/// The fastest the slowest server of the group moves data onto or off the fabric, bytes/s:
-/// its NICs' goodput, and no more than its GPUs' links to them carry (NCCL's PCIe figure,
-/// which its own graph search holds every channel to).
-double serverNetworkBps(const Context& c) {
-    double slowest = std::numeric_limits<double>::infinity();
-    for (const auto server : c.group.servers) {
-        model::Gbps nics{0};
-        for (int rail = 0; rail < c.rails; ++rail)
-            nics = nics + c.network.nicGoodput({server, rail});
-        slowest = std::min(slowest, model::bytesPerSecond(nics));
-    }
-    return std::min(slowest, c.gpus * model::bytesPerSecond(model::GBps(c.group.gpu.pcieGBps)));
-}
-
-/// Bytes each server must at least move across its NICs in one direction for `bytes` of
-/// `op` (nccl-tests' size) over the group. All-gather receives, and reduce-scatter sends,
-/// every other server's share; broadcast delivers everything; in an all-to-all each of the
-/// server's GPUs sends every other server its share of its own `bytes`. All-reduce without
-/// in-network reduction crosses each server boundary 2 (n - 1) / n times on 3 or more
-/// servers, as NCCL's rings and trees do (at 2 servers the tree sends it once); with the
-/// switches reducing (SHARP), each server sends its data once and receives it once.
-double nicBytesAtLeast(const Context& c, CollectiveOp op, double bytes, bool inNetwork) {
-    const double otherServers = (c.servers - 1.0) / c.servers;
-    const double ranks = static_cast<double>(c.servers) * c.gpus;
-    switch (op) {
-    case CollectiveOp::AllGather:
-    case CollectiveOp::ReduceScatter:
-        return bytes * otherServers;
-    case CollectiveOp::Broadcast:
-    case CollectiveOp::SendRecv: // from one GPU: sendRecv holds it to that GPU's NICs
-        return bytes;
-    case CollectiveOp::AllReduce:
-        return (inNetwork || c.servers == 2) ? bytes : 2 * bytes * (ranks - 1) / ranks;
-    case CollectiveOp::AllToAll:
-        break;
-    }
-    return bytes * c.gpus * otherServers;
-}
-
-/// The least time `op` can take over the group's NICs (nicBytesAtLeast at serverNetworkBps):
-/// a physical floor under NCCL's model and the measured departures from it, not a fit
-/// (tst_DesignProperties holds every operation to it). None on one server.
-double nicFloorSeconds(const Context& c, CollectiveOp op, double bytes, bool inNetwork) {
-    return c.servers > 1 ? nicBytesAtLeast(c, op, bytes, inNetwork) / serverNetworkBps(c) : 0.0;
-}
-
 nccl::Function ncclFunction(CollectiveOp op) {
     switch (op) {
     case CollectiveOp::AllGather:
@@ -229,38 +81,6 @@ nccl::Function ncclFunction(CollectiveOp op) {
         break;
     }
     return nccl::Function::AllReduce;
-}
-
-CollectiveAlgorithm asRun(nccl::Algorithm a) {
-    switch (a) {
-    case nccl::Algorithm::Tree:
-        return CollectiveAlgorithm::Tree;
-    case nccl::Algorithm::CollNetDirect:
-        return CollectiveAlgorithm::CollNetDirect;
-    case nccl::Algorithm::CollNetChain:
-        return CollectiveAlgorithm::CollNetChain;
-    case nccl::Algorithm::Nvls:
-        return CollectiveAlgorithm::Nvls;
-    case nccl::Algorithm::NvlsTree:
-        return CollectiveAlgorithm::NvlsTree;
-    case nccl::Algorithm::Pat:
-        return CollectiveAlgorithm::Pat;
-    case nccl::Algorithm::Ring:
-        break;
-    }
-    return CollectiveAlgorithm::Ring;
-}
-
-model::CollectiveProtocol asRun(nccl::Protocol p) {
-    switch (p) {
-    case nccl::Protocol::LL:
-        return model::CollectiveProtocol::LL;
-    case nccl::Protocol::LL128:
-        return model::CollectiveProtocol::LL128;
-    case nccl::Protocol::Simple:
-        break;
-    }
-    return model::CollectiveProtocol::Simple;
 }
 
 /// NCCL_ALGO and NCCL_PROTO for the spec; nothing listed means NCCL's own choice.
@@ -483,99 +303,6 @@ CollectiveResult hierarchical(const Context& c, double bytes) {
     }
     result.seconds = std::max(std::max(2 * intra, inter) + (c.gpus > 1 ? 2 * c.scaleUpAlpha : 0.0),
                               nicFloorSeconds(c, CollectiveOp::AllReduce, bytes, false));
-    return result;
-}
-
-/// Every rank sends bytes/n to every other rank. Direct: each pair is its own flow.
-/// PXN: data for a GPU on another rail first crosses scale-up to the local GPU on the
-/// destination's rail, so the fabric only carries same-rail traffic.
-CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
-    CollectiveResult result;
-    result.algorithm = pxn ? CollectiveAlgorithm::Pxn : CollectiveAlgorithm::Direct;
-    const int n = group.servers * group.gpus;
-    const double piece = bytes / n;
-    // NCCL runs an all-to-all as grouped sends: LL for small pieces, Simple above, each
-    // send paying that protocol's start-up on top of its path.
-    const nccl::Protocol protocol = nccl::p2pProtocol(piece);
-    result.protocol = asRun(protocol);
-    Context c = group;
-    c.stepAlpha = model::microseconds(nccl::p2pLatencyUs(protocol)).value;
-    // Every pair of servers carries its own flows: past a few million the simulation
-    // would need gigabytes. Refuse with the numbers rather than run out of memory.
-    const double flows = static_cast<double>(c.servers) * (c.servers - 1) *
-                         (pxn ? c.rails : static_cast<double>(c.gpus) * c.gpus);
-    if (flows > kMaxAllToAllFlows)
-        throw std::invalid_argument(
-            "an all-to-all over " + std::to_string(n) + " GPUs needs " +
-            std::to_string(static_cast<long long>(flows)) + " flows; FabricLab simulates up to " +
-            std::to_string(static_cast<long long>(kMaxAllToAllFlows)) +
-            " at once (time it over fewer GPUs, e.g. one expert-parallel group)");
-    // Every transfer of a kind carries the same bytes: a whole server's share per rail
-    // (PXN), or one GPU pair's piece (direct).
-    const double perTransfer =
-        pxn ? piece * c.gpus * (static_cast<double>(c.gpus) / c.rails) : piece;
-    if (!pxn && c.servers > 1 && c.rails > 1) {
-        // Direct sends cross rails; a fabric whose spines serve separate rail planes joins
-        // different rails only through NVLink, which is what PXN uses.
-        if (!c.network.reaches({c.group.servers[0], 0}, {c.group.servers[1], c.rails - 1}))
-            throw std::invalid_argument(
-                "a direct all-to-all sends from NIC 1 to NIC " + std::to_string(c.rails) +
-                ", but no switch path joins those rails (the spines serve separate rail "
-                "planes); use pxn or auto, which cross NVLink to the right rail first");
-    }
-    const auto build = [&](double bytesEach) { return allToAllTransfers(c, pxn, bytesEach); };
-    if (c.servers > 1)
-        result.phase = simulatePhase(c,
-                                     std::string(pxn ? "all-to-all pxn " : "all-to-all direct ") +
-                                         std::string(nccl::toString(protocol)),
-                                     perTransfer, build);
-    double intra = (c.gpus - 1) * piece / c.scaleUpBps;
-    if (pxn)
-        intra += bytes * (c.servers - 1) / c.servers * (c.gpus - 1) / c.gpus / c.scaleUpBps;
-    // The network plugin's software time per call, peer and chunk comes on top of the
-    // transfers: one proxy thread per GPU serves every peer.
-    const double software = c.servers > 1 ? nccl::p2pOverheadSeconds(c.network.fabric().p2p, piece,
-                                                                     (c.servers - 1) * c.gpus)
-                                          : 0.0;
-    // The flow simulation loads the NICs; the floor adds the GPUs' PCIe links that feed them,
-    // so a server of few GPUs and many NICs is held to what its GPUs can feed, as the other
-    // collectives are by NCCL's graph search.
-    result.seconds = std::max({result.phase.seconds + software,
-                               nicFloorSeconds(c, CollectiveOp::AllToAll, bytes, false),
-                               intra + (c.gpus > 1 ? c.scaleUpAlpha : 0.0)});
-    return result;
-}
-
-/// nccl-tests' sendrecv: every rank sends `bytes` to the next rank and receives as much
-/// from the previous one, all at once. Inside a server that is one NVLink transfer per GPU;
-/// between servers the last GPU of each server sends to the first GPU of the next. NCCL's
-/// PXN moves the data over NVLink to the GPU next to the receiver's rail, and spreads the
-/// peer's channels over that GPU's NICs, so the fabric carries same-rail flows on the NICs
-/// of one GPU. The slowest of the two kinds of transfer sets the time.
-CollectiveResult sendRecv(const Context& group, double bytes) {
-    CollectiveResult result;
-    result.algorithm = group.servers > 1 && group.rails > 1 ? CollectiveAlgorithm::Pxn
-                                                            : CollectiveAlgorithm::Direct;
-    const nccl::Protocol protocol = nccl::p2pProtocol(bytes);
-    result.protocol = asRun(protocol);
-    Context c = group;
-    c.stepAlpha = model::microseconds(nccl::p2pLatencyUs(protocol)).value;
-    c.rails = std::max(1, group.rails / group.gpus); // the NICs next to one GPU
-    const double intra = c.gpus > 1 ? bytes / c.scaleUpBps + c.scaleUpAlpha : 0.0;
-    double inter = 0;
-    if (c.servers > 1) {
-        result.phase = simulatePhase(
-            c, std::string("sendrecv ") + std::string(nccl::toString(protocol)), bytes / c.rails,
-            [&](double each) { return pairTransfers(c, ringPairs(c.servers), each); });
-        // One GPU's NICs and its PCIe link to them, as NCCL's graph holds every channel.
-        const double gpuNetworkBps =
-            std::min(serverNetworkBps(group) * c.rails / group.rails,
-                     model::bytesPerSecond(model::GBps(c.group.gpu.pcieGBps)));
-        inter = std::max(result.phase.seconds +
-                             nccl::p2pOverheadSeconds(c.network.fabric().p2p, bytes, 1),
-                         bytes / gpuNetworkBps);
-    }
-    result.seconds = std::max(intra, inter);
     return result;
 }
 

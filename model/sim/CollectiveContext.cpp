@@ -1,0 +1,127 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/sim/CollectiveContext.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace fabriclab::sim::detail {
+
+using model::CollectiveAlgorithm;
+using model::CollectiveOp;
+
+int nicOfGpu(const Context& c, int gpu) {
+    return gpu * c.rails / c.gpus;
+}
+
+std::vector<Transfer> pairTransfers(const Context& c, const std::vector<std::pair<int, int>>& pairs,
+                                    double bytes) {
+    std::vector<Transfer> transfers;
+    transfers.reserve(pairs.size() * static_cast<std::size_t>(c.rails));
+    for (int rail = 0; rail < c.rails; ++rail)
+        for (const auto& [from, to] : pairs)
+            transfers.push_back(Transfer{{c.group.servers[static_cast<std::size_t>(from)], rail},
+                                         {c.group.servers[static_cast<std::size_t>(to)], rail},
+                                         bytes,
+                                         {},
+                                         static_cast<std::uint64_t>(rail) + c.flowSalt,
+                                         c.stepAlpha});
+    return transfers;
+}
+
+SimulationResult simulatePairs(const Context& c, std::string_view kind,
+                               const std::vector<std::pair<int, int>>& pairs, double bytesPerRail) {
+    return simulatePhase(c, kind, bytesPerRail,
+                         [&](double bytes) { return pairTransfers(c, pairs, bytes); });
+}
+
+std::vector<std::pair<int, int>> ringPairs(int servers) {
+    std::vector<std::pair<int, int>> pairs;
+    for (int i = 0; i < servers; ++i)
+        pairs.emplace_back(i, (i + 1) % servers);
+    return pairs;
+}
+
+double scaleUpStep(const Context& c, double bytes) {
+    return c.gpus > 1 ? bytes / c.scaleUpBps + c.scaleUpAlpha : 0.0;
+}
+
+/// The fastest the slowest server of the group moves data onto or off the fabric, bytes/s:
+/// its NICs' goodput, and no more than its GPUs' links to them carry (NCCL's PCIe figure,
+/// which its own graph search holds every channel to).
+double serverNetworkBps(const Context& c) {
+    double slowest = std::numeric_limits<double>::infinity();
+    for (const auto server : c.group.servers) {
+        model::Gbps nics{0};
+        for (int rail = 0; rail < c.rails; ++rail)
+            nics = nics + c.network.nicGoodput({server, rail});
+        slowest = std::min(slowest, model::bytesPerSecond(nics));
+    }
+    return std::min(slowest, c.gpus * model::bytesPerSecond(model::GBps(c.group.gpu.pcieGBps)));
+}
+
+/// Bytes each server must at least move across its NICs in one direction for `bytes` of
+/// `op` (nccl-tests' size) over the group. All-gather receives, and reduce-scatter sends,
+/// every other server's share; broadcast delivers everything; in an all-to-all each of the
+/// server's GPUs sends every other server its share of its own `bytes`. All-reduce without
+/// in-network reduction crosses each server boundary 2 (n - 1) / n times on 3 or more
+/// servers, as NCCL's rings and trees do (at 2 servers the tree sends it once); with the
+/// switches reducing (SHARP), each server sends its data once and receives it once.
+double nicBytesAtLeast(const Context& c, CollectiveOp op, double bytes, bool inNetwork) {
+    const double otherServers = (c.servers - 1.0) / c.servers;
+    const double ranks = static_cast<double>(c.servers) * c.gpus;
+    switch (op) {
+    case CollectiveOp::AllGather:
+    case CollectiveOp::ReduceScatter:
+        return bytes * otherServers;
+    case CollectiveOp::Broadcast:
+    case CollectiveOp::SendRecv: // from one GPU: sendRecv holds it to that GPU's NICs
+        return bytes;
+    case CollectiveOp::AllReduce:
+        return (inNetwork || c.servers == 2) ? bytes : 2 * bytes * (ranks - 1) / ranks;
+    case CollectiveOp::AllToAll:
+        break;
+    }
+    return bytes * c.gpus * otherServers;
+}
+
+/// The least time `op` can take over the group's NICs (nicBytesAtLeast at serverNetworkBps):
+/// a physical floor under NCCL's model and the measured departures from it, not a fit
+/// (tst_DesignProperties holds every operation to it). None on one server.
+double nicFloorSeconds(const Context& c, CollectiveOp op, double bytes, bool inNetwork) {
+    return c.servers > 1 ? nicBytesAtLeast(c, op, bytes, inNetwork) / serverNetworkBps(c) : 0.0;
+}
+
+CollectiveAlgorithm asRun(nccl::Algorithm a) {
+    switch (a) {
+    case nccl::Algorithm::Tree:
+        return CollectiveAlgorithm::Tree;
+    case nccl::Algorithm::CollNetDirect:
+        return CollectiveAlgorithm::CollNetDirect;
+    case nccl::Algorithm::CollNetChain:
+        return CollectiveAlgorithm::CollNetChain;
+    case nccl::Algorithm::Nvls:
+        return CollectiveAlgorithm::Nvls;
+    case nccl::Algorithm::NvlsTree:
+        return CollectiveAlgorithm::NvlsTree;
+    case nccl::Algorithm::Pat:
+        return CollectiveAlgorithm::Pat;
+    case nccl::Algorithm::Ring:
+        break;
+    }
+    return CollectiveAlgorithm::Ring;
+}
+
+model::CollectiveProtocol asRun(nccl::Protocol p) {
+    switch (p) {
+    case nccl::Protocol::LL:
+        return model::CollectiveProtocol::LL;
+    case nccl::Protocol::LL128:
+        return model::CollectiveProtocol::LL128;
+    case nccl::Protocol::Simple:
+        break;
+    }
+    return model::CollectiveProtocol::Simple;
+}
+
+} // namespace fabriclab::sim::detail
