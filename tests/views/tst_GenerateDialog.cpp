@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -43,6 +44,7 @@ private Q_SLOTS:
     void refusesAnImpossibleRequest();
     void acceptsAValidRequest();
     void saysWhenSpinesFormRailPlanes();
+    void radixFollowsTheNicSpeedUnlessTyped();
 };
 
 void tst_GenerateDialog::prefillsFromTheDesignsGenerator() {
@@ -58,6 +60,30 @@ void tst_GenerateDialog::prefillsFromTheDesignsGenerator() {
     QCOMPARE(figure(dialog, "spines"), QStringLiteral("8"));
     QCOMPARE(figure(dialog, "serverCables"), QStringLiteral("1,024"));
     QCOMPARE(figure(dialog, "leafSpineCables"), QStringLiteral("1,024"));
+}
+
+void tst_GenerateDialog::radixFollowsTheNicSpeedUnlessTyped() {
+    // The Spectrum-X sample's SN5600s run 128 x 400G or 64 x 800G (prices.json): raising the
+    // NIC speed to 800G halves the leaf and core radixes the form still shows from the
+    // switch, and keeps a spine radix the user typed.
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kGenerated));
+    GenerateDialog dialog(document);
+    QCOMPARE(dialog.request().leafRadix, 128);
+    auto* spine = dialog.findChild<QSpinBox*>(QStringLiteral("spineRadix"));
+    spine->setValue(96);
+    dialog.findChild<QDoubleSpinBox*>(QStringLiteral("nicGbps"))->setValue(800);
+    QCOMPARE(dialog.request().leafRadix, 64);
+    QCOMPARE(dialog.request().coreRadix, 64);
+    QCOMPARE(dialog.request().spineRadix, 96);
+    if (const QString folder = qEnvironmentVariable("FABRICLAB_SCREENSHOTS"); !folder.isEmpty()) {
+        QTRY_VERIFY(okButton(dialog)->isEnabled()); // the preview of the 800G request is in
+        QVERIFY(dialog.grab().save(QDir(folder).filePath(QStringLiteral("generate-800g.png"))));
+    }
+    // And back: at 400G the switch offers 128 again.
+    dialog.findChild<QDoubleSpinBox*>(QStringLiteral("nicGbps"))->setValue(400);
+    QCOMPARE(dialog.request().leafRadix, 128);
+    QCOMPARE(dialog.request().spineRadix, 96);
 }
 
 void tst_GenerateDialog::prefillsFromTheFabricOfAHandDrawnDesign() {

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/dialogs/GenerateDialog.hpp"
 
+#include "model/catalog/PartChoice.hpp"
+
 #include "model/fabric/Generators.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
@@ -97,6 +99,21 @@ GenerateDialog::GenerateDialog(const TopologyDocument& document, QWidget* parent
     for (QDoubleSpinBox* box : {m_nicSpeed, m_ratio, m_spineRatio})
         connect(box, &QDoubleSpinBox::valueChanged, this, &GenerateDialog::schedulePreview);
     connect(m_rail, &QCheckBox::toggled, this, &GenerateDialog::schedulePreview);
+    // A radix still at what its switch offers at the old NIC speed follows the new speed
+    // (an SN5600 is 128 x 400G or 64 x 800G); one the user typed stays.
+    connect(m_nicSpeed, &QDoubleSpinBox::valueChanged, this,
+            [this, fabric = design.fabric.spec, prices = document.catalog().prices(),
+             last = initial.nicSpeed](double gbps) mutable {
+                const std::pair<QSpinBox*, const std::string*> tiers[] = {
+                    {m_leafRadix, &fabric.hardware.switchId},
+                    {m_spineRadix, &fabric.hardware.spineSwitch()},
+                    {m_coreRadix, &fabric.hardware.coreSwitch()}};
+                for (const auto& [box, part] : tiers)
+                    if (box->value() == model::switchRadixAt(fabric, prices, *part, last))
+                        box->setValue(
+                            model::switchRadixAt(fabric, prices, *part, model::Gbps(gbps)));
+                last = model::Gbps(gbps);
+            });
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
         updateKindFields();
         schedulePreview();
