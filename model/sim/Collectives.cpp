@@ -143,15 +143,23 @@ bool wantsInNetworkReduction(CollectiveAlgorithm a, int servers) {
            (a == CollectiveAlgorithm::Nvls && servers > 1);
 }
 
+/// One ring step on every NIC with the draw's flow keys: what caps NCCL's channels on this
+/// fabric (ncclSystem), simulated once per network, group and draw when a cache is given.
+SimulationResult ringPhase(const Context& c, double bytes) {
+    const double chunk = bytes / (c.servers * c.gpus);
+    const std::string kind =
+        c.flowSalt == 0 ? std::string("ring") : "ring, keys +" + std::to_string(c.flowSalt);
+    return simulatePairs(c, kind, ringPairs(c.servers), chunk / c.rails);
+}
+
 /// The communicator NCCL would build over the group, with the fabric's ring rate from the
 /// flow simulator (one ring step on every NIC, simulated once per network and group).
 nccl::System ncclSystem(const Context& c, double bytes, bool sharpAsked, CollectiveResult& result) {
     double fabricGBps = std::numeric_limits<double>::infinity();
     if (c.servers > 1) {
         const double chunk = bytes / (c.servers * c.gpus);
-        const std::string kind =
-            c.flowSalt == 0 ? std::string("ring") : "ring, keys +" + std::to_string(c.flowSalt);
-        result.phase = simulatePairs(c, kind, ringPairs(c.servers), chunk / c.rails);
+        if (result.phase.timeline.empty()) // not simulated by the caller already
+            result.phase = ringPhase(c, bytes);
         if (result.phase.dataSeconds > 0)
             fabricGBps =
                 model::rateOf(model::Bytes(chunk), model::Seconds(result.phase.dataSeconds)).value;
@@ -193,7 +201,8 @@ std::optional<nccl::Cost> tunerCost(const Context& c, const model::CollectiveSpe
 }
 
 /// One draw of ncclCollective: the pair NCCL picks with the ring rate of this draw's flow keys.
-CollectiveResult ncclDraw(const Context& c, const model::CollectiveSpec& spec) {
+CollectiveResult ncclDraw(const Context& c, const model::CollectiveSpec& spec,
+                          SimulationResult phase = {}) {
     const double bytes = static_cast<double>(spec.bytes);
     const bool sharpAsked = wantsInNetworkReduction(spec.algorithm, c.servers);
     if (sharpAsked && !c.network.fabric().inNetworkReduction)
@@ -201,6 +210,7 @@ CollectiveResult ncclDraw(const Context& c, const model::CollectiveSpec& spec) {
             "fabric " + c.network.fabric().id +
             " has no in-network reduction (SHARP); use auto, ring, tree or hierarchical");
     CollectiveResult result;
+    result.phase = std::move(phase);
     const nccl::TuningTable table(ncclSystem(c, bytes, sharpAsked, result));
     const nccl::Function function = ncclFunction(spec.op);
     std::optional<nccl::Cost> cost = tunerCost(c, spec, table, function);
@@ -257,14 +267,28 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
     const int draws = c.network.adaptive() || c.servers < 2
                           ? 1
                           : std::clamp(static_cast<int>(kEcmpDrawFlows / flows), 1, kMaxEcmpDraws);
+    if (draws == 1)
+        return ncclDraw(c, spec);
+    // The draws are timed without per-link samples; only the reported one is recorded again
+    // for playback, so 32 draws do not hold 32 playbacks.
+    const double bytes = static_cast<double>(spec.bytes);
     std::vector<CollectiveResult> results;
     results.reserve(static_cast<std::size_t>(draws));
     Context draw = c;
+    draw.simulation.recordLinks = false;
     for (int d = 0; d < draws; ++d) {
         // A large odd step keeps every draw's keys apart from the rails' own 0, 1, 2, ...
         draw.flowSalt = static_cast<std::uint64_t>(d) * 0x9E3779B97F4A7C15ULL;
-        results.push_back(ncclDraw(draw, spec));
-        results.back().flowSalt = draw.flowSalt;
+        SimulationResult phase = ringPhase(draw, bytes);
+        // NCCL's pick and its time follow from the ring step alone: draws whose keys load
+        // the fabric alike (most, where rails stay under their leaves) time alike.
+        const auto alike = std::find_if(results.begin(), results.end(), [&](const auto& r) {
+            return r.phase.dataSeconds == phase.dataSeconds && r.phase.seconds == phase.seconds;
+        });
+        CollectiveResult timed = alike != results.end() ? *alike : ncclDraw(draw, spec, phase);
+        timed.phase = std::move(phase);
+        timed.flowSalt = draw.flowSalt;
+        results.push_back(std::move(timed));
     }
     double total = 0;
     for (const CollectiveResult& r : results)
@@ -277,6 +301,12 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
                   return a->seconds < b->seconds;
               });
     CollectiveResult result = std::move(*bySeconds[bySeconds.size() / 2]);
+    if (c.simulation.recordLinks) {
+        Context recorded = c;
+        recorded.flowSalt = result.flowSalt;
+        result = ncclDraw(recorded, spec);
+        result.flowSalt = recorded.flowSalt;
+    }
     result.ecmpDraws = draws;
     result.fastestSeconds = bySeconds.front()->seconds;
     result.slowestSeconds = bySeconds.back()->seconds;
