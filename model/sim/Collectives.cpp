@@ -146,6 +146,8 @@ bool wantsInNetworkReduction(CollectiveAlgorithm a, int servers) {
 /// One ring step on every NIC with the draw's flow keys: what caps NCCL's channels on this
 /// fabric (ncclSystem), simulated once per network, group and draw when a cache is given.
 SimulationResult ringPhase(const Context& c, double bytes) {
+    if (c.servers < 2)
+        return {};
     const double chunk = bytes / (c.servers * c.gpus);
     const std::string kind =
         c.flowSalt == 0 ? std::string("ring") : "ring, keys +" + std::to_string(c.flowSalt);
@@ -153,16 +155,13 @@ SimulationResult ringPhase(const Context& c, double bytes) {
 }
 
 /// The communicator NCCL would build over the group, with the fabric's ring rate from the
-/// flow simulator (one ring step on every NIC, simulated once per network and group).
-nccl::System ncclSystem(const Context& c, double bytes, bool sharpAsked, CollectiveResult& result) {
+/// ring step `ring` (ringPhase) capping its channels.
+nccl::System ncclSystem(const Context& c, double bytes, bool sharpAsked,
+                        const SimulationResult& ring) {
     double fabricGBps = std::numeric_limits<double>::infinity();
-    if (c.servers > 1) {
+    if (c.servers > 1 && ring.dataSeconds > 0) {
         const double chunk = bytes / (c.servers * c.gpus);
-        if (result.phase.timeline.empty()) // not simulated by the caller already
-            result.phase = ringPhase(c, bytes);
-        if (result.phase.dataSeconds > 0)
-            fabricGBps =
-                model::rateOf(model::Bytes(chunk), model::Seconds(result.phase.dataSeconds)).value;
+        fabricGBps = model::rateOf(model::Bytes(chunk), model::Seconds(ring.dataSeconds)).value;
     }
     const bool reduction = c.network.fabric().inNetworkReduction;
     const bool collNet = reduction && (c.group.inNetworkReduction || sharpAsked);
@@ -202,16 +201,12 @@ std::optional<nccl::Cost> tunerCost(const Context& c, const model::CollectiveSpe
 
 /// One draw of ncclCollective: the pair NCCL picks with the ring rate of this draw's flow keys.
 CollectiveResult ncclDraw(const Context& c, const model::CollectiveSpec& spec,
-                          SimulationResult phase = {}) {
+                          SimulationResult phase) {
     const double bytes = static_cast<double>(spec.bytes);
     const bool sharpAsked = wantsInNetworkReduction(spec.algorithm, c.servers);
-    if (sharpAsked && !c.network.fabric().inNetworkReduction)
-        throw std::invalid_argument(
-            "fabric " + c.network.fabric().id +
-            " has no in-network reduction (SHARP); use auto, ring, tree or hierarchical");
     CollectiveResult result;
     result.phase = std::move(phase);
-    const nccl::TuningTable table(ncclSystem(c, bytes, sharpAsked, result));
+    const nccl::TuningTable table(ncclSystem(c, bytes, sharpAsked, result.phase));
     const nccl::Function function = ncclFunction(spec.op);
     std::optional<nccl::Cost> cost = tunerCost(c, spec, table, function);
     if (cost)
@@ -254,7 +249,7 @@ CollectiveResult ncclDraw(const Context& c, const model::CollectiveSpec& spec,
 
 /// Flows whose hash keys a ring step draws at most: the draws of ncclCollective shrink as a
 /// step's flows grow, since many flows average the luck of any one hash (as the effective
-/// bisection's draws do), from 8 on small fabrics to one past 64K flows.
+/// bisection's draws do), from 32 on small fabrics to one past 64K flows.
 constexpr double kEcmpDrawFlows = 65536;
 constexpr int kMaxEcmpDraws = 32;
 
@@ -263,15 +258,21 @@ constexpr int kMaxEcmpDraws = 32;
 /// static ECMP, the mean over several draws of flow keys (CollectiveResult::ecmpDraws); the
 /// reported pair, phase and playback are those of the median draw.
 CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& spec) {
+    // Refused before anything is simulated.
+    if (wantsInNetworkReduction(spec.algorithm, c.servers) &&
+        !c.network.fabric().inNetworkReduction)
+        throw std::invalid_argument(
+            "fabric " + c.network.fabric().id +
+            " has no in-network reduction (SHARP); use auto, ring, tree or hierarchical");
     const double flows = static_cast<double>(c.servers) * c.rails;
     const int draws = c.network.adaptive() || c.servers < 2
                           ? 1
                           : std::clamp(static_cast<int>(kEcmpDrawFlows / flows), 1, kMaxEcmpDraws);
+    const double bytes = static_cast<double>(spec.bytes);
     if (draws == 1)
-        return ncclDraw(c, spec);
+        return ncclDraw(c, spec, ringPhase(c, bytes));
     // The draws are timed without per-link samples; only the reported one is recorded again
     // for playback, so 32 draws do not hold 32 playbacks.
-    const double bytes = static_cast<double>(spec.bytes);
     std::vector<CollectiveResult> results;
     results.reserve(static_cast<std::size_t>(draws));
     Context draw = c;
@@ -304,7 +305,7 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
     if (c.simulation.recordLinks) {
         Context recorded = c;
         recorded.flowSalt = result.flowSalt;
-        result = ncclDraw(recorded, spec);
+        result = ncclDraw(recorded, spec, ringPhase(recorded, bytes));
         result.flowSalt = recorded.flowSalt;
     }
     result.ecmpDraws = draws;
