@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 
 namespace fabriclab::sim::detail {
 
@@ -90,6 +91,69 @@ double nicBytesAtLeast(const Context& c, CollectiveOp op, double bytes, bool inN
 /// (tst_DesignProperties holds every operation to it). None on one server.
 double nicFloorSeconds(const Context& c, CollectiveOp op, double bytes, bool inNetwork) {
     return c.servers > 1 ? nicBytesAtLeast(c, op, bytes, inNetwork) / serverNetworkBps(c) : 0.0;
+}
+
+namespace {
+
+/// Flows whose hash keys one pattern draws at most, and the most draws: see ecmpDrawCount.
+constexpr double kEcmpDrawFlows = 65536;
+constexpr int kMaxEcmpDraws = 32;
+/// A large odd step keeps every draw's keys apart from the rails' own 0, 1, 2, ...
+constexpr std::uint64_t kSaltStep = 0x9E3779B97F4A7C15ULL;
+
+} // namespace
+
+std::string saltedKind(const Context& c, std::string_view kind) {
+    std::string name(kind);
+    if (c.flowSalt != 0)
+        name += ", keys +" + std::to_string(c.flowSalt);
+    return name;
+}
+
+int ecmpDrawCount(const Context& c, double flows) {
+    if (c.network.adaptive() || c.servers < 2)
+        return 1;
+    return std::clamp(static_cast<int>(kEcmpDrawFlows / std::max(1.0, flows)), 1, kMaxEcmpDraws);
+}
+
+CollectiveResult overEcmpDraws(const Context& c, double flows,
+                               const std::function<CollectiveResult(const Context&)>& timeDraw) {
+    const int draws = ecmpDrawCount(c, flows);
+    if (draws == 1)
+        return timeDraw(c);
+    std::vector<CollectiveResult> results;
+    results.reserve(static_cast<std::size_t>(draws));
+    Context draw = c;
+    draw.simulation.recordLinks = false;
+    for (int d = 0; d < draws; ++d) {
+        draw.flowSalt = static_cast<std::uint64_t>(d) * kSaltStep;
+        results.push_back(timeDraw(draw));
+        results.back().flowSalt = draw.flowSalt;
+    }
+    double total = 0;
+    for (const CollectiveResult& r : results)
+        total += r.seconds;
+    std::vector<const CollectiveResult*> bySeconds;
+    for (const CollectiveResult& r : results)
+        bySeconds.push_back(&r);
+    std::sort(bySeconds.begin(), bySeconds.end(),
+              [](const CollectiveResult* a, const CollectiveResult* b) {
+                  return a->seconds < b->seconds;
+              });
+    CollectiveResult result = *bySeconds[bySeconds.size() / 2];
+    if (c.simulation.recordLinks) {
+        Context recorded = c;
+        recorded.flowSalt = result.flowSalt;
+        result = timeDraw(recorded);
+        result.flowSalt = recorded.flowSalt;
+    }
+    result.ecmpDraws = draws;
+    result.fastestSeconds = bySeconds.front()->seconds;
+    result.slowestSeconds = bySeconds.back()->seconds;
+    // Held between the extremes: draws that all time alike must not report a mean a rounding
+    // off from each of them.
+    result.seconds = std::clamp(total / draws, result.fastestSeconds, result.slowestSeconds);
+    return result;
 }
 
 CollectiveAlgorithm asRun(nccl::Algorithm a) {

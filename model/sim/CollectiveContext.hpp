@@ -7,7 +7,9 @@
 #include "model/sim/NcclTuning.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <stop_token>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -76,6 +78,22 @@ double nicBytesAtLeast(const Context& c, model::CollectiveOp op, double bytes, b
 
 /// The least time `op` can take over the group's NICs: a physical floor under every model.
 double nicFloorSeconds(const Context& c, model::CollectiveOp op, double bytes, bool inNetwork);
+
+/// `kind` as the phase cache keys it: each draw of flow keys is a phase of its own.
+std::string saltedKind(const Context& c, std::string_view kind);
+
+/// Draws of flow keys a pattern of `flows` flows is timed over: one on adaptive fabrics
+/// and on one server; on static ECMP, fewer as the flows grow, since many flows average the
+/// luck of any one hash (as the effective bisection's draws do), from 32 to one past 64K.
+int ecmpDrawCount(const Context& c, double flows);
+
+/// Times `timeDraw` over ecmpDrawCount(c, flows) draws of flow keys (Context::flowSalt):
+/// `seconds` is their mean, `fastestSeconds` and `slowestSeconds` the extremes, and the rest
+/// of the result that of the median draw. The draws run without per-link samples; when `c`
+/// records them, only the median draw is timed again with them, so 32 draws never hold 32
+/// playbacks.
+CollectiveResult overEcmpDraws(const Context& c, double flows,
+                               const std::function<CollectiveResult(const Context&)>& timeDraw);
 
 /// NCCL's algorithm and protocol as FabricLab names them.
 model::CollectiveAlgorithm asRun(nccl::Algorithm a);

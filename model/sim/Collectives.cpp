@@ -149,9 +149,7 @@ SimulationResult ringPhase(const Context& c, double bytes) {
     if (c.servers < 2)
         return {};
     const double chunk = bytes / (c.servers * c.gpus);
-    const std::string kind =
-        c.flowSalt == 0 ? std::string("ring") : "ring, keys +" + std::to_string(c.flowSalt);
-    return simulatePairs(c, kind, ringPairs(c.servers), chunk / c.rails);
+    return simulatePairs(c, saltedKind(c, "ring"), ringPairs(c.servers), chunk / c.rails);
 }
 
 /// The communicator NCCL would build over the group, with the fabric's ring rate from the
@@ -247,16 +245,10 @@ CollectiveResult ncclDraw(const Context& c, const model::CollectiveSpec& spec,
     return result;
 }
 
-/// Flows whose hash keys a ring step draws at most: the draws of ncclCollective shrink as a
-/// step's flows grow, since many flows average the luck of any one hash (as the effective
-/// bisection's draws do), from 32 on small fabrics to one past 64K flows.
-constexpr double kEcmpDrawFlows = 65536;
-constexpr int kMaxEcmpDraws = 32;
-
 /// All-reduce, all-gather, reduce-scatter and broadcast: the pair NCCL's cost model picks
 /// (or the fabric's tuner plugin), timed as published runs measure it (NcclExecution). Under
-/// static ECMP, the mean over several draws of flow keys (CollectiveResult::ecmpDraws); the
-/// reported pair, phase and playback are those of the median draw.
+/// static ECMP, the mean over several draws of flow keys (overEcmpDraws); the reported pair,
+/// phase and playback are those of the median draw.
 CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& spec) {
     // Refused before anything is simulated.
     if (wantsInNetworkReduction(spec.algorithm, c.servers) &&
@@ -264,55 +256,24 @@ CollectiveResult ncclCollective(const Context& c, const model::CollectiveSpec& s
         throw std::invalid_argument(
             "fabric " + c.network.fabric().id +
             " has no in-network reduction (SHARP); use auto, ring, tree or hierarchical");
-    const double flows = static_cast<double>(c.servers) * c.rails;
-    const int draws = c.network.adaptive() || c.servers < 2
-                          ? 1
-                          : std::clamp(static_cast<int>(kEcmpDrawFlows / flows), 1, kMaxEcmpDraws);
     const double bytes = static_cast<double>(spec.bytes);
-    if (draws == 1)
-        return ncclDraw(c, spec, ringPhase(c, bytes));
-    // The draws are timed without per-link samples; only the reported one is recorded again
-    // for playback, so 32 draws do not hold 32 playbacks.
-    std::vector<CollectiveResult> results;
-    results.reserve(static_cast<std::size_t>(draws));
-    Context draw = c;
-    draw.simulation.recordLinks = false;
-    for (int d = 0; d < draws; ++d) {
-        // A large odd step keeps every draw's keys apart from the rails' own 0, 1, 2, ...
-        draw.flowSalt = static_cast<std::uint64_t>(d) * 0x9E3779B97F4A7C15ULL;
+    // NCCL's pick and its time follow from the ring step alone: draws whose keys load the
+    // fabric alike (most, where rails stay under their leaves) reuse one timing.
+    std::vector<CollectiveResult> timed;
+    const auto timeDraw = [&](const Context& draw) {
         SimulationResult phase = ringPhase(draw, bytes);
-        // NCCL's pick and its time follow from the ring step alone: draws whose keys load
-        // the fabric alike (most, where rails stay under their leaves) time alike.
-        const auto alike = std::find_if(results.begin(), results.end(), [&](const auto& r) {
+        const auto alike = std::find_if(timed.begin(), timed.end(), [&](const auto& r) {
             return r.phase.dataSeconds == phase.dataSeconds && r.phase.seconds == phase.seconds;
         });
-        CollectiveResult timed = alike != results.end() ? *alike : ncclDraw(draw, spec, phase);
-        timed.phase = std::move(phase);
-        timed.flowSalt = draw.flowSalt;
-        results.push_back(std::move(timed));
-    }
-    double total = 0;
-    for (const CollectiveResult& r : results)
-        total += r.seconds;
-    std::vector<CollectiveResult*> bySeconds;
-    for (CollectiveResult& r : results)
-        bySeconds.push_back(&r);
-    std::sort(bySeconds.begin(), bySeconds.end(),
-              [](const CollectiveResult* a, const CollectiveResult* b) {
-                  return a->seconds < b->seconds;
-              });
-    CollectiveResult result = std::move(*bySeconds[bySeconds.size() / 2]);
-    if (c.simulation.recordLinks) {
-        Context recorded = c;
-        recorded.flowSalt = result.flowSalt;
-        result = ncclDraw(recorded, spec, ringPhase(recorded, bytes));
-        result.flowSalt = recorded.flowSalt;
-    }
-    result.ecmpDraws = draws;
-    result.fastestSeconds = bySeconds.front()->seconds;
-    result.slowestSeconds = bySeconds.back()->seconds;
-    result.seconds = total / draws;
-    return result;
+        if (draw.simulation.recordLinks || alike == timed.end()) {
+            timed.push_back(ncclDraw(draw, spec, std::move(phase)));
+            return timed.back();
+        }
+        CollectiveResult result = *alike;
+        result.phase = std::move(phase);
+        return result;
+    };
+    return overEcmpDraws(c, static_cast<double>(c.servers) * c.rails, timeDraw);
 }
 
 /// Reduce-scatter inside each server, a ring per rail across servers on the shard,
@@ -392,23 +353,31 @@ Context contextFor(const FabricNetwork& network, const CollectiveGroup& group, s
 
 CollectiveResult dispatch(const Context& c, const model::CollectiveSpec& spec) {
     const auto algorithm = spec.algorithm;
+    const double bytes = static_cast<double>(spec.bytes);
+    // Sends and receives are timed over draws of flow keys, as NCCL's collectives are.
     if (spec.op == CollectiveOp::SendRecv) {
         if (algorithm != CollectiveAlgorithm::Auto)
             refuse(algorithm, spec.op, "auto: NCCL runs sends and receives as they are");
-        return sendRecv(c, static_cast<double>(spec.bytes));
+        return overEcmpDraws(c, sendRecvFlows(c),
+                             [&](const Context& draw) { return sendRecv(draw, bytes); });
     }
     if (spec.op == CollectiveOp::AllToAll) {
+        bool pxn = false;
         switch (algorithm) {
         case CollectiveAlgorithm::Direct:
-            return allToAll(c, static_cast<double>(spec.bytes), false);
+            break;
         case CollectiveAlgorithm::Pxn:
-            return allToAll(c, static_cast<double>(spec.bytes), true);
+            pxn = true;
+            break;
         case CollectiveAlgorithm::Auto:
             // NCCL enables PXN by default where servers have a NIC per rail.
-            return allToAll(c, static_cast<double>(spec.bytes), c.rails > 1 && c.servers > 1);
+            pxn = c.rails > 1 && c.servers > 1;
+            break;
         default:
             refuse(algorithm, spec.op, "auto, direct or pxn");
         }
+        return overEcmpDraws(c, allToAllFlows(c, pxn),
+                             [&](const Context& draw) { return allToAll(draw, bytes, pxn); });
     }
     if (algorithm == CollectiveAlgorithm::Direct || algorithm == CollectiveAlgorithm::Pxn)
         refuse(algorithm, spec.op, "auto or one of NCCL's algorithms");

@@ -34,20 +34,30 @@ std::vector<Transfer> allToAllTransfers(const Context& c, bool pxn, double bytes
                                                  {to, rail},
                                                  bytes,
                                                  {},
-                                                 static_cast<std::uint64_t>(rail),
+                                                 static_cast<std::uint64_t>(rail) + c.flowSalt,
                                                  c.stepAlpha});
                 continue;
             }
             for (int a = 0; a < c.gpus; ++a)
                 for (int b = 0; b < c.gpus; ++b)
-                    transfers.push_back(Transfer{{from, nicOfGpu(c, a)},
-                                                 {to, nicOfGpu(c, b)},
-                                                 bytes,
-                                                 {},
-                                                 static_cast<std::uint64_t>(a * c.gpus + b),
-                                                 c.stepAlpha});
+                    transfers.push_back(
+                        Transfer{{from, nicOfGpu(c, a)},
+                                 {to, nicOfGpu(c, b)},
+                                 bytes,
+                                 {},
+                                 static_cast<std::uint64_t>(a * c.gpus + b) + c.flowSalt,
+                                 c.stepAlpha});
         }
     return transfers;
+}
+
+double allToAllFlows(const Context& c, bool pxn) {
+    return static_cast<double>(c.servers) * (c.servers - 1) *
+           (pxn ? c.rails : static_cast<double>(c.gpus) * c.gpus);
+}
+
+double sendRecvFlows(const Context& c) {
+    return static_cast<double>(c.servers) * std::max(1, c.rails / c.gpus);
 }
 
 /// Every rank sends bytes/n to every other rank. Direct: each pair is its own flow.
@@ -66,8 +76,7 @@ CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
     c.stepAlpha = model::microseconds(nccl::p2pLatencyUs(protocol)).value;
     // Every pair of servers carries its own flows: past a few million the simulation
     // would need gigabytes. Refuse with the numbers rather than run out of memory.
-    const double flows = static_cast<double>(c.servers) * (c.servers - 1) *
-                         (pxn ? c.rails : static_cast<double>(c.gpus) * c.gpus);
+    const double flows = allToAllFlows(c, pxn);
     if (flows > kMaxAllToAllFlows)
         throw std::invalid_argument(
             "an all-to-all over " + std::to_string(n) + " GPUs needs " +
@@ -89,10 +98,11 @@ CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
     }
     const auto build = [&](double bytesEach) { return allToAllTransfers(c, pxn, bytesEach); };
     if (c.servers > 1)
-        result.phase = simulatePhase(c,
-                                     std::string(pxn ? "all-to-all pxn " : "all-to-all direct ") +
-                                         std::string(nccl::toString(protocol)),
-                                     perTransfer, build);
+        result.phase = simulatePhase(
+            c,
+            saltedKind(c, std::string(pxn ? "all-to-all pxn " : "all-to-all direct ") +
+                              std::string(nccl::toString(protocol))),
+            perTransfer, build);
     double intra = (c.gpus - 1) * piece / c.scaleUpBps;
     if (pxn)
         intra += bytes * (c.servers - 1) / c.servers * (c.gpus - 1) / c.gpus / c.scaleUpBps;
@@ -129,7 +139,8 @@ CollectiveResult sendRecv(const Context& group, double bytes) {
     double inter = 0;
     if (c.servers > 1) {
         result.phase = simulatePhase(
-            c, std::string("sendrecv ") + std::string(nccl::toString(protocol)), bytes / c.rails,
+            c, saltedKind(c, std::string("sendrecv ") + std::string(nccl::toString(protocol))),
+            bytes / c.rails,
             [&](double each) { return pairTransfers(c, ringPairs(c.servers), each); });
         // One GPU's NICs and its PCIe link to them, as NCCL's graph holds every channel.
         const double gpuNetworkBps =

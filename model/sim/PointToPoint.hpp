@@ -14,6 +14,12 @@ namespace fabriclab::sim::detail {
 /// to the NIC of its rail first), else one per pair of GPUs from NIC to NIC.
 std::vector<Transfer> allToAllTransfers(const Context& c, bool pxn, double bytes);
 
+/// Flows an all-to-all's transfers make, direct or through PXN.
+double allToAllFlows(const Context& c, bool pxn);
+
+/// Flows sendRecv's transfers make between servers.
+double sendRecvFlows(const Context& c);
+
 /// Every rank sends bytes/n to every other rank, direct or through PXN.
 CollectiveResult allToAll(const Context& group, double bytes, bool pxn);
 
