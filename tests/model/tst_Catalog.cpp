@@ -144,6 +144,9 @@ void tst_Catalog::gpuFigures_data() {
     QTest::addRow("B200: 2,250 / 4,500") << QStringLiteral("b200") << 2250.0 << 4500.0;
     // A100 has no FP8 tensor cores: the catalog runs FP8 at the BF16 rate.
     QTest::addRow("A100: 312 BF16") << QStringLiteral("a100") << 312.0 << 312.0;
+    // AMD's launch figure, 20.1 PFLOPS FP4 with sparsity, halved for dense and per step up
+    // in precision (docs/sources.md).
+    QTest::addRow("MI355X: 2,516 / 5,033") << QStringLiteral("mi355x") << 2516.0 << 5033.0;
 }
 
 void tst_Catalog::gpuFigures() {
