@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits the efa fabric's p2p software costs (startUs, peerUs, chunkUs) to its fit curve.
 
-The fit cases are the all-to-all figures in tests/validation/nccl-tests.json whose
+The fit cases are the all-to-all figures in resources/validation/nccl-tests.json whose
 `calibrates` names these constants (p5 on 8 servers, 32 MiB to 2 GiB). The script runs each
 through `fabriclab-cli nccl-tests --json` with the costs set to zero, which gives the
 transfers' own time, then adds
@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIGURES = os.path.join(HERE, "..", "tests", "validation", "nccl-tests.json")
+FIGURES = os.path.join(HERE, "..", "resources", "validation", "nccl-tests.json")
 FABRICS = os.path.join(HERE, "..", "resources", "catalog", "fabrics.json")
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits NVLink SHARP's pipeline fill (nvlsFillUsPerRank, nvlsFillBytesPerRank) to its fit curve.
 
-The fit cases are the figures in tests/validation/nccl-tests.json whose `calibrates` names
+The fit cases are the figures in resources/validation/nccl-tests.json whose `calibrates` names
 nvlsFill (one 64-GPU NVL72 rack, 4 MiB to 16 GiB). The script runs each through
 `fabriclab-cli nccl-tests --json`, takes out the fill the build already adds (the constants
 it reads from model/sim/NcclExecution.hpp), and adds back
@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIGURES = os.path.join(HERE, "..", "tests", "validation", "nccl-tests.json")
+FIGURES = os.path.join(HERE, "..", "resources", "validation", "nccl-tests.json")
 HEADER = os.path.join(HERE, "..", "model", "sim", "NcclExecution.hpp")
 
 

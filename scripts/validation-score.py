@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Scores a fabriclab-cli build against the published nccl-tests figures.
 
-Runs every case of tests/validation/nccl-tests.json through `fabriclab-cli nccl-tests --json`
+Runs every case of resources/validation/nccl-tests.json through `fabriclab-cli nccl-tests --json`
 on the design tst_Validation builds for it (a rail-optimized leaf-spine of the case's
 servers, GPUs and NICs), and counts the cases within their tolerance as tst_Validation does.
-Use it to compare two builds, e.g. before and after a model change:
+`fabriclab-cli validate` does the same inside FabricLab (model::runValidation); this script
+scores from outside, so it also reads builds that predate that command. Use it to compare two
+builds, e.g. before and after a model change:
 
   scripts/validation-score.py build/ci/app/fabriclab-cli
   scripts/validation-score.py /path/to/other/build/app/fabriclab-cli
@@ -18,7 +20,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIGURES = os.path.join(HERE, "..", "tests", "validation", "nccl-tests.json")
+FIGURES = os.path.join(HERE, "..", "resources", "validation", "nccl-tests.json")
 OPS = {"allreduce": "all_reduce", "allgather": "all_gather", "alltoall": "alltoall"}
 
 

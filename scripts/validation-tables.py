@@ -13,7 +13,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 README = os.path.join(ROOT, "tests", "validation", "README.md")
-FIGURES = os.path.join(ROOT, "tests", "validation", "nccl-tests.json")
+FIGURES = os.path.join(ROOT, "resources", "validation", "nccl-tests.json")
 ROW = re.compile(r"QINFO  : tst_Validation::ncclTests\((\w+) ([^)]+)\) \| \w+ \| [^|]+ \| [^|]+ "
                  r"\| ([^|]+) \| ([^|]+) \| ([^|]+) \|")
 HEAD = ("| case | published | FabricLab (algorithm, protocol) | error vs middle | tolerance |\n"

@@ -128,6 +128,8 @@ Usage:
   fabriclab-cli sweep --merge FILE...  [--json]        join the shards' lines into one table
   fabriclab-cli nccl-tests DESIGN [-g OP] [-b 8] [-e 8G] [-f 2] [--servers N] [--json]
                                                         nccl-tests' table for the design
+  fabriclab-cli validate [--set all|fit|check] [--json] the published nccl-tests figures
+                                                        FabricLab is held to, against the engine
   fabriclab-cli catalog [--json]                        list fabric, GPU and model ids
   fabriclab-cli --help | --version
 
@@ -142,8 +144,10 @@ Options:
   --months N         amortization period for $/GPU-hour (default from the price catalog: 36)
   --seed N           seed for static-ECMP hashing and the bisection traffic permutation (default 1)
   --train-tokens N   token budget for time, GPU-hours and cost to train (default 1e12)
-  --json             machine-readable output: one object (run) or an array (compare, sweep,
-                     nccl-tests: one object per size)
+  --json             machine-readable output: one object (run, validate) or an array
+                     (compare, sweep, nccl-tests: one object per size)
+  --set SET          validate: every figure (all, the default), the fit set (figures a
+                     constant was calibrated to) or the check set (figures never tuned to)
 
 nccl-tests options (as all_reduce_perf and its siblings take them):
   -g, --op OP        all_reduce (default), all_gather, reduce_scatter, alltoall, broadcast,
@@ -184,9 +188,9 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         return parsed;
     }
     if (first != "run" && first != "compare" && first != "sweep" && first != "catalog" &&
-        first != "nccl-tests")
+        first != "nccl-tests" && first != "validate")
         throw UsageError("unknown command \"" + first +
-                         "\" (expected run, compare, sweep, nccl-tests or catalog)");
+                         "\" (expected run, compare, sweep, nccl-tests, validate or catalog)");
     const bool ncclTests = first == "nccl-tests";
     parsed.command = first;
 
@@ -209,6 +213,12 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             } catch (const std::invalid_argument& e) {
                 throw UsageError(e.what());
             }
+        } else if (arg == "--set" && first == "validate") {
+            parsed.figureSet = value();
+            if (parsed.figureSet != "all" && parsed.figureSet != "fit" &&
+                parsed.figureSet != "check")
+                throw UsageError("--set: expected all, fit or check, got \"" + parsed.figureSet +
+                                 "\"");
         } else if (arg == "--merge" && first == "sweep") {
             parsed.merge = true;
         } else if (arg == "--fabric") {
@@ -260,6 +270,14 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             throw UsageError("sweep --merge needs the shards' files");
         if (parsed.shard || !parsed.servers.empty() || !parsed.fabrics.empty())
             throw UsageError("sweep --merge takes only the shards' files (and --json)");
+        return parsed;
+    }
+    if (parsed.command == "validate") {
+        // The figures name their own clusters; nothing else applies.
+        if (!parsed.design.empty() || parsed.fabric || !parsed.fabrics.empty() ||
+            !parsed.servers.empty() || parsed.pricesFile || parsed.months || parsed.seed ||
+            parsed.trainTokens)
+            throw UsageError("validate takes only --set and --json");
         return parsed;
     }
     if (parsed.command != "catalog" && parsed.design.empty())

@@ -18,8 +18,8 @@ public:
 
 /// The parsed command line of fabriclab-cli.
 struct CliArguments {
-    std::string command;                   ///< run, compare, sweep, catalog, help, version
-    std::string design;                    ///< path of the design file
+    std::string command; ///< run, compare, sweep, nccl-tests, validate, catalog, help, version
+    std::string design;  ///< path of the design file
     std::optional<std::string> fabric;     ///< run --fabric
     std::vector<std::string> fabrics;      ///< compare/sweep --fabrics
     std::vector<int> servers;              ///< sweep --servers
@@ -38,6 +38,7 @@ struct CliArguments {
     double stepFactor = 2;                ///< -f
     std::optional<std::string> algorithm; ///< --algo (NCCL_ALGO)
     std::optional<std::string> protocol;  ///< --proto (NCCL_PROTO)
+    std::string figureSet = "all";        ///< validate --set: all, fit or check
 };
 
 /// Throws UsageError naming the bad argument.

@@ -7,6 +7,7 @@
 #include "model/io/DesignFile.hpp"
 #include "model/io/JsonCursor.hpp"
 #include "model/report/NcclTests.hpp"
+#include "model/validation/ValidationReport.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -165,6 +166,13 @@ std::string executeCommand(const CliArguments& args) {
     }
     if (args.merge)
         return executeMerge(args);
+    if (args.command == "validate") {
+        const FigureSet set = args.figureSet == "fit"     ? FigureSet::Fit
+                              : args.figureSet == "check" ? FigureSet::Check
+                                                          : FigureSet::All;
+        const ValidationReport report = runValidation(catalog, set);
+        return args.json ? validationJson(report) : formatValidation(report);
+    }
 
     try {
         if (args.command == "nccl-tests")

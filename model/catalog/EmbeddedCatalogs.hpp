@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The JSON text of resources/catalog/*.json, compiled in by cmake/EmbedCatalogs.cmake.
+// The JSON text of resources/catalog/*.json and resources/validation/nccl-tests.json,
+// compiled in by cmake/EmbedCatalogs.cmake.
 namespace fabriclab::model::embedded {
 extern const char* const fabricsJson;
 extern const char* const gpusJson;
 extern const char* const modelsJson;
 extern const char* const pricesJson;
+extern const char* const publishedNcclTestsJson;
 } // namespace fabriclab::model::embedded

@@ -9,7 +9,7 @@
 /// What NCCL's choice takes when it runs, as opposed to what NCCL's cost model predicts when
 /// it chooses. NCCL still picks by its model (NcclTuning); FabricLab times the pick as
 /// published runs measure it. Five departures are measured, each calibrated on one published
-/// figure or curve (a `fit` case in tests/validation/nccl-tests.json) and checked on all the
+/// figure or curve (a `fit` case in resources/validation/nccl-tests.json) and checked on all the
 /// others:
 /// - NVLS-tree between servers ramps up far more slowly than the model's latency + size /
 ///   bandwidth: 2 x 8 H100 on NDR reach 270 GB/s busbw at 64 MiB where the model says 401,

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #endif
@@ -113,6 +114,7 @@ private Q_SLOTS:
     void ncclTestsReadsEverySpelling();
     void ncclTestsSendRecv();
     void ncclTestsRunsTheDesignsFailures();
+    void validateScoresThePublishedFigures();
     void badInput_data();
     void badInput();
     void samples_data();
@@ -431,6 +433,49 @@ void tst_Cli::ncclTestsSendRecv() {
     QVERIFY2(busBw > 47 && busBw <= 48, qPrintable(QString::number(busBw)));
 }
 
+void tst_Cli::validateScoresThePublishedFigures() {
+    // `validate` runs the figures the validation suite asserts, through the same engine
+    // function; its score must count what its rows say.
+    json all;
+    runForJson({QStringLiteral("validate"), QStringLiteral("--json")}, all);
+    if (QTest::currentTestFailed())
+        return;
+    const json& figures = all.at("figures");
+    int check = 0;
+    int checkWithin = 0;
+    int fit = 0;
+    for (const json& f : figures) {
+        const double low = f.at("published").at(0);
+        const double high = f.at("published").at(1);
+        const double got = f.at("fabriclab");
+        QVERIFY2(got > 0, f.at("id").get<std::string>().c_str());
+        QVERIFY(low <= high);
+        // The verdict is the row's own arithmetic: outside the range by at most the tolerance.
+        const double nearest = std::clamp(got, low, high);
+        const bool within =
+            std::abs(got - nearest) / nearest <= f.at("tolerance").get<double>() + 1e-12;
+        QCOMPARE(f.at("withinTolerance").get<bool>(), within);
+        if (f.at("set") == "check") {
+            ++check;
+            checkWithin += within;
+        } else {
+            ++fit;
+        }
+    }
+    QCOMPARE(all.at("score").at("checkCount").get<int>(), check);
+    QCOMPARE(all.at("score").at("checkWithin").get<int>(), checkWithin);
+    QCOMPARE(all.at("score").at("fitCount").get<int>(), fit);
+    QVERIFY(check > 200); // the set as published in the suite's README, not a handful
+    QVERIFY(fit > 0);
+
+    json checkOnly;
+    runForJson({QStringLiteral("validate"), QStringLiteral("--set"), QStringLiteral("check"),
+                QStringLiteral("--json")},
+               checkOnly);
+    QCOMPARE(checkOnly.at("figures").size(), static_cast<std::size_t>(check));
+    QCOMPARE(checkOnly.at("score").at("fitCount").get<int>(), 0);
+}
+
 void tst_Cli::badInput_data() {
     // "file" is written to {file} when not null; {good}, {explicit} and {dir} name fixtures.
     QTest::addColumn<QByteArray>("file");
@@ -552,6 +597,8 @@ void tst_Cli::badInput_data() {
           "4 servers");
     usage("nccl-tests unknown algorithm", {"nccl-tests", "{good}", "--algo", "spiral"}, "--algo",
           "spiral");
+    usage("validate unknown set", {"validate", "--set", "tuned"}, "--set", "all, fit or check");
+    usage("validate with a design", {"validate", "{good}"}, "validate", "only --set and --json");
     usage("nccl-tests nvls-tree on one server",
           {"nccl-tests", "{good}", "--servers", "1", "--algo", "nvls-tree"}, "{good}",
           "would not run");

@@ -1,12 +1,14 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// Published nccl-tests figures (nccl-tests.json, sources written beside each) run through
-// model::runNcclTests, the function behind `fabriclab-cli nccl-tests` and the app's
-// bus-bandwidth chart. Each case names its set: "fit" figures calibrated a catalog
-// constant (named in the case), "check" figures were never tuned to. Every case prints a
-// README row (published, FabricLab, error) so the table there can be refreshed from the log;
-// every check case asserts the published value, or range, within the tolerance written
-// beside it. Fit cases are not asserted: their constant was set to meet them.
+// Published nccl-tests figures (resources/validation/nccl-tests.json, sources written beside
+// each) run through model::checkPublishedFigure, which times them with model::runNcclTests,
+// the function behind `fabriclab-cli nccl-tests` and the app's bus-bandwidth chart; the same
+// function serves `fabriclab-cli validate` and the app's accuracy view. Each case names its
+// set: "fit" figures calibrated a catalog constant (named in the case), "check" figures were
+// never tuned to. Every case prints a README row (published, FabricLab, error) so the table
+// there can be refreshed from the log; every check case asserts the published value, or
+// range, within the tolerance written beside it. Fit cases are not asserted: their constant
+// was set to meet them.
 #include <QTest>
 
 #ifndef Q_MOC_RUN
@@ -14,6 +16,7 @@
 #include "model/io/DesignFile.hpp"
 #include "model/report/NcclTests.hpp"
 #include "model/report/RunReport.hpp"
+#include "model/validation/PublishedFigures.hpp"
 #include "support/DesignText.hpp"
 
 #include <nlohmann/json.hpp>
@@ -23,42 +26,22 @@ using namespace fabriclab;
 
 namespace {
 
-const std::filesystem::path kFigures = FABRICLAB_SOURCE_DIR "/tests/validation/nccl-tests.json";
 const std::filesystem::path kStepTimes = FABRICLAB_SOURCE_DIR "/tests/validation/step-time.json";
 const std::filesystem::path kArchitectures =
     FABRICLAB_SOURCE_DIR "/tests/validation/reference-architectures.json";
 
-nlohmann::json figures() {
-    return nlohmann::json::parse(testing::readFile(kFigures));
-}
-
-/// A generated rail-optimized leaf-spine of the case's servers, with a workload that names
-/// its GPU (runNcclTests takes the GPU from the workload).
-std::string designFor(const nlohmann::json& c) {
-    const int servers = c["servers"];
-    const int gpus = c["gpusPerServer"];
-    nlohmann::json design = {{"format", "fabriclab-design"},
-                             {"version", 1},
-                             {"name", c["id"]},
-                             {"fabric", c["fabric"]},
-                             {"generator",
-                              {{"kind", "leaf-spine"},
-                               {"servers", servers},
-                               {"gpusPerServer", gpus},
-                               {"nicsPerServer", c["nicsPerServer"]},
-                               {"nicGbps", c["nicGbps"]},
-                               {"railOptimized", true},
-                               {"leafRadix", c.value("leafRadix", 64)},
-                               {"spineRadix", c.value("spineRadix", 64)},
-                               {"oversubscription", 1.0}}},
-                             {"workload",
-                              {{"model", "llama3-8b"},
-                               {"gpu", c["gpu"]},
-                               {"globalBatchTokens", 4194304},
-                               {"tp", gpus},
-                               {"pp", 1},
-                               {"dp", servers}}}};
-    return design.dump();
+/// A figures file of one case: `member` set to `value` (or left out when value is null).
+std::string oneFigure(const std::string& member, const nlohmann::json& value) {
+    nlohmann::json c = {{"id", "c1"},          {"set", "check"},      {"source", "a run"},
+                        {"why", "a goal"},     {"servers", 2},        {"gpusPerServer", 8},
+                        {"nicsPerServer", 8},  {"nicGbps", 400},      {"fabric", "ib-ndr"},
+                        {"gpu", "h100-sxm"},   {"op", "allreduce"},   {"algorithm", "auto"},
+                        {"bytes", 1073741824}, {"published", {1, 2}}, {"tolerance", 0.1}};
+    if (value.is_null())
+        c.erase(member);
+    else
+        c[member] = value;
+    return nlohmann::json{{"cases", {c}}}.dump();
 }
 
 } // namespace
@@ -68,6 +51,8 @@ class tst_Validation : public QObject {
 
 private Q_SLOTS:
     void figuresAreSourced();
+    void malformedFiguresAreRefused_data();
+    void malformedFiguresAreRefused();
     void ncclTests_data();
     void ncclTests();
     void referenceArchitectures_data();
@@ -78,75 +63,83 @@ private Q_SLOTS:
 
 void tst_Validation::figuresAreSourced() {
     // Every figure says where it comes from and which set it belongs to; a fit figure names
-    // the constant it calibrated, so the two sets cannot blur.
+    // the constant it calibrated, so the two sets cannot blur (readPublishedFigures refuses a
+    // file that breaks either rule, below).
     int fit = 0;
     int check = 0;
-    const nlohmann::json all = figures();
-    for (const auto& c : all["cases"]) {
-        const std::string id = c.value("id", "");
-        QVERIFY2(!c.value("source", "").empty(), id.c_str());
-        QVERIFY2(!c.value("why", "").empty(), id.c_str());
-        const std::string set = c.value("set", "");
-        QVERIFY2(set == "fit" || set == "check", id.c_str());
-        if (set == "fit")
-            QVERIFY2(!c.value("calibrates", "").empty(), id.c_str());
-        (set == "fit" ? fit : check) += 1;
+    for (const model::PublishedFigure& f : model::builtinPublishedFigures()) {
+        QVERIFY2(!f.source.empty() && !f.why.empty(), f.id.c_str());
+        (f.isCheck() ? check : fit) += 1;
     }
     QVERIFY(fit > 0);
     QVERIFY(check > 0);
 }
 
+void tst_Validation::malformedFiguresAreRefused_data() {
+    QTest::addColumn<QString>("member");
+    QTest::addColumn<QByteArray>("value"); // JSON; "null" leaves the member out
+    QTest::addColumn<QString>("expected"); // in the message, with the case's path
+    QTest::newRow("no source") << "source" << QByteArray("null") << "/cases/0";
+    QTest::newRow("empty source") << "source" << QByteArray("\"\"") << "/cases/0/source";
+    QTest::newRow("unknown set") << "set" << QByteArray("\"tuned\"") << "/cases/0/set";
+    QTest::newRow("fit without its constant") << "set" << QByteArray("\"fit\"") << "calibrates";
+    QTest::newRow("zero servers") << "servers" << QByteArray("0") << "/cases/0/servers";
+    QTest::newRow("unknown op") << "op" << QByteArray("\"allsum\"") << "/cases/0/op";
+    QTest::newRow("range upside down")
+        << "published" << QByteArray("[5, 1]") << "/cases/0/published/1";
+    QTest::newRow("negative tolerance")
+        << "tolerance" << QByteArray("-0.1") << "/cases/0/tolerance";
+    QTest::newRow("typo'd member") << "tolerence" << QByteArray("0.1") << "tolerence";
+}
+
+void tst_Validation::malformedFiguresAreRefused() {
+    QFETCH(QString, member);
+    QFETCH(QByteArray, value);
+    QFETCH(QString, expected);
+    const std::string text =
+        oneFigure(member.toStdString(), nlohmann::json::parse(value.toStdString()));
+    try {
+        model::readPublishedFigures(text);
+        QFAIL("a malformed figure was read");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());
+    }
+    // The same case, well formed, is read.
+    QCOMPARE(model::readPublishedFigures(oneFigure("set", "check")).size(), std::size_t{1});
+}
+
 void tst_Validation::ncclTests_data() {
-    QTest::addColumn<QByteArray>("figure");
-    const nlohmann::json all = figures();
-    for (const auto& c : all["cases"])
-        QTest::addRow("%s %s", c.value("set", "").c_str(), c.value("id", "").c_str())
-            << QByteArray::fromStdString(c.dump());
+    QTest::addColumn<int>("index");
+    const auto& figures = model::builtinPublishedFigures();
+    for (std::size_t i = 0; i < figures.size(); ++i)
+        QTest::addRow("%s %s", figures[i].set.c_str(), figures[i].id.c_str())
+            << static_cast<int>(i);
 }
 
 void tst_Validation::ncclTests() {
-    QFETCH(QByteArray, figure);
-    const nlohmann::json c = nlohmann::json::parse(figure.toStdString());
-
-    const model::Catalog catalog = model::Catalog::builtin();
-    const model::Design design = model::parseDesign(designFor(c), c["id"], catalog);
-    model::NcclTestsOptions options;
-    options.op = *model::collectiveOpFromString(c["op"].get<std::string>());
-    options.algorithm = *model::collectiveAlgorithmFromString(c["algorithm"].get<std::string>());
-    options.minBytes = options.maxBytes = c["bytes"].get<double>();
-    const model::NcclTestsReport report = model::runNcclTests(design, catalog, options);
-    QCOMPARE(report.rows.size(), std::size_t{1});
-    const auto& row = report.rows.front();
-
-    const double low = c["published"][0];
-    const double high = c["published"][1];
-    const double tolerance = c["tolerance"];
-    // Most figures are bus bandwidth; small-message ones are the time itself.
-    const bool time = c.value("measure", "busbw") == "timeUs";
-    const double measured = time ? row.timeUs : row.busBwGBps;
-    const double nearest = std::clamp(measured, low, high);
-    const double error = (measured - nearest) / nearest;
-    qInfo("| %s | %s | %s %g-%g | %.1f (%s %s) | %+.1f%% | %.0f%% |",
-          c["set"].get<std::string>().c_str(), c["id"].get<std::string>().c_str(),
-          time ? "time us" : "busbw GB/s", low, high, measured,
-          model::toString(row.algorithm).data(), model::toString(row.protocol).data(),
-          100 * (measured - (low + high) / 2) / ((low + high) / 2), 100 * tolerance);
+    QFETCH(int, index);
+    const model::PublishedFigure& f =
+        model::builtinPublishedFigures()[static_cast<std::size_t>(index)];
+    const model::FigureCheck check = model::checkPublishedFigure(f, model::Catalog::builtin());
+    qInfo("| %s | %s | %s %g-%g | %.1f (%s %s) | %+.1f%% | %.0f%% |", f.set.c_str(), f.id.c_str(),
+          f.timeUs ? "time us" : "busbw GB/s", f.low, f.high, check.measured,
+          model::toString(check.algorithm).data(), model::toString(check.protocol).data(),
+          100 * check.errorVsMiddle, 100 * f.tolerance);
     // A fit figure had a constant calibrated to it: asserting it would check the constant
     // against itself. It is printed, to show the calibration, and only check figures assert.
-    if (c["set"] == "fit")
+    if (!f.isCheck())
         QSKIP("fit figure: shown above, not asserted (a constant was calibrated to it)");
     // A known miss is kept in view: expected to fail with its finding, so the day the model
     // meets it the suite says so (an unexpected pass) and the marker comes off.
-    const std::string finding = c.value("finding", "");
-    if (!finding.empty())
-        QEXPECT_FAIL("", finding.c_str(), Continue);
-    QVERIFY2(std::abs(error) <= tolerance + 1e-12,
+    if (f.knownMiss())
+        QEXPECT_FAIL("", f.finding.c_str(), Continue);
+    QVERIFY2(check.withinTolerance,
              qPrintable(QStringLiteral("%1 %2, published %3-%4 within %5")
-                            .arg(QLatin1String(time ? "time (us)" : "busbw (GB/s)"))
-                            .arg(measured)
-                            .arg(low)
-                            .arg(high)
-                            .arg(tolerance)));
+                            .arg(QLatin1String(f.timeUs ? "time (us)" : "busbw (GB/s)"))
+                            .arg(check.measured)
+                            .arg(f.low)
+                            .arg(f.high)
+                            .arg(f.tolerance)));
 }
 
 void tst_Validation::referenceArchitectures_data() {

@@ -1,0 +1,192 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/validation/PublishedFigures.hpp"
+
+#include "model/catalog/EmbeddedCatalogs.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/io/JsonCursor.hpp"
+#include "model/report/NcclTests.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace fabriclab::model {
+
+namespace {
+
+constexpr const char* kOrigin = "published figures";
+/// Wide enough for any cluster in the set, narrow enough to refuse a typo'd exponent.
+constexpr long long kMaxServers = 100000;
+constexpr double kMaxBytes = 1e15;
+
+std::string optionalText(const JsonCursor& c, std::string_view key) {
+    return c.has(key) ? c[key].string() : std::string();
+}
+
+PublishedFigure readFigure(const JsonCursor& c) {
+    c.allowOnly({"id",       "set",       "source",     "reliability",   "calibrates",
+                 "why",      "finding",   "servers",    "gpusPerServer", "nicsPerServer",
+                 "nicGbps",  "leafRadix", "spineRadix", "fabric",        "gpu",
+                 "op",       "algorithm", "bytes",      "measure",       "published",
+                 "tolerance"});
+    PublishedFigure f;
+    f.id = c["id"].string();
+    f.set = c["set"].string();
+    if (f.set != "fit" && f.set != "check")
+        c["set"].fail("expected \"fit\" or \"check\", got \"" + f.set + "\"");
+    f.source = c["source"].string();
+    if (f.source.empty())
+        c["source"].fail("every figure says where it comes from");
+    f.reliability = optionalText(c, "reliability");
+    f.calibrates = optionalText(c, "calibrates");
+    if (f.set == "fit" && f.calibrates.empty())
+        c.fail("a fit figure names the constant it calibrated (\"calibrates\")");
+    f.why = c["why"].string();
+    f.finding = optionalText(c, "finding");
+    f.servers = static_cast<int>(c["servers"].integer(1, kMaxServers));
+    f.gpusPerServer = static_cast<int>(c["gpusPerServer"].integer(1, 1024));
+    f.nicsPerServer = static_cast<int>(c["nicsPerServer"].integer(1, 1024));
+    f.nicGbps = c["nicGbps"].number(1, 1e5);
+    if (c.has("leafRadix"))
+        f.leafRadix = static_cast<int>(c["leafRadix"].integer(2, 4096));
+    if (c.has("spineRadix"))
+        f.spineRadix = static_cast<int>(c["spineRadix"].integer(2, 4096));
+    f.fabric = c["fabric"].string();
+    f.gpu = c["gpu"].string();
+    const std::string op = c["op"].string();
+    const auto parsedOp = collectiveOpFromString(op);
+    if (!parsedOp)
+        c["op"].fail("unknown operation \"" + op + "\"");
+    f.op = *parsedOp;
+    const std::string algorithm = c["algorithm"].string();
+    const auto parsedAlgorithm = collectiveAlgorithmFromString(algorithm);
+    if (!parsedAlgorithm)
+        c["algorithm"].fail("unknown algorithm \"" + algorithm + "\"");
+    f.algorithm = *parsedAlgorithm;
+    f.bytes = c["bytes"].number(1, kMaxBytes);
+    if (c.has("measure")) {
+        const std::string measure = c["measure"].string();
+        if (measure != "timeUs" && measure != "busbw")
+            c["measure"].fail("expected \"timeUs\" or \"busbw\", got \"" + measure + "\"");
+        f.timeUs = measure == "timeUs";
+    }
+    const JsonCursor published = c["published"];
+    if (published.size() != 2)
+        published.fail("expected [low, high]");
+    f.low = published.at(0).number(1e-9, 1e9);
+    f.high = published.at(1).number(f.low, 1e9);
+    f.tolerance = c["tolerance"].number(0, 10);
+    return f;
+}
+
+} // namespace
+
+std::vector<PublishedFigure> readPublishedFigures(std::string_view json) {
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(json);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw JsonError(kOrigin, "", std::string("not valid JSON: ") + e.what());
+    }
+    const JsonCursor root(document, kOrigin);
+    root.allowOnly({"about", "cases"});
+    const JsonCursor cases = root["cases"];
+    std::vector<PublishedFigure> figures;
+    figures.reserve(cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        figures.push_back(readFigure(cases.at(i)));
+    for (std::size_t i = 0; i < figures.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (figures[i].id == figures[j].id)
+                cases.at(i)["id"].fail("\"" + figures[i].id + "\" names two figures");
+    return figures;
+}
+
+const std::vector<PublishedFigure>& builtinPublishedFigures() {
+    static const std::vector<PublishedFigure> figures =
+        readPublishedFigures(embedded::publishedNcclTestsJson);
+    return figures;
+}
+
+std::string publishedFigureDesign(const PublishedFigure& f) {
+    // The workload only names the GPU: runNcclTests takes the GPU from it.
+    const nlohmann::json design = {{"format", "fabriclab-design"},
+                                   {"version", 1},
+                                   {"name", f.id},
+                                   {"fabric", f.fabric},
+                                   {"generator",
+                                    {{"kind", "leaf-spine"},
+                                     {"servers", f.servers},
+                                     {"gpusPerServer", f.gpusPerServer},
+                                     {"nicsPerServer", f.nicsPerServer},
+                                     {"nicGbps", f.nicGbps},
+                                     {"railOptimized", true},
+                                     {"leafRadix", f.leafRadix},
+                                     {"spineRadix", f.spineRadix},
+                                     {"oversubscription", 1.0}}},
+                                   {"workload",
+                                    {{"model", "llama3-8b"},
+                                     {"gpu", f.gpu},
+                                     {"globalBatchTokens", 4194304},
+                                     {"tp", f.gpusPerServer},
+                                     {"pp", 1},
+                                     {"dp", f.servers}}}};
+    return design.dump();
+}
+
+FigureCheck checkPublishedFigure(const PublishedFigure& f, const Catalog& catalog,
+                                 std::stop_token stop) {
+    const Design design = parseDesign(publishedFigureDesign(f), f.id, catalog);
+    NcclTestsOptions options;
+    options.op = f.op;
+    options.algorithm = f.algorithm;
+    options.minBytes = options.maxBytes = f.bytes;
+    options.stop = std::move(stop);
+    const NcclTestsReport report = runNcclTests(design, catalog, options);
+    if (report.rows.size() != 1)
+        throw std::logic_error("one size gives one nccl-tests row");
+    const NcclTestsRow& row = report.rows.front();
+    FigureCheck check;
+    check.measured = f.timeUs ? row.timeUs : row.busBwGBps;
+    check.algorithm = row.algorithm;
+    check.protocol = row.protocol;
+    const double middle = (f.low + f.high) / 2;
+    check.errorVsMiddle = (check.measured - middle) / middle;
+    const double nearest = std::clamp(check.measured, f.low, f.high);
+    check.errorVsRange = (check.measured - nearest) / nearest;
+    // The last bit of a double must not turn a figure met exactly at its tolerance into a miss.
+    check.withinTolerance = std::abs(check.errorVsRange) <= f.tolerance + 1e-12;
+    return check;
+}
+
+ValidationScore scoreFigures(const std::vector<PublishedFigure>& figures,
+                             const std::vector<FigureCheck>& checks) {
+    if (figures.size() != checks.size())
+        throw std::invalid_argument("one check per figure");
+    ValidationScore score;
+    std::vector<double> errors;
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+        const bool within = checks[i].withinTolerance;
+        if (figures[i].isCheck()) {
+            ++score.checkCount;
+            score.checkWithin += within;
+            errors.push_back(std::abs(checks[i].errorVsMiddle));
+        } else {
+            ++score.fitCount;
+            score.fitWithin += within;
+        }
+    }
+    if (!errors.empty()) {
+        double total = 0;
+        for (const double e : errors)
+            total += e;
+        score.meanAbsCheckError = total / static_cast<double>(errors.size());
+        std::sort(errors.begin(), errors.end());
+        const std::size_t n = errors.size();
+        score.medianAbsCheckError = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+    }
+    return score;
+}
+
+} // namespace fabriclab::model

@@ -1,0 +1,87 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/catalog/Catalog.hpp"
+#include "model/design/CollectiveSpec.hpp"
+
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <vector>
+
+/// The published nccl-tests figures FabricLab is held to (resources/validation/nccl-tests.json,
+/// each with its source), and the engine run against them: what `fabriclab-cli validate`,
+/// the app's accuracy view and the validation suite all report.
+namespace fabriclab::model {
+
+/// One published figure and the cluster it was measured on.
+struct PublishedFigure {
+    std::string id;
+    /// "fit": a catalog constant was calibrated to it (`calibrates` names it), so meeting it
+    /// proves nothing; "check": nothing was tuned to it.
+    std::string set;
+    std::string source;
+    std::string reliability;
+    std::string calibrates;
+    std::string why;     ///< where the tolerance comes from
+    std::string finding; ///< a known miss says why it misses; empty otherwise
+    int servers = 0;
+    int gpusPerServer = 0;
+    int nicsPerServer = 0;
+    double nicGbps = 0;
+    int leafRadix = 64;
+    int spineRadix = 64;
+    std::string fabric;
+    std::string gpu;
+    CollectiveOp op = CollectiveOp::AllReduce;
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Auto; ///< as the run forced it
+    double bytes = 0;
+    bool timeUs = false; ///< the figure is the time in microseconds, not busbw in GB/s
+    double low = 0;      ///< the published range (low = high for one number)
+    double high = 0;
+    double tolerance = 0; ///< relative, beyond the range
+
+    bool isCheck() const { return set == "check"; }
+    bool knownMiss() const { return !finding.empty(); }
+};
+
+/// Reads a figures file. Throws std::invalid_argument naming the case and field at fault.
+std::vector<PublishedFigure> readPublishedFigures(std::string_view json);
+
+/// The figures compiled into FabricLab, read once.
+const std::vector<PublishedFigure>& builtinPublishedFigures();
+
+/// The design a figure is run on: a rail-optimized, non-blocking leaf-spine of the case's
+/// servers, GPUs and NICs, as `fabriclab-design` JSON.
+std::string publishedFigureDesign(const PublishedFigure& figure);
+
+/// A figure against what the engine computes for it.
+struct FigureCheck {
+    double measured = 0; ///< FabricLab's busbw in GB/s, or time in microseconds
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
+    CollectiveProtocol protocol = CollectiveProtocol::Simple;
+    double errorVsMiddle = 0; ///< relative to the middle of the published range
+    double errorVsRange = 0;  ///< relative to the nearest end of the range; 0 inside it
+    bool withinTolerance = false;
+};
+
+/// Runs the figure's collective at its size through runNcclTests, the function behind
+/// `fabriclab-cli nccl-tests` and the app's bus-bandwidth chart.
+FigureCheck checkPublishedFigure(const PublishedFigure& figure, const Catalog& catalog,
+                                 std::stop_token stop = {});
+
+/// How a set of checked figures fares: counts per set and the spread of the check errors.
+struct ValidationScore {
+    int checkCount = 0;
+    int checkWithin = 0;
+    int fitCount = 0;
+    int fitWithin = 0;
+    double meanAbsCheckError = 0;   ///< |errorVsMiddle| over the check set
+    double medianAbsCheckError = 0; ///< the same, median
+};
+
+ValidationScore scoreFigures(const std::vector<PublishedFigure>& figures,
+                             const std::vector<FigureCheck>& checks);
+
+} // namespace fabriclab::model
