@@ -8,6 +8,7 @@
 #include "model/layout/TieredLayout.hpp"
 #include "views/canvas/CanvasView.hpp"
 #include "views/canvas/TopologyScene.hpp"
+#include "views/dialogs/AccuracyDialog.hpp"
 #include "views/dialogs/GenerateDialog.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/DesignRegeneration.hpp"
@@ -293,6 +294,19 @@ void MainWindow::buildHelpMenu() {
     QAction* shortcuts = help->addAction(tr("&Keyboard shortcuts"));
     shortcuts->setShortcut(QKeySequence::HelpContents);
     connect(shortcuts, &QAction::triggered, this, [this] { ShortcutsDialog(*this, this).exec(); });
+    // Beside the design, not over it: the table of figures stays open while one works.
+    QAction* accuracy = help->addAction(tr("Model &accuracy…"));
+    accuracy->setObjectName(QStringLiteral("modelAccuracy"));
+    connect(accuracy, &QAction::triggered, this, [this] {
+        auto* dialog = findChild<views::AccuracyDialog*>();
+        if (!dialog) {
+            dialog = new views::AccuracyDialog(m_document.catalog(), this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+        }
+        dialog->show();
+        dialog->raise();
+        dialog->activateWindow();
+    });
     QAction* about = help->addAction(tr("&About FabricLab"));
     connect(about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About FabricLab"),

@@ -8,8 +8,10 @@
 #include "model/catalog/Catalog.hpp"
 #include "views/canvas/CanvasTool.hpp"
 #include "views/canvas/CanvasView.hpp"
+#include "views/dialogs/AccuracyDialog.hpp"
 #include "views/document/TopologyDocument.hpp"
 
+#include <QAction>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QImage>
@@ -40,6 +42,7 @@ private Q_SLOTS:
     void everySampleOpensAndDraws_data();
     void everySampleOpensAndDraws();
     void titleCarriesFileAndModifiedMarker();
+    void helpOpensOneModelAccuracyWindow();
     void viewStaysPutOnceTheUserWorks();
 };
 
@@ -107,6 +110,22 @@ void tst_MainWindow::titleCarriesFileAndModifiedMarker() {
     QVERIFY(window.isWindowModified());
     document.undoStack()->undo();
     QVERIFY(!window.isWindowModified());
+}
+
+void tst_MainWindow::helpOpensOneModelAccuracyWindow() {
+    // Help > Model accuracy opens the figures beside the design; asked again, it brings the
+    // same window forward rather than running every figure a second time.
+    TopologyDocument document(Catalog::builtin());
+    fabriclab::app::MainWindow window(document);
+    auto* action = window.findChild<QAction*>(QStringLiteral("modelAccuracy"));
+    QVERIFY(action);
+    action->trigger();
+    auto* dialog = window.findChild<fabriclab::views::AccuracyDialog*>();
+    QVERIFY(dialog);
+    QVERIFY(dialog->isVisible());
+    QVERIFY(!dialog->isModal());
+    action->trigger();
+    QCOMPARE(window.findChildren<fabriclab::views::AccuracyDialog*>().size(), 1);
 }
 
 QTEST_MAIN(tst_MainWindow)

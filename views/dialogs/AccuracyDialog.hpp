@@ -1,0 +1,66 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "views/models/AccuracyTableModel.hpp"
+
+#include <QDialog>
+#include <QFutureWatcher>
+
+#include <stop_token>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QTableView;
+
+namespace fabriclab::model {
+class Catalog;
+}
+
+namespace fabriclab::views {
+
+class AccuracyFilter;
+
+/// Help > Model accuracy: every published nccl-tests figure FabricLab ships, run through the
+/// engine (model::runValidation on a worker) on the cluster it was measured on, with the
+/// score of the check set. The figures and the verdicts are the ones `fabriclab-cli
+/// validate` prints and the validation suite asserts, so what a user is shown is what the
+/// tests hold. Filter by set, by text, or to the misses; hover a row for its source.
+class AccuracyDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    explicit AccuracyDialog(const model::Catalog& catalog, QWidget* parent = nullptr);
+    ~AccuracyDialog() override;
+
+    /// True once every figure has run (or the run failed).
+    bool isDone() const { return m_done; }
+    const AccuracyTableModel& table() const { return m_model; }
+
+Q_SIGNALS:
+    void done();
+
+private:
+    void start();
+    void finished();
+    void applyFilter();
+
+    const model::Catalog& m_catalog;
+    AccuracyTableModel m_model;
+    AccuracyFilter* m_filter = nullptr;
+    QLabel* m_score = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QComboBox* m_set = nullptr;
+    QLineEdit* m_text = nullptr;
+    QCheckBox* m_missesOnly = nullptr;
+    QTableView* m_view = nullptr;
+    QFutureWatcher<ValidationReportPtr> m_watcher;
+    std::stop_source m_stop;
+    QString m_error; ///< set by the worker, read once it has finished
+    bool m_done = false;
+};
+
+} // namespace fabriclab::views
