@@ -4,8 +4,8 @@
 
 #include "model/catalog/EmbeddedCatalogs.hpp"
 #include "model/io/DesignFile.hpp"
-#include "model/io/JsonCursor.hpp"
 #include "model/report/NcclTests.hpp"
+#include "model/validation/FigureFile.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -35,9 +35,7 @@ PublishedFigure readFigure(const JsonCursor& c) {
     f.set = c["set"].string();
     if (f.set != "fit" && f.set != "check")
         c["set"].fail("expected \"fit\" or \"check\", got \"" + f.set + "\"");
-    f.source = c["source"].string();
-    if (f.source.empty())
-        c["source"].fail("every figure says where it comes from");
+    f.source = figures::requiredSource(c);
     f.reliability = optionalText(c, "reliability");
     f.calibrates = optionalText(c, "calibrates");
     if (f.set == "fit" && f.calibrates.empty())
@@ -83,24 +81,15 @@ PublishedFigure readFigure(const JsonCursor& c) {
 } // namespace
 
 std::vector<PublishedFigure> readPublishedFigures(std::string_view json) {
-    nlohmann::json document;
-    try {
-        document = nlohmann::json::parse(json);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw JsonError(kOrigin, "", std::string("not valid JSON: ") + e.what());
-    }
-    const JsonCursor root(document, kOrigin);
-    root.allowOnly({"about", "cases"});
-    const JsonCursor cases = root["cases"];
-    std::vector<PublishedFigure> figures;
-    figures.reserve(cases.size());
-    for (std::size_t i = 0; i < cases.size(); ++i)
-        figures.push_back(readFigure(cases.at(i)));
-    for (std::size_t i = 0; i < figures.size(); ++i)
+    std::vector<PublishedFigure> all =
+        figures::readCases<PublishedFigure>(json, kOrigin, readFigure);
+    // Ids name figures in reports and tests: two figures under one id would blur both.
+    for (std::size_t i = 0; i < all.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
-            if (figures[i].id == figures[j].id)
-                cases.at(i)["id"].fail("\"" + figures[i].id + "\" names two figures");
-    return figures;
+            if (all[i].id == all[j].id)
+                throw JsonError(kOrigin, "/cases/" + std::to_string(i) + "/id",
+                                "\"" + all[i].id + "\" names two figures");
+    return all;
 }
 
 const std::vector<PublishedFigure>& builtinPublishedFigures() {

@@ -41,15 +41,41 @@ ValidationReport runValidation(const Catalog& catalog, FigureSet set, std::stop_
     for (const PublishedFigure& f : all)
         if (inSet(f, set))
             report.figures.push_back(f);
-    const int total = static_cast<int>(report.figures.size());
+    if (set != FigureSet::Fit) {
+        report.steps = builtinStepFigures();
+        report.architectures = builtinArchitectureFigures();
+    }
+    const int total =
+        static_cast<int>(report.figures.size() + report.steps.size() + report.architectures.size());
+    int done = 0;
+    const auto ran = [&] {
+        if (progress)
+            progress(++done, total);
+    };
     for (const PublishedFigure& f : report.figures) {
         if (stop.stop_requested())
             break;
         report.checks.push_back(checkPublishedFigure(f, catalog, stop));
-        if (progress)
-            progress(static_cast<int>(report.checks.size()), total);
+        ran();
     }
+    for (const StepFigure& f : report.steps) {
+        if (stop.stop_requested())
+            break;
+        report.stepChecks.push_back(checkStepFigure(f, catalog, stop));
+        report.stepsWithin += report.stepChecks.back().withinTolerance;
+        ran();
+    }
+    for (const ArchitectureFigure& f : report.architectures) {
+        if (stop.stop_requested())
+            break;
+        report.architectureChecks.push_back(checkArchitectureFigure(f, catalog));
+        report.architecturesExact += report.architectureChecks.back().exact;
+        ran();
+    }
+    // A stopped run keeps what it ran, each list with its own checks.
     report.figures.resize(report.checks.size());
+    report.steps.resize(report.stepChecks.size());
+    report.architectures.resize(report.architectureChecks.size());
     report.score = scoreFigures(report.figures, report.checks);
     return report;
 }
@@ -79,6 +105,44 @@ std::string formatValidation(const ValidationReport& report) {
            "# known = a known miss, with its finding in resources/validation/nccl-tests.json;\n"
            "# fit figures calibrated a constant and prove nothing; check figures were never "
            "tuned to.\n";
+    if (!report.steps.empty()) {
+        out += "\n# training step (check)                               published  FabricLab  "
+               "(compute + exposed)    error  tolerance\n";
+        for (std::size_t i = 0; i < report.steps.size(); ++i) {
+            const StepFigure& f = report.steps[i];
+            const StepCheck& c = report.stepChecks[i];
+            std::snprintf(line, sizeof line,
+                          "  %-7s %-45s %8.2f s %8.2f s  (%.2f + %.2f) %+7.1f%% %9.0f%%\n",
+                          c.withinTolerance ? (f.knownMiss() ? "pass*" : "ok")
+                                            : (f.knownMiss() ? "known" : "MISS"),
+                          f.id.c_str(), f.publishedSeconds, c.stepSeconds, c.computeSeconds,
+                          c.exposedSeconds, 100 * c.error, 100 * f.tolerance);
+            out += line;
+        }
+        std::snprintf(line, sizeof line, "# step time: %d of %zu within tolerance\n",
+                      report.stepsWithin, report.steps.size());
+        out += line;
+    }
+    if (!report.architectures.empty()) {
+        out += "\n# reference architecture (check, exact)             published switches, "
+               "cables  FabricLab\n";
+        for (std::size_t i = 0; i < report.architectures.size(); ++i) {
+            const ArchitectureFigure& f = report.architectures[i];
+            const ArchitectureCheck& c = report.architectureChecks[i];
+            std::snprintf(line, sizeof line,
+                          "  %-7s %-40s %d/%d/%d, %lld/%lld/%lld  %d/%d/%d, %lld/%lld/%lld\n",
+                          c.exact ? "ok" : "MISS", f.id.c_str(), f.switches.leaf, f.switches.spine,
+                          f.switches.core, f.cables.server, f.cables.leafSpine, f.cables.spineCore,
+                          c.switches.leaf, c.switches.spine, c.switches.core, c.cables.server,
+                          c.cables.leafSpine, c.cables.spineCore);
+            out += line;
+        }
+        std::snprintf(line, sizeof line,
+                      "# sizing: %d of %zu exact (leaf/spine/core switches, server/leaf-spine/"
+                      "spine-core cables)\n",
+                      report.architecturesExact, report.architectures.size());
+        out += line;
+    }
     return out;
 }
 
@@ -107,6 +171,43 @@ std::string validationJson(const ValidationReport& report) {
                                   {"algorithm", toString(c.algorithm)},
                                   {"protocol", toString(c.protocol)},
                                   {"source", f.source}});
+    }
+    out["score"]["stepCount"] = report.steps.size();
+    out["score"]["stepWithin"] = report.stepsWithin;
+    out["score"]["architectureCount"] = report.architectures.size();
+    out["score"]["architectureExact"] = report.architecturesExact;
+    out["stepTimes"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < report.steps.size(); ++i) {
+        const StepFigure& f = report.steps[i];
+        const StepCheck& c = report.stepChecks[i];
+        out["stepTimes"].push_back({{"id", f.id},
+                                    {"publishedSeconds", f.publishedSeconds},
+                                    {"fabriclabSeconds", c.stepSeconds},
+                                    {"computeSeconds", c.computeSeconds},
+                                    {"exposedSeconds", c.exposedSeconds},
+                                    {"error", c.error},
+                                    {"tolerance", f.tolerance},
+                                    {"withinTolerance", c.withinTolerance},
+                                    {"knownMiss", f.knownMiss()},
+                                    {"source", f.source}});
+    }
+    const auto counts = [](const TierCounts& s, const CableCounts& c) {
+        return nlohmann::ordered_json{{"leaf", s.leaf},
+                                      {"spine", s.spine},
+                                      {"core", s.core},
+                                      {"serverCables", c.server},
+                                      {"leafSpineCables", c.leafSpine},
+                                      {"spineCoreCables", c.spineCore}};
+    };
+    out["referenceArchitectures"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < report.architectures.size(); ++i) {
+        const ArchitectureFigure& f = report.architectures[i];
+        const ArchitectureCheck& c = report.architectureChecks[i];
+        out["referenceArchitectures"].push_back({{"id", f.id},
+                                                 {"published", counts(f.switches, f.cables)},
+                                                 {"fabriclab", counts(c.switches, c.cables)},
+                                                 {"exact", c.exact},
+                                                 {"source", f.source}});
     }
     return out.dump(2) + "\n";
 }

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/validation/PublishedArchitectures.hpp"
 #include "model/validation/PublishedFigures.hpp"
+#include "model/validation/PublishedStepTimes.hpp"
 
 #include <functional>
 #include <stop_token>
@@ -14,26 +16,37 @@ namespace fabriclab::model {
 /// Which figures a validation run takes.
 enum class FigureSet { All, Fit, Check };
 
-/// Every figure of a set against the engine, with the score.
+/// Every figure of a set against the engine, with the score: collectives (nccl-tests),
+/// training-step times and reference-architecture sizing. Step times and sizing are all
+/// check figures.
 struct ValidationReport {
     std::vector<PublishedFigure> figures;
     std::vector<FigureCheck> checks; ///< one per figure, in order
     ValidationScore score;
+    std::vector<StepFigure> steps;
+    std::vector<StepCheck> stepChecks;
+    std::vector<ArchitectureFigure> architectures;
+    std::vector<ArchitectureCheck> architectureChecks;
+    int stepsWithin = 0;
+    int architecturesExact = 0;
 };
 
-/// Runs the figures of `set` (the built-in ones unless given), calling `progress(done, total)`
-/// after each. Stops early, with the figures run so far, when `stop` is requested.
+/// Runs the figures of `set` (the built-in ones unless given; step times and sizing are
+/// the built-in ones, and only with All or Check), calling `progress(done, total)` after
+/// each. Stops early, with the figures run so far, when `stop` is requested.
 ValidationReport runValidation(const Catalog& catalog, FigureSet set = FigureSet::All,
                                std::stop_token stop = {},
                                const std::function<void(int, int)>& progress = {},
                                const std::vector<PublishedFigure>* figures = nullptr);
 
 /// One line per figure (set, verdict, id, published, FabricLab, error, tolerance, algorithm
-/// and protocol), then the score.
+/// and protocol), then the score; then the step times and the sizing, each with its count.
 std::string formatValidation(const ValidationReport& report);
 
 /// {"score": {...}, "figures": [{id, set, published, measure, fabriclab, errorVsMiddle,
-/// withinTolerance, knownMiss, algorithm, protocol, tolerance, source}, ...]}
+/// withinTolerance, knownMiss, algorithm, protocol, tolerance, source}, ...],
+///  "stepTimes": [{id, publishedSeconds, fabriclabSeconds, ...}], "referenceArchitectures":
+///  [{id, published, fabriclab, exact, source}]}
 std::string validationJson(const ValidationReport& report);
 
 } // namespace fabriclab::model

@@ -467,6 +467,24 @@ void tst_Cli::validateScoresThePublishedFigures() {
     QCOMPARE(all.at("score").at("fitCount").get<int>(), fit);
     QVERIFY(check > 200); // the set as published in the suite's README, not a handful
     QVERIFY(fit > 0);
+    // Step times and sizing come with it, each counted from its rows.
+    int stepsWithin = 0;
+    for (const json& s : all.at("stepTimes")) {
+        const double error =
+            s.at("fabriclabSeconds").get<double>() / s.at("publishedSeconds").get<double>() - 1;
+        QCOMPARE(s.at("withinTolerance").get<bool>(),
+                 std::abs(error) <= s.at("tolerance").get<double>());
+        stepsWithin += s.at("withinTolerance").get<bool>();
+    }
+    QCOMPARE(all.at("score").at("stepWithin").get<int>(), stepsWithin);
+    QVERIFY(all.at("stepTimes").size() > 30);
+    int exact = 0;
+    for (const json& a : all.at("referenceArchitectures")) {
+        QCOMPARE(a.at("exact").get<bool>(), a.at("published") == a.at("fabriclab"));
+        exact += a.at("exact").get<bool>();
+    }
+    QCOMPARE(all.at("score").at("architectureExact").get<int>(), exact);
+    QVERIFY(all.at("referenceArchitectures").size() >= 20);
 
     json checkOnly;
     runForJson({QStringLiteral("validate"), QStringLiteral("--set"), QStringLiteral("check"),
@@ -474,6 +492,14 @@ void tst_Cli::validateScoresThePublishedFigures() {
                checkOnly);
     QCOMPARE(checkOnly.at("figures").size(), static_cast<std::size_t>(check));
     QCOMPARE(checkOnly.at("score").at("fitCount").get<int>(), 0);
+    // The fit set is collectives only: steps and sizing are all checks.
+    json fitOnly;
+    runForJson({QStringLiteral("validate"), QStringLiteral("--set"), QStringLiteral("fit"),
+                QStringLiteral("--json")},
+               fitOnly);
+    QCOMPARE(fitOnly.at("figures").size(), static_cast<std::size_t>(fit));
+    QVERIFY(fitOnly.at("stepTimes").empty());
+    QVERIFY(fitOnly.at("referenceArchitectures").empty());
 }
 
 void tst_Cli::badInput_data() {

@@ -16,8 +16,9 @@
 #include "model/io/DesignFile.hpp"
 #include "model/report/NcclTests.hpp"
 #include "model/report/RunReport.hpp"
+#include "model/validation/PublishedArchitectures.hpp"
 #include "model/validation/PublishedFigures.hpp"
-#include "support/DesignText.hpp"
+#include "model/validation/PublishedStepTimes.hpp"
 
 #include <nlohmann/json.hpp>
 #endif
@@ -25,10 +26,6 @@
 using namespace fabriclab;
 
 namespace {
-
-const std::filesystem::path kStepTimes = FABRICLAB_SOURCE_DIR "/tests/validation/step-time.json";
-const std::filesystem::path kArchitectures =
-    FABRICLAB_SOURCE_DIR "/tests/validation/reference-architectures.json";
 
 /// A figures file of one case: `member` set to `value` (or left out when value is null).
 std::string oneFigure(const std::string& member, const nlohmann::json& value) {
@@ -143,91 +140,58 @@ void tst_Validation::ncclTests() {
 }
 
 void tst_Validation::referenceArchitectures_data() {
-    QTest::addColumn<QByteArray>("architecture");
-    const nlohmann::json all = nlohmann::json::parse(testing::readFile(kArchitectures));
-    for (const auto& c : all["cases"]) {
-        QVERIFY2(c.value("set", "") == "check" && !c.value("source", "").empty(), c.dump().c_str());
-        QTest::addRow("%s", c.value("id", "").c_str()) << QByteArray::fromStdString(c.dump());
-    }
+    QTest::addColumn<int>("index");
+    const auto& figures = model::builtinArchitectureFigures();
+    for (std::size_t i = 0; i < figures.size(); ++i)
+        QTest::addRow("%s", figures[i].id.c_str()) << static_cast<int>(i);
 }
 
 void tst_Validation::referenceArchitectures() {
     // Sizing is counting, so it must be exact: the generator, fed what the vendor's table
     // states (servers, NICs, port speed, switch radix, 1:1), builds the same switches and
     // cables at every tier.
-    QFETCH(QByteArray, architecture);
-    const nlohmann::json c = nlohmann::json::parse(architecture.toStdString());
-    const nlohmann::json& g = c["generator"];
-    const nlohmann::json file = {{"format", "fabriclab-design"},
-                                 {"version", 1},
-                                 {"name", c["id"]},
-                                 {"fabric", g["nicGbps"] == 800 ? "ib-xdr" : "ib-ndr"},
-                                 {"generator", g}};
-    const model::Catalog& catalog = model::Catalog::builtin();
-    const model::Design design = model::parseDesign(file.dump(), c["id"], catalog);
-    const model::TierCounts switches = design.topology.switchCounts();
-    const model::CableCounts cables = design.topology.cableCounts();
-    const nlohmann::json& published = c["published"];
+    QFETCH(int, index);
+    const model::ArchitectureFigure& f =
+        model::builtinArchitectureFigures()[static_cast<std::size_t>(index)];
+    const model::ArchitectureCheck c = model::checkArchitectureFigure(f, model::Catalog::builtin());
     qInfo("| check | %s | %d / %d / %d switches, %lld / %lld / %lld cables | %d / %d / %d, "
           "%lld / %lld / %lld |",
-          c["id"].get<std::string>().c_str(), published["leaf"].get<int>(),
-          published["spine"].get<int>(), published["core"].get<int>(),
-          published["nodeLeafCables"].get<long long>(),
-          published["leafSpineCables"].get<long long>(),
-          published["spineCoreCables"].get<long long>(), switches.leaf, switches.spine,
-          switches.core, cables.server, cables.leafSpine, cables.spineCore);
-    QCOMPARE(switches.leaf, published["leaf"].get<int>());
-    QCOMPARE(switches.spine, published["spine"].get<int>());
-    QCOMPARE(switches.core, published["core"].get<int>());
-    QCOMPARE(cables.server, published["nodeLeafCables"].get<long long>());
-    QCOMPARE(cables.leafSpine, published["leafSpineCables"].get<long long>());
-    QCOMPARE(cables.spineCore, published["spineCoreCables"].get<long long>());
-    QCOMPARE(cables.other, 0LL);
+          f.id.c_str(), f.switches.leaf, f.switches.spine, f.switches.core, f.cables.server,
+          f.cables.leafSpine, f.cables.spineCore, c.switches.leaf, c.switches.spine,
+          c.switches.core, c.cables.server, c.cables.leafSpine, c.cables.spineCore);
+    QCOMPARE(c.switches.leaf, f.switches.leaf);
+    QCOMPARE(c.switches.spine, f.switches.spine);
+    QCOMPARE(c.switches.core, f.switches.core);
+    QCOMPARE(c.cables.server, f.cables.server);
+    QCOMPARE(c.cables.leafSpine, f.cables.leafSpine);
+    QCOMPARE(c.cables.spineCore, f.cables.spineCore);
+    QCOMPARE(c.cables.other, 0LL);
+    QVERIFY(c.exact);
 }
 
 void tst_Validation::stepTimes_data() {
-    QTest::addColumn<QByteArray>("table");
-    const nlohmann::json all = nlohmann::json::parse(testing::readFile(kStepTimes));
-    for (const auto& c : all["cases"]) {
-        QVERIFY2(c.value("set", "") == "check" && !c.value("source", "").empty(), c.dump().c_str());
-        QTest::addRow("%s", c.value("id", "").c_str()) << QByteArray::fromStdString(c.dump());
-    }
+    QTest::addColumn<int>("index");
+    const auto& figures = model::builtinStepFigures();
+    for (std::size_t i = 0; i < figures.size(); ++i)
+        QTest::addRow("%s", figures[i].id.c_str()) << static_cast<int>(i);
 }
 
 void tst_Validation::stepTimes() {
     // The table's job on a fabric like the one it ran on: its servers (8 H100 or B200, or a
     // GB200 rack's 64) on a rail-optimized NDR leaf-spine (a fat-tree past what two tiers of
-    // radix 64 hold).
-    QFETCH(QByteArray, table);
-    const nlohmann::json c = nlohmann::json::parse(table.toStdString());
-    const int servers = c["servers"];
-    nlohmann::json generator =
-        testing::railGenerator(servers, servers > 256 ? "fat-tree" : "leaf-spine");
-    generator["coreRadix"] = 64;
-    // A GB200 NVL72 job: each rack's share of the job is one scale-up domain, one NIC per GPU.
-    generator["gpusPerServer"] = c.value("gpusPerServer", 8);
-    generator["nicsPerServer"] = c.value("nicsPerServer", 8);
-    nlohmann::json file = testing::generatedDesign(c["id"], c["fabric"], generator);
-    file["workload"] = c["workload"];
-    const model::Catalog& catalog = model::Catalog::builtin();
-    const model::Design design = model::parseDesign(file.dump(), c["id"], catalog);
-    model::RunOptions options;
-    options.bisection = false;
-    options.bisectionSeeds = 1;
-    const model::RunReport report = model::runDesign(design, catalog, options);
-    QVERIFY(report.step);
-    const double published = c["published"];
-    const double measured = report.step->stepSeconds;
-    const double error = (measured - published) / published;
+    // radix 64 hold), with the table's configuration and MFU.
+    QFETCH(int, index);
+    const model::StepFigure& f = model::builtinStepFigures()[static_cast<std::size_t>(index)];
+    const model::StepCheck c = model::checkStepFigure(f, model::Catalog::builtin());
     qInfo("| check | %s | %.2f s | %.2f s (compute %.2f, exposed %.2f) | %+.1f%% | %.0f%% |",
-          c["id"].get<std::string>().c_str(), published, measured, report.step->computeSeconds,
-          report.step->exposedCommSeconds, 100 * error, 100 * c["tolerance"].get<double>());
+          f.id.c_str(), f.publishedSeconds, c.stepSeconds, c.computeSeconds, c.exposedSeconds,
+          100 * c.error, 100 * f.tolerance);
     // A known miss says why; a model change that meets it shows up as an unexpected pass.
-    const std::string finding = c.value("finding", "");
-    if (!finding.empty())
-        QEXPECT_FAIL("", finding.c_str(), Continue);
-    QVERIFY2(std::abs(error) <= c["tolerance"].get<double>(),
-             qPrintable(QStringLiteral("step %1 s, published %2 s").arg(measured).arg(published)));
+    if (f.knownMiss())
+        QEXPECT_FAIL("", f.finding.c_str(), Continue);
+    QVERIFY2(c.withinTolerance, qPrintable(QStringLiteral("step %1 s, published %2 s")
+                                               .arg(c.stepSeconds)
+                                               .arg(f.publishedSeconds)));
 }
 
 QTEST_APPLESS_MAIN(tst_Validation)

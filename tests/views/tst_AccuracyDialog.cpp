@@ -13,6 +13,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QtTest>
 
@@ -47,9 +49,17 @@ void tst_AccuracyDialog::showsTheEnginesScoreAndRows() {
     // The score line is the engine's own score, computed here independently of the dialog.
     const model::ValidationReport expected = model::runValidation(catalog);
     const QString score = dialog.findChild<QLabel*>(QStringLiteral("score"))->text();
-    QVERIFY2(score.contains(QStringLiteral("%1 of %2 published figures")
+    QVERIFY2(score.contains(QStringLiteral("%1 of %2 check figures")
                                 .arg(expected.score.checkWithin)
                                 .arg(expected.score.checkCount)),
+             qPrintable(score));
+    QVERIFY2(score.contains(QStringLiteral("training step: %1 of %2")
+                                .arg(expected.stepsWithin)
+                                .arg(expected.steps.size())),
+             qPrintable(score));
+    QVERIFY2(score.contains(QStringLiteral("sizing: %1 of %2 exact")
+                                .arg(expected.architecturesExact)
+                                .arg(expected.architectures.size())),
              qPrintable(score));
     QVERIFY(expected.score.checkCount > 200);
 
@@ -72,9 +82,24 @@ void tst_AccuracyDialog::showsTheEnginesScoreAndRows() {
     QVERIFY2(tip.contains(QString::fromStdString(expected.figures.front().source).toHtmlEscaped()),
              qPrintable(tip));
 
-    // FABRICLAB_SCREENSHOTS=DIR keeps a PNG of the dialog for review.
-    if (const QString folder = qEnvironmentVariable("FABRICLAB_SCREENSHOTS"); !folder.isEmpty())
+    // The step and sizing tabs: a row per figure, the engine's step time in each.
+    QCOMPARE(dialog.stepTable().rowCount(), static_cast<int>(expected.steps.size()));
+    for (int row = 0; row < dialog.stepTable().rowCount(); ++row)
+        QCOMPARE(dialog.stepTable().index(row, 2).data(Qt::UserRole).toDouble(),
+                 expected.stepChecks[static_cast<std::size_t>(row)].stepSeconds);
+    QCOMPARE(dialog.sizingTable().rowCount(), static_cast<int>(expected.architectures.size()));
+
+    // FABRICLAB_SCREENSHOTS=DIR keeps PNGs of the dialog for review.
+    if (const QString folder = qEnvironmentVariable("FABRICLAB_SCREENSHOTS"); !folder.isEmpty()) {
         QVERIFY(dialog.grab().save(QDir(folder).filePath(QStringLiteral("model-accuracy.png"))));
+        auto* tabs = dialog.findChild<QTabWidget*>(QStringLiteral("tabs"));
+        tabs->setCurrentIndex(1);
+        QVERIFY(
+            dialog.grab().save(QDir(folder).filePath(QStringLiteral("model-accuracy-steps.png"))));
+        tabs->setCurrentIndex(2);
+        QVERIFY(
+            dialog.grab().save(QDir(folder).filePath(QStringLiteral("model-accuracy-sizing.png"))));
+    }
 }
 
 void tst_AccuracyDialog::filtersBySetTextAndMisses() {

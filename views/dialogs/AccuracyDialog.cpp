@@ -4,6 +4,7 @@
 
 #include "model/catalog/Catalog.hpp"
 #include "model/core/Cancellation.hpp"
+#include "views/models/AccuracyTables.hpp"
 #include "views/models/NumberFormat.hpp"
 #include "views/sim/EnginePool.hpp"
 
@@ -16,6 +17,8 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -74,12 +77,13 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
 
     auto* intro = new QLabel(
-        tr("FabricLab's collectives against published nccl-tests and rccl-tests runs, each "
-           "on the cluster it was measured on. <b>Check</b> figures were never tuned to; "
-           "<b>fit</b> figures calibrated a constant and are shown, not counted. A check "
-           "figure holds within 10% for large messages, 25% for 1 to 64 MiB and small-message "
-           "times, and 20% for all-to-all; a known miss says why it misses. Hover a row for "
-           "its source."),
+        tr("FabricLab against published measurements, each run on the cluster it was measured "
+           "on: nccl-tests and rccl-tests collectives, training-step tables and vendor "
+           "reference architectures. <b>Check</b> figures were never tuned to; <b>fit</b> "
+           "figures calibrated a constant and are shown, not counted. A collective holds "
+           "within 10% for large messages, 25% for 1 to 64 MiB and small-message times, and "
+           "20% for all-to-all; a step time within 15%; sizing exactly. A known miss says why "
+           "it misses. Hover a row for its source."),
         this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -93,6 +97,11 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     m_progress->setObjectName(QStringLiteral("progress"));
     layout->addWidget(m_progress);
 
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("tabs"));
+    auto* collectives = new QWidget(m_tabs);
+    auto* collectivesLayout = new QVBoxLayout(collectives);
+    collectivesLayout->setContentsMargins(0, 0, 0, 0);
     auto* controls = new QHBoxLayout;
     m_set = new QComboBox(this);
     m_set->setObjectName(QStringLiteral("set"));
@@ -106,7 +115,7 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     controls->addWidget(m_set);
     controls->addWidget(m_text, 1);
     controls->addWidget(m_missesOnly);
-    layout->addLayout(controls);
+    collectivesLayout->addLayout(controls);
 
     m_filter = new AccuracyFilter(this);
     m_filter->setSourceModel(&m_model);
@@ -121,7 +130,28 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideMiddle);
-    layout->addWidget(m_view, 1);
+    collectivesLayout->addWidget(m_view, 1);
+    m_tabs->addTab(collectives, tr("Collectives"));
+    // Step times and sizing: all checks, a table each, sorted by their numbers.
+    const auto addTable = [this](QStandardItemModel*& model, const char* name,
+                                 const QString& title) {
+        model = new QStandardItemModel(this);
+        auto* proxy = new QSortFilterProxyModel(this);
+        proxy->setSourceModel(model);
+        proxy->setSortRole(Qt::UserRole);
+        auto* view = new QTableView(m_tabs);
+        view->setObjectName(QString::fromLatin1(name));
+        view->setModel(proxy);
+        view->setSortingEnabled(true);
+        view->setSelectionBehavior(QAbstractItemView::SelectRows);
+        view->setAlternatingRowColors(true);
+        view->verticalHeader()->hide();
+        view->horizontalHeader()->setStretchLastSection(true);
+        m_tabs->addTab(view, title);
+    };
+    addTable(m_steps, "steps", tr("Training step"));
+    addTable(m_sizing, "sizing", tr("Sizing"));
+    layout->addWidget(m_tabs, 1);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -142,7 +172,9 @@ AccuracyDialog::~AccuracyDialog() {
 }
 
 void AccuracyDialog::start() {
-    const int total = static_cast<int>(model::builtinPublishedFigures().size());
+    const int total = static_cast<int>(model::builtinPublishedFigures().size() +
+                                       model::builtinStepFigures().size() +
+                                       model::builtinArchitectureFigures().size());
     m_progress->setRange(0, total);
     m_progress->setValue(0);
     // A few hundred small collectives: about a second, on the engine's threads so the window
@@ -180,13 +212,28 @@ void AccuracyDialog::finished() {
     }
     const model::ValidationScore& s = report->score;
     m_score->setText(
-        tr("<b>Check set: %1 of %2 published figures within tolerance</b> · error against "
-           "the published figure: mean %3, median %4 · fit set: %5 figures")
+        tr("<b>Collectives: %1 of %2 check figures within tolerance</b> · error against "
+           "the published figure: mean %3, median %4 · fit set: %5 figures · <b>training "
+           "step: %6 of %7</b> · <b>sizing: %8 of %9 exact</b>")
             .arg(s.checkWithin)
             .arg(s.checkCount)
             .arg(QString::number(100 * s.meanAbsCheckError, 'f', 1) + QLatin1Char('%'),
                  QString::number(100 * s.medianAbsCheckError, 'f', 1) + QLatin1Char('%'))
-            .arg(s.fitCount));
+            .arg(s.fitCount)
+            .arg(report->stepsWithin)
+            .arg(report->steps.size())
+            .arg(report->architecturesExact)
+            .arg(report->architectures.size()));
+    fillStepTable(*m_steps, *report);
+    fillSizingTable(*m_sizing, *report);
+    m_tabs->setTabText(0, tr("Collectives (%1)").arg(report->figures.size()));
+    m_tabs->setTabText(1, tr("Training step (%1)").arg(report->steps.size()));
+    m_tabs->setTabText(2, tr("Sizing (%1)").arg(report->architectures.size()));
+    for (auto* view : {findChild<QTableView*>(QStringLiteral("steps")),
+                       findChild<QTableView*>(QStringLiteral("sizing"))}) {
+        view->resizeColumnsToContents();
+        view->sortByColumn(0, Qt::AscendingOrder);
+    }
     m_model.setReport(report);
     m_view->resizeColumnsToContents();
     // The longest ids (a 20-rack run at one size) would push the verdict out of sight; the

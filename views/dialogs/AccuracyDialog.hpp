@@ -14,6 +14,8 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
+class QStandardItemModel;
+class QTabWidget;
 class QTableView;
 
 namespace fabriclab::model {
@@ -24,11 +26,12 @@ namespace fabriclab::views {
 
 class AccuracyFilter;
 
-/// Help > Model accuracy: every published nccl-tests figure FabricLab ships, run through the
-/// engine (model::runValidation on a worker) on the cluster it was measured on, with the
-/// score of the check set. The figures and the verdicts are the ones `fabriclab-cli
-/// validate` prints and the validation suite asserts, so what a user is shown is what the
-/// tests hold. Filter by set, by text, or to the misses; hover a row for its source.
+/// Help > Model accuracy: every published figure FabricLab ships, run through the engine
+/// (model::runValidation on a worker) on the cluster it was measured on: nccl-tests
+/// collectives with the check set's score, training-step tables and reference-architecture
+/// sizing, a tab each. The figures and verdicts are the ones `fabriclab-cli validate` prints
+/// and the validation suite asserts, so what a user is shown is what the tests hold. Filter
+/// the collectives by set, by text, or to the misses; hover a row for its source.
 class AccuracyDialog : public QDialog {
     Q_OBJECT
 
@@ -39,6 +42,8 @@ public:
     /// True once every figure has run (or the run failed).
     bool isDone() const { return m_done; }
     const AccuracyTableModel& table() const { return m_model; }
+    const QStandardItemModel& stepTable() const { return *m_steps; }
+    const QStandardItemModel& sizingTable() const { return *m_sizing; }
 
 Q_SIGNALS:
     void done();
@@ -57,6 +62,9 @@ private:
     QLineEdit* m_text = nullptr;
     QCheckBox* m_missesOnly = nullptr;
     QTableView* m_view = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QStandardItemModel* m_steps = nullptr;
+    QStandardItemModel* m_sizing = nullptr;
     QFutureWatcher<ValidationReportPtr> m_watcher;
     std::stop_source m_stop;
     QString m_error; ///< set by the worker, read once it has finished

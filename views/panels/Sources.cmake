@@ -17,7 +17,8 @@ target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/../models/PropertyTableModel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../dialogs/AccuracyDialog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../dialogs/GenerateDialog.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../models/AccuracyTableModel.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/../models/AccuracyTableModel.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../models/AccuracyTables.cpp)
 
 # Icons. resources/fabriclab.qrc is the one list (at :/icons/<name>); it is read here and
 # handed to qt_add_resources in its target form. For a static library that form builds
