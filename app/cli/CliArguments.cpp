@@ -128,8 +128,9 @@ Usage:
   fabriclab-cli sweep --merge FILE...  [--json]        join the shards' lines into one table
   fabriclab-cli nccl-tests DESIGN [-g OP] [-b 8] [-e 8G] [-f 2] [--servers N] [--json]
                                                         nccl-tests' table for the design
-  fabriclab-cli validate [--set all|fit|check] [--json] the published nccl-tests figures
-                                                        FabricLab is held to, against the engine
+  fabriclab-cli validate [--set all|fit|check] [--figures FILE] [--json]
+                                                        the published figures FabricLab is held
+                                                        to (or your own), against the engine
   fabriclab-cli catalog [--json]                        list fabric, GPU and model ids
   fabriclab-cli --help | --version
 
@@ -148,6 +149,9 @@ Options:
                      (compare, sweep, nccl-tests: one object per size)
   --set SET          validate: every figure (all, the default), the fit set (figures a
                      constant was calibrated to) or the check set (figures never tuned to)
+  --figures FILE     validate: run the nccl-tests figures in FILE instead of FabricLab's
+                     (the format of resources/validation/nccl-tests.json: your cluster's
+                     measurements, each with its servers, NICs, fabric, GPU, op and size)
 
 nccl-tests options (as all_reduce_perf and its siblings take them):
   -g, --op OP        all_reduce (default), all_gather, reduce_scatter, alltoall, broadcast,
@@ -219,6 +223,8 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
                 parsed.figureSet != "check")
                 throw UsageError("--set: expected all, fit or check, got \"" + parsed.figureSet +
                                  "\"");
+        } else if (arg == "--figures" && first == "validate") {
+            parsed.figuresFile = value();
         } else if (arg == "--merge" && first == "sweep") {
             parsed.merge = true;
         } else if (arg == "--fabric") {
@@ -277,7 +283,7 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         if (!parsed.design.empty() || parsed.fabric || !parsed.fabrics.empty() ||
             !parsed.servers.empty() || parsed.pricesFile || parsed.months || parsed.seed ||
             parsed.trainTokens)
-            throw UsageError("validate takes only --set and --json");
+            throw UsageError("validate takes only --set, --figures and --json");
         return parsed;
     }
     if (parsed.command != "catalog" && parsed.design.empty())

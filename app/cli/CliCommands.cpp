@@ -170,8 +170,19 @@ std::string executeCommand(const CliArguments& args) {
         const FigureSet set = args.figureSet == "fit"     ? FigureSet::Fit
                               : args.figureSet == "check" ? FigureSet::Check
                                                           : FigureSet::All;
-        const ValidationReport report = runValidation(catalog, set);
-        return args.json ? validationJson(report) : formatValidation(report);
+        if (!args.figuresFile) {
+            const ValidationReport report = runValidation(catalog, set);
+            return args.json ? validationJson(report) : formatValidation(report);
+        }
+        const std::vector<PublishedFigure> own = loadPublishedFigures(*args.figuresFile);
+        try {
+            const ValidationReport report = runValidation(catalog, set, {}, {}, &own);
+            return args.json ? validationJson(report) : formatValidation(report);
+        } catch (const std::invalid_argument& e) {
+            // A figure the engine cannot run (a fabric or GPU it does not know, a cluster its
+            // generator refuses) is named with the file it came from.
+            throw std::invalid_argument(*args.figuresFile + ": figure " + e.what());
+        }
     }
 
     try {

@@ -7,6 +7,7 @@
 #include "model/fabric/Generators.hpp"
 #include "model/fabric/LeafTier.hpp"
 #include "model/io/DesignFile.hpp"
+#include "model/io/TextFile.hpp"
 #include "model/layout/TieredLayout.hpp"
 
 #include <fstream>
@@ -527,23 +528,8 @@ Design parseDesign(std::string_view text, const std::string& origin, const Catal
 
 Design loadDesign(const std::filesystem::path& path, const Catalog& catalog,
                   const ReadOptions& options) {
-    const std::string origin = path.string();
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-        throw JsonError(origin, "/", "is a folder, not a design file");
-    const auto size = std::filesystem::file_size(path, error);
-    if (error)
-        throw JsonError(origin, "/", "cannot read: " + error.message());
-    if (size > kMaxDesignFileBytes)
-        throw JsonError(origin, "/",
-                        "is " + std::to_string(size >> 20) + " MiB; design files are at most " +
-                            std::to_string(kMaxDesignFileBytes >> 20) + " MiB");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw JsonError(origin, "/", "cannot open for reading");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseDesign(text.str(), origin, catalog, options);
+    return parseDesign(readTextFile(path, kMaxDesignFileBytes, "design"), path.string(), catalog,
+                       options);
 }
 
 } // namespace fabriclab::model

@@ -4,7 +4,7 @@
 
 namespace fabriclab::model::figures {
 
-nlohmann::json parseFile(std::string_view json, const char* origin) {
+nlohmann::json parseFile(std::string_view json, const std::string& origin) {
     try {
         return nlohmann::json::parse(json);
     } catch (const nlohmann::json::parse_error& e) {

@@ -15,14 +15,14 @@
 namespace fabriclab::model::figures {
 
 /// The parsed file; throws JsonError naming `origin` when it is not JSON.
-nlohmann::json parseFile(std::string_view json, const char* origin);
+nlohmann::json parseFile(std::string_view json, const std::string& origin);
 
 /// The case's "source", which every figure states; fails when missing or empty.
 std::string requiredSource(const JsonCursor& c);
 
 /// Every case of the file, each read by `readCase(const JsonCursor&)`.
 template <typename Figure, typename ReadCase>
-std::vector<Figure> readCases(std::string_view json, const char* origin, ReadCase readCase) {
+std::vector<Figure> readCases(std::string_view json, const std::string& origin, ReadCase readCase) {
     const nlohmann::json document = parseFile(json, origin);
     const JsonCursor root(document, origin);
     root.allowOnly({"about", "cases"});

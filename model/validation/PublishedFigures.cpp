@@ -4,6 +4,7 @@
 
 #include "model/catalog/EmbeddedCatalogs.hpp"
 #include "model/io/DesignFile.hpp"
+#include "model/io/TextFile.hpp"
 #include "model/report/NcclTests.hpp"
 #include "model/validation/FigureFile.hpp"
 
@@ -15,9 +16,12 @@ namespace fabriclab::model {
 
 namespace {
 
-constexpr const char* kOrigin = "published figures";
-/// Wide enough for any cluster in the set, narrow enough to refuse a typo'd exponent.
-constexpr long long kMaxServers = 100000;
+/// A figures file is a few hundred kilobytes; this is room for thousands of figures.
+constexpr std::uintmax_t kMaxFiguresFileBytes = 16u << 20;
+/// Published nccl-tests runs reach a few thousand GPUs; a figure is timed while the user
+/// waits, so a cluster past these (a typo'd exponent, a hostile file) is refused, not run.
+constexpr long long kMaxServers = 4096;
+constexpr long long kMaxRanks = 16384;
 constexpr double kMaxBytes = 1e15;
 
 std::string optionalText(const JsonCursor& c, std::string_view key) {
@@ -46,6 +50,10 @@ PublishedFigure readFigure(const JsonCursor& c) {
     f.gpusPerServer = static_cast<int>(c["gpusPerServer"].integer(1, 1024));
     f.nicsPerServer = static_cast<int>(c["nicsPerServer"].integer(1, 1024));
     f.nicGbps = c["nicGbps"].number(1, 1e5);
+    if (static_cast<long long>(f.servers) * f.gpusPerServer > kMaxRanks)
+        c["servers"].fail(std::to_string(f.servers) + " servers of " +
+                          std::to_string(f.gpusPerServer) + " GPUs is past the " +
+                          std::to_string(kMaxRanks) + " GPUs a figure may run on");
     if (c.has("leafRadix"))
         f.leafRadix = static_cast<int>(c["leafRadix"].integer(2, 4096));
     if (c.has("spineRadix"))
@@ -80,16 +88,21 @@ PublishedFigure readFigure(const JsonCursor& c) {
 
 } // namespace
 
-std::vector<PublishedFigure> readPublishedFigures(std::string_view json) {
+std::vector<PublishedFigure> readPublishedFigures(std::string_view json,
+                                                  const std::string& origin) {
     std::vector<PublishedFigure> all =
-        figures::readCases<PublishedFigure>(json, kOrigin, readFigure);
+        figures::readCases<PublishedFigure>(json, origin, readFigure);
     // Ids name figures in reports and tests: two figures under one id would blur both.
     for (std::size_t i = 0; i < all.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
             if (all[i].id == all[j].id)
-                throw JsonError(kOrigin, "/cases/" + std::to_string(i) + "/id",
+                throw JsonError(origin, "/cases/" + std::to_string(i) + "/id",
                                 "\"" + all[i].id + "\" names two figures");
     return all;
+}
+
+std::vector<PublishedFigure> loadPublishedFigures(const std::filesystem::path& path) {
+    return readPublishedFigures(readTextFile(path, kMaxFiguresFileBytes, "figures"), path.string());
 }
 
 const std::vector<PublishedFigure>& builtinPublishedFigures() {

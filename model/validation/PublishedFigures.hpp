@@ -5,6 +5,7 @@
 #include "model/catalog/Catalog.hpp"
 #include "model/design/CollectiveSpec.hpp"
 
+#include <filesystem>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -46,8 +47,13 @@ struct PublishedFigure {
     bool knownMiss() const { return !finding.empty(); }
 };
 
-/// Reads a figures file. Throws std::invalid_argument naming the case and field at fault.
-std::vector<PublishedFigure> readPublishedFigures(std::string_view json);
+/// Reads a figures file (the format of resources/validation/nccl-tests.json). Throws
+/// std::invalid_argument naming `origin`, the case and the field at fault.
+std::vector<PublishedFigure> readPublishedFigures(std::string_view json,
+                                                  const std::string& origin = "published figures");
+
+/// A user's own figures file (measurements of their cluster, say), read from disk.
+std::vector<PublishedFigure> loadPublishedFigures(const std::filesystem::path& path);
 
 /// The figures compiled into FabricLab, read once.
 const std::vector<PublishedFigure>& builtinPublishedFigures();

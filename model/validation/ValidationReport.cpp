@@ -41,7 +41,7 @@ ValidationReport runValidation(const Catalog& catalog, FigureSet set, std::stop_
     for (const PublishedFigure& f : all)
         if (inSet(f, set))
             report.figures.push_back(f);
-    if (set != FigureSet::Fit) {
+    if (!figures && set != FigureSet::Fit) {
         report.steps = builtinStepFigures();
         report.architectures = builtinArchitectureFigures();
     }
@@ -102,7 +102,7 @@ std::string formatValidation(const ValidationReport& report) {
                   100 * s.medianAbsCheckError, s.fitWithin, s.fitCount);
     out += line;
     out += "# busbw in GB/s unless marked; error against the middle of the published range;\n"
-           "# known = a known miss, with its finding in resources/validation/nccl-tests.json;\n"
+           "# known = a known miss, its finding written beside it in the figures file;\n"
            "# fit figures calibrated a constant and prove nothing; check figures were never "
            "tuned to.\n";
     if (!report.steps.empty()) {

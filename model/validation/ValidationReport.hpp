@@ -31,9 +31,10 @@ struct ValidationReport {
     int architecturesExact = 0;
 };
 
-/// Runs the figures of `set` (the built-in ones unless given; step times and sizing are
-/// the built-in ones, and only with All or Check), calling `progress(done, total)` after
-/// each. Stops early, with the figures run so far, when `stop` is requested.
+/// Runs the figures of `set`, calling `progress(done, total)` after each: the built-in
+/// collectives, step times and sizing (those two only with All or Check), or only the
+/// collectives in `figures` when given (a user's own measurements). Stops early, with the
+/// figures run so far, when `stop` is requested.
 ValidationReport runValidation(const Catalog& catalog, FigureSet set = FigureSet::All,
                                std::stop_token stop = {},
                                const std::function<void(int, int)>& progress = {},

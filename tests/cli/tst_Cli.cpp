@@ -492,6 +492,35 @@ void tst_Cli::validateScoresThePublishedFigures() {
                checkOnly);
     QCOMPARE(checkOnly.at("figures").size(), static_cast<std::size_t>(check));
     QCOMPARE(checkOnly.at("score").at("fitCount").get<int>(), 0);
+    // A user's own figures run alone, through the same function: a copy of one of
+    // FabricLab's figures, renamed, comes out at FabricLab's figure for it.
+    json copy = json::parse(R"({"set": "check", "source": "our run", "why": "our goal",
+                                "tolerance": 0.1})");
+    copy["id"] = "ours";
+    // The figure's cluster, as the figures file states it, is not in the JSON report: take
+    // it from the shipped file.
+    QFile shipped(QStringLiteral(FABRICLAB_SOURCE_DIR "/resources/validation/nccl-tests.json"));
+    QVERIFY(shipped.open(QIODevice::ReadOnly));
+    const json shippedCases = json::parse(shipped.readAll().toStdString()).at("cases");
+    for (const char* key : {"servers", "gpusPerServer", "nicsPerServer", "nicGbps", "fabric", "gpu",
+                            "op", "algorithm", "bytes", "published"})
+        copy[key] = shippedCases.at(0).at(key);
+    if (shippedCases.at(0).contains("measure"))
+        copy["measure"] = shippedCases.at(0).at("measure");
+    const QString own = m_dir.filePath(QStringLiteral("own-figures.json"));
+    QVERIFY(writeFile(own, QByteArray::fromStdString(json{{"cases", {copy}}}.dump())));
+    json ours;
+    runForJson(
+        {QStringLiteral("validate"), QStringLiteral("--figures"), own, QStringLiteral("--json")},
+        ours);
+    QCOMPARE(ours.at("figures").size(), std::size_t{1});
+    QCOMPARE(ours.at("figures").at(0).at("id").get<std::string>(), std::string("ours"));
+    QCOMPARE(ours.at("figures").at(0).at("fabriclab").get<double>(),
+             figures.at(0).at("fabriclab").get<double>());
+    QCOMPARE(figures.at(0).at("id").get<std::string>(),
+             shippedCases.at(0).at("id").get<std::string>());
+    QVERIFY(ours.at("stepTimes").empty()); // only the file's figures, none of FabricLab's
+
     // The fit set is collectives only: steps and sizing are all checks.
     json fitOnly;
     runForJson({QStringLiteral("validate"), QStringLiteral("--set"), QStringLiteral("fit"),
@@ -624,7 +653,36 @@ void tst_Cli::badInput_data() {
     usage("nccl-tests unknown algorithm", {"nccl-tests", "{good}", "--algo", "spiral"}, "--algo",
           "spiral");
     usage("validate unknown set", {"validate", "--set", "tuned"}, "--set", "all, fit or check");
-    usage("validate with a design", {"validate", "{good}"}, "validate", "only --set and --json");
+    usage("validate figures from a folder", {"validate", "--figures", "{dir}"}, "{dir}",
+          "folder, not a figures file");
+    const QStringList ownFigures{"validate", "--figures", "{file}"};
+    const auto figures = [&](const char* name, const std::string& text, const char* where,
+                             const char* words) {
+        QTest::addRow("figures: %s", name) << QByteArray::fromStdString(text) << ownFigures
+                                           << QString::fromUtf8(where) << QString::fromUtf8(words);
+    };
+    const json ownFigure = {{"id", "ours"},        {"set", "check"},
+                            {"source", "our run"}, {"why", "our goal"},
+                            {"servers", 2},        {"gpusPerServer", 8},
+                            {"nicsPerServer", 8},  {"nicGbps", 400},
+                            {"fabric", "ib-ndr"},  {"gpu", "h100-sxm"},
+                            {"op", "allreduce"},   {"algorithm", "auto"},
+                            {"bytes", 1073741824}, {"published", {400, 400}},
+                            {"tolerance", 0.1}};
+    const auto withMember = [&](const char* key, const json& value) {
+        json figure = ownFigure;
+        figure[key] = value;
+        return json{{"cases", {figure}}}.dump();
+    };
+    figures("not JSON", "{\"cases\": [", "{file}", "not valid JSON");
+    figures("unknown fabric", withMember("fabric", "ib-fdr"), "{file}: figure ours: at /fabric",
+            "unknown fabric");
+    figures("cluster past the limit", withMember("servers", 4096), "{file}: at /cases/0/servers",
+            "16384 GPUs");
+    figures("no source", withMember("source", ""), "{file}: at /cases/0/source",
+            "where it comes from");
+    usage("validate with a design", {"validate", "{good}"}, "validate",
+          "only --set, --figures and --json");
     usage("nccl-tests nvls-tree on one server",
           {"nccl-tests", "{good}", "--servers", "1", "--algo", "nvls-tree"}, "{good}",
           "would not run");

@@ -7,15 +7,21 @@
 #include "model/validation/ValidationReport.hpp"
 #include "views/dialogs/AccuracyDialog.hpp"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 using namespace fabriclab;
@@ -28,6 +34,7 @@ class tst_AccuracyDialog : public QObject {
 private Q_SLOTS:
     void showsTheEnginesScoreAndRows();
     void filtersBySetTextAndMisses();
+    void ownFiguresReplaceTheTableAndABadFileKeepsIt();
     void closingWhileRunningStopsTheWork();
 
 private:
@@ -133,6 +140,68 @@ void tst_AccuracyDialog::filtersBySetTextAndMisses() {
         mi355x += f.isCheck() && f.gpu == "mi355x";
     QVERIFY(mi355x > 0);
     QCOMPARE(rows(), mi355x);
+}
+
+void tst_AccuracyDialog::ownFiguresReplaceTheTableAndABadFileKeepsIt() {
+    AccuracyDialog dialog(model::Catalog::builtin());
+    waitUntilDone(dialog);
+    if (QTest::currentTestFailed())
+        return;
+    // A user's measurement: one figure, on a cluster FabricLab's own figures also cover.
+    QTemporaryDir dir;
+    const QString own = dir.filePath(QStringLiteral("our-cluster.json"));
+    QFile file(own);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"cases": [{"id": "ours-2-nodes-8g", "set": "check", "source": "our run",
+        "why": "our goal", "servers": 2, "gpusPerServer": 8, "nicsPerServer": 8,
+        "nicGbps": 400, "fabric": "ib-ndr", "gpu": "h100-sxm", "op": "allreduce",
+        "algorithm": "auto", "bytes": 8589934592, "published": [466.73, 466.73],
+        "tolerance": 0.1}]})");
+    file.close();
+    QVERIFY(dialog.runOwnFigures(own));
+    waitUntilDone(dialog);
+    QCOMPARE(dialog.table().rowCount(), 1);
+    const model::FigureCheck expected = model::checkPublishedFigure(
+        model::loadPublishedFigures(own.toStdString()).front(), model::Catalog::builtin());
+    QCOMPARE(dialog.table()
+                 .index(0, AccuracyTableModel::FabricLabColumn)
+                 .data(AccuracyTableModel::SortRole)
+                 .toDouble(),
+             expected.measured);
+    const QString score = dialog.findChild<QLabel*>(QStringLiteral("score"))->text();
+    QVERIFY2(score.contains(QStringLiteral("our-cluster.json")), qPrintable(score));
+    QVERIFY(!dialog.findChild<QPushButton*>(QStringLiteral("builtinFigures"))->isHidden());
+    if (const QString folder = qEnvironmentVariable("FABRICLAB_SCREENSHOTS"); !folder.isEmpty())
+        QVERIFY(
+            dialog.grab().save(QDir(folder).filePath(QStringLiteral("model-accuracy-own.png"))));
+
+    // A file that is not figures is named with its problem; the table stays as it was.
+    const QString bad = dir.filePath(QStringLiteral("not-figures.json"));
+    QFile badFile(bad);
+    QVERIFY(badFile.open(QIODevice::WriteOnly));
+    badFile.write("{\"cases\": [{\"id\": \"x\"}]}");
+    badFile.close();
+    QString told;
+    QTimer answer;
+    answer.setInterval(20);
+    connect(&answer, &QTimer::timeout, this, [&] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            told = box->text();
+            box->accept();
+        }
+    });
+    answer.start();
+    QVERIFY(!dialog.runOwnFigures(bad));
+    answer.stop();
+    QVERIFY2(told.contains(QStringLiteral("not-figures.json")) &&
+                 told.contains(QStringLiteral("/cases/0")),
+             qPrintable(told));
+    QCOMPARE(dialog.table().rowCount(), 1);
+
+    // And back to FabricLab's own.
+    dialog.findChild<QPushButton*>(QStringLiteral("builtinFigures"))->click();
+    waitUntilDone(dialog);
+    QVERIFY(dialog.table().rowCount() > 200);
 }
 
 void tst_AccuracyDialog::closingWhileRunningStopsTheWork() {

@@ -11,11 +11,15 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QTabWidget>
@@ -155,6 +159,17 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // A user's own measurements run the same way: how close FabricLab comes on their cluster.
+    m_ownButton = buttons->addButton(tr("Your own figures…"), QDialogButtonBox::ActionRole);
+    m_ownButton->setObjectName(QStringLiteral("ownFigures"));
+    m_ownButton->setToolTip(
+        tr("Run nccl-tests figures you measured (a JSON file in the format of FabricLab's "
+           "resources/validation/nccl-tests.json) instead of FabricLab's"));
+    connect(m_ownButton, &QPushButton::clicked, this, &AccuracyDialog::chooseOwnFigures);
+    m_builtinButton = buttons->addButton(tr("FabricLab's figures"), QDialogButtonBox::ActionRole);
+    m_builtinButton->setObjectName(QStringLiteral("builtinFigures"));
+    m_builtinButton->hide();
+    connect(m_builtinButton, &QPushButton::clicked, this, &AccuracyDialog::runBuiltinFigures);
     layout->addWidget(buttons);
 
     connect(m_set, &QComboBox::currentIndexChanged, this, &AccuracyDialog::applyFilter);
@@ -163,7 +178,7 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     connect(&m_watcher, &QFutureWatcher<ValidationReportPtr>::finished, this,
             &AccuracyDialog::finished);
     resize(1360, 680);
-    start();
+    start(nullptr);
 }
 
 AccuracyDialog::~AccuracyDialog() {
@@ -171,26 +186,40 @@ AccuracyDialog::~AccuracyDialog() {
     m_watcher.waitForFinished();
 }
 
-void AccuracyDialog::start() {
-    const int total = static_cast<int>(model::builtinPublishedFigures().size() +
-                                       model::builtinStepFigures().size() +
-                                       model::builtinArchitectureFigures().size());
-    m_progress->setRange(0, total);
+void AccuracyDialog::start(Figures own) {
+    if (m_watcher.isRunning()) {
+        // One run at a time: the buttons wait for this one.
+        return;
+    }
+    m_own = std::move(own);
+    m_done = false;
+    m_error.clear();
+    m_stop = std::stop_source();
+    m_ownButton->setEnabled(false);
+    m_builtinButton->setEnabled(false);
+    const std::size_t total = m_own ? m_own->size()
+                                    : model::builtinPublishedFigures().size() +
+                                          model::builtinStepFigures().size() +
+                                          model::builtinArchitectureFigures().size();
+    m_progress->setRange(0, static_cast<int>(total));
     m_progress->setValue(0);
-    // A few hundred small collectives: about a second, on the engine's threads so the window
-    // stays live; progress reaches the bar through the event loop, and not at all once the
-    // dialog is gone.
+    m_progress->show();
+    m_score->setText(m_own ? tr("Running %1…").arg(m_ownName)
+                           : tr("Running the published figures…"));
     m_watcher.setFuture(QtConcurrent::run(
         &enginePool(),
-        [this, &catalog = m_catalog, stop = m_stop.get_token()]() -> ValidationReportPtr {
+        [this, &catalog = m_catalog, stop = m_stop.get_token(),
+         own = m_own]() -> ValidationReportPtr {
             enterEngineThread();
             try {
                 return std::make_shared<const model::ValidationReport>(model::runValidation(
-                    catalog, model::FigureSet::All, stop, [this](int done, int) {
+                    catalog, model::FigureSet::All, stop,
+                    [this](int done, int) {
                         QMetaObject::invokeMethod(
                             this, [this, done] { m_progress->setValue(done); },
                             Qt::QueuedConnection);
-                    }));
+                    },
+                    own.get()));
             } catch (const model::Cancelled&) {
                 return nullptr;
             } catch (const std::exception& e) {
@@ -200,9 +229,41 @@ void AccuracyDialog::start() {
         }));
 }
 
+void AccuracyDialog::chooseOwnFigures() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Your own figures"), QString(),
+                                                      tr("Figures (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        runOwnFigures(path);
+}
+
+bool AccuracyDialog::runOwnFigures(const QString& path) {
+    if (m_watcher.isRunning())
+        return false;
+    try {
+        auto figures = std::make_shared<const std::vector<model::PublishedFigure>>(
+            model::loadPublishedFigures(path.toStdString()));
+        m_ownName = QFileInfo(path).fileName();
+        start(std::move(figures));
+        return true;
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Your own figures"),
+                             tr("FabricLab cannot read these figures; the table stays as it "
+                                "was.\n\n%1")
+                                 .arg(QString::fromStdString(e.what())));
+        return false;
+    }
+}
+
+void AccuracyDialog::runBuiltinFigures() {
+    start(nullptr);
+}
+
 void AccuracyDialog::finished() {
     m_done = true;
     m_progress->hide();
+    m_ownButton->setEnabled(true);
+    m_builtinButton->setEnabled(true);
+    m_builtinButton->setVisible(m_own != nullptr);
     const ValidationReportPtr report = m_watcher.result();
     if (!report) {
         m_score->setText(m_error.isEmpty() ? tr("Stopped.")
@@ -211,19 +272,30 @@ void AccuracyDialog::finished() {
         return;
     }
     const model::ValidationScore& s = report->score;
-    m_score->setText(
-        tr("<b>Collectives: %1 of %2 check figures within tolerance</b> · error against "
-           "the published figure: mean %3, median %4 · fit set: %5 figures · <b>training "
-           "step: %6 of %7</b> · <b>sizing: %8 of %9 exact</b>")
-            .arg(s.checkWithin)
-            .arg(s.checkCount)
-            .arg(QString::number(100 * s.meanAbsCheckError, 'f', 1) + QLatin1Char('%'),
-                 QString::number(100 * s.medianAbsCheckError, 'f', 1) + QLatin1Char('%'))
-            .arg(s.fitCount)
-            .arg(report->stepsWithin)
-            .arg(report->steps.size())
-            .arg(report->architecturesExact)
-            .arg(report->architectures.size()));
+    if (m_own)
+        m_score->setText(
+            tr("<b>%1: %2 of %3 check figures within tolerance</b> · error against the "
+               "measured figure: mean %4, median %5 · fit set: %6 figures")
+                .arg(m_ownName.toHtmlEscaped())
+                .arg(s.checkWithin)
+                .arg(s.checkCount)
+                .arg(QString::number(100 * s.meanAbsCheckError, 'f', 1) + QLatin1Char('%'),
+                     QString::number(100 * s.medianAbsCheckError, 'f', 1) + QLatin1Char('%'))
+                .arg(s.fitCount));
+    else
+        m_score->setText(
+            tr("<b>Collectives: %1 of %2 check figures within tolerance</b> · error against "
+               "the published figure: mean %3, median %4 · fit set: %5 figures · <b>training "
+               "step: %6 of %7</b> · <b>sizing: %8 of %9 exact</b>")
+                .arg(s.checkWithin)
+                .arg(s.checkCount)
+                .arg(QString::number(100 * s.meanAbsCheckError, 'f', 1) + QLatin1Char('%'),
+                     QString::number(100 * s.medianAbsCheckError, 'f', 1) + QLatin1Char('%'))
+                .arg(s.fitCount)
+                .arg(report->stepsWithin)
+                .arg(report->steps.size())
+                .arg(report->architecturesExact)
+                .arg(report->architectures.size()));
     fillStepTable(*m_steps, *report);
     fillSizingTable(*m_sizing, *report);
     m_tabs->setTabText(0, tr("Collectives (%1)").arg(report->figures.size()));

@@ -7,13 +7,16 @@
 #include <QDialog>
 #include <QFutureWatcher>
 
+#include <memory>
 #include <stop_token>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
+class QPushButton;
 class QStandardItemModel;
 class QTabWidget;
 class QTableView;
@@ -41,6 +44,12 @@ public:
 
     /// True once every figure has run (or the run failed).
     bool isDone() const { return m_done; }
+    /// Runs the figures of a user's file (measurements of their own cluster, in the format of
+    /// resources/validation/nccl-tests.json) in place of FabricLab's. A file that cannot be
+    /// read is named with its problem, and the table shown stays. False when refused.
+    bool runOwnFigures(const QString& path);
+    /// Back to FabricLab's own figures.
+    void runBuiltinFigures();
     const AccuracyTableModel& table() const { return m_model; }
     const QStandardItemModel& stepTable() const { return *m_steps; }
     const QStandardItemModel& sizingTable() const { return *m_sizing; }
@@ -49,7 +58,10 @@ Q_SIGNALS:
     void done();
 
 private:
-    void start();
+    using Figures = std::shared_ptr<const std::vector<model::PublishedFigure>>;
+    /// FabricLab's figures, steps and sizing when `own` is null; else only those.
+    void start(Figures own);
+    void chooseOwnFigures();
     void finished();
     void applyFilter();
 
@@ -69,6 +81,10 @@ private:
     std::stop_source m_stop;
     QString m_error; ///< set by the worker, read once it has finished
     bool m_done = false;
+    Figures m_own;     ///< the user's figures on show, null for FabricLab's
+    QString m_ownName; ///< their file's name
+    QPushButton* m_ownButton = nullptr;
+    QPushButton* m_builtinButton = nullptr;
 };
 
 } // namespace fabriclab::views
