@@ -62,15 +62,30 @@ builtin_catalog_seeds() {
     echo "$folder"
 }
 
+# The shipped figure files as FuzzFiguresReader seeds: a byte choosing the kind (0 nccl-tests,
+# 1 step times, 2 reference architectures), then the file. Prints the folder.
+builtin_figure_seeds() {
+    local folder=build/fuzz/seeds/figures index=0 name
+    mkdir -p "$folder"
+    for name in nccl-tests step-time reference-architectures; do
+        { printf "\\$(printf '%03o' "$index")"; cat "resources/validation/$name.json"; } \
+            > "$folder/builtin-$name"
+        index=$((index + 1))
+    done
+    echo "$folder"
+}
+
 run_fuzzers() {
     local seconds=$1 target kind seeds
     PRESET=fuzz build
-    for target in FuzzDesignReader:design FuzzCatalogReader:catalog FuzzCliArguments:cli; do
+    for target in FuzzDesignReader:design FuzzCatalogReader:catalog FuzzFiguresReader:figures \
+        FuzzCliArguments:cli; do
         kind=${target#*:}
         target=${target%%:*}
         seeds=("fuzz/corpus/$kind")
         [ "$kind" = design ] && seeds+=(samples)
         [ "$kind" = catalog ] && seeds+=("$(builtin_catalog_seeds)")
+        [ "$kind" = figures ] && seeds+=("$(builtin_figure_seeds)")
         mkdir -p "build/fuzz/corpus/$target" "build/fuzz/crashes/$target"
         echo "FabricLab: fuzzing $target for ${seconds}s" >&2
         "build/fuzz/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
