@@ -18,8 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size == 0)
         return 0;
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
-    std::array<std::string_view, 4> documents{embedded::fabricsJson, embedded::gpusJson,
-                                              embedded::modelsJson, embedded::pricesJson};
+    std::array<std::string_view, 4> documents{embedded::fabricsJson(), embedded::gpusJson(),
+                                              embedded::modelsJson(), embedded::pricesJson()};
     documents[data[0] % documents.size()] = text;
     try {
         (void)Catalog::fromJson(documents[0], documents[1], documents[2], documents[3]);

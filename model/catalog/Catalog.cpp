@@ -81,8 +81,8 @@ PriceCatalog parsePrices(std::string_view text, const std::string& origin) {
 
 const Catalog& Catalog::builtin() {
     // Parsed once: the embedded text is part of the program and cannot change.
-    static const Catalog catalog = fromJson(embedded::fabricsJson, embedded::gpusJson,
-                                            embedded::modelsJson, embedded::pricesJson);
+    static const Catalog catalog = fromJson(embedded::fabricsJson(), embedded::gpusJson(),
+                                            embedded::modelsJson(), embedded::pricesJson());
     return catalog;
 }
 

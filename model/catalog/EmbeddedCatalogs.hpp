@@ -2,14 +2,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The JSON text of resources/catalog/*.json and resources/validation/*.json,
-// compiled in by cmake/EmbedCatalogs.cmake.
+#include <string_view>
+
+// The JSON text of resources/catalog/*.json and resources/validation/*.json, compiled in by
+// cmake/EmbedCatalogs.cmake. Each is put together on first use (the files are compiled in
+// pieces, since compilers need not accept one literal of their size) and lives as long as
+// the program.
 namespace fabriclab::model::embedded {
-extern const char* const fabricsJson;
-extern const char* const gpusJson;
-extern const char* const modelsJson;
-extern const char* const pricesJson;
-extern const char* const publishedNcclTestsJson;
-extern const char* const publishedStepTimesJson;
-extern const char* const publishedArchitecturesJson;
+std::string_view fabricsJson();
+std::string_view gpusJson();
+std::string_view modelsJson();
+std::string_view pricesJson();
+std::string_view publishedNcclTestsJson();
+std::string_view publishedStepTimesJson();
+std::string_view publishedArchitecturesJson();
 } // namespace fabriclab::model::embedded

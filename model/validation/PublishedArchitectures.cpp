@@ -45,7 +45,7 @@ std::vector<ArchitectureFigure> readArchitectureFigures(std::string_view json) {
 
 const std::vector<ArchitectureFigure>& builtinArchitectureFigures() {
     static const std::vector<ArchitectureFigure> figures =
-        readArchitectureFigures(embedded::publishedArchitecturesJson);
+        readArchitectureFigures(embedded::publishedArchitecturesJson());
     return figures;
 }
 

@@ -107,7 +107,7 @@ std::vector<PublishedFigure> loadPublishedFigures(const std::filesystem::path& p
 
 const std::vector<PublishedFigure>& builtinPublishedFigures() {
     static const std::vector<PublishedFigure> figures =
-        readPublishedFigures(embedded::publishedNcclTestsJson);
+        readPublishedFigures(embedded::publishedNcclTestsJson());
     return figures;
 }
 

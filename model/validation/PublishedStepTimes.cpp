@@ -53,7 +53,7 @@ std::vector<StepFigure> readStepFigures(std::string_view json) {
 
 const std::vector<StepFigure>& builtinStepFigures() {
     static const std::vector<StepFigure> figures =
-        readStepFigures(embedded::publishedStepTimesJson);
+        readStepFigures(embedded::publishedStepTimesJson());
     return figures;
 }
 

@@ -73,6 +73,8 @@ class tst_Catalog : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void embeddedTextIsTheResourceFile_data();
+    void embeddedTextIsTheResourceFile();
     void builtinIds_data();
     void builtinIds();
     void gpuFigures_data();
@@ -88,6 +90,40 @@ private Q_SLOTS:
     void tunerPluginIsNamedOrRefused();
     void p2pExecutionIsReadOrRefused();
 };
+
+void tst_Catalog::embeddedTextIsTheResourceFile_data() {
+    // Compiled in as pieces cut between lines (compilers need not accept one literal of the
+    // figures' size): put back together, every document is its file byte for byte.
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("document");
+    const char* paths[] = {"catalog/fabrics.json",
+                           "catalog/gpus.json",
+                           "catalog/models.json",
+                           "catalog/prices.json",
+                           "validation/nccl-tests.json",
+                           "validation/step-time.json",
+                           "validation/reference-architectures.json"};
+    for (int i = 0; i < 7; ++i)
+        QTest::newRow(paths[i]) << QString::fromLatin1(paths[i]) << i;
+}
+
+void tst_Catalog::embeddedTextIsTheResourceFile() {
+    QFETCH(QString, path);
+    QFETCH(int, document);
+    using namespace fabriclab::model::embedded;
+    const std::string_view texts[] = {fabricsJson(),
+                                      gpusJson(),
+                                      modelsJson(),
+                                      pricesJson(),
+                                      publishedNcclTestsJson(),
+                                      publishedStepTimesJson(),
+                                      publishedArchitecturesJson()};
+    const std::string file =
+        readFile(std::filesystem::path(FABRICLAB_SOURCE_DIR) / "resources" / path.toStdString());
+    const std::string_view text = texts[document];
+    QCOMPARE(text.size(), file.size());
+    QVERIFY(text == file);
+}
 
 void tst_Catalog::builtinIds_data() {
     QTest::addColumn<QString>("kind");
@@ -312,11 +348,11 @@ void tst_Catalog::tunerPluginIsNamedOrRefused() {
     QVERIFY(catalog.findFabric("ib-ndr")->ncclTuner.empty());
 
     // A tuner FabricLab does not know is refused with where it was found.
-    nlohmann::json fabrics = nlohmann::json::parse(embedded::fabricsJson);
+    nlohmann::json fabrics = nlohmann::json::parse(embedded::fabricsJson());
     fabrics["fabrics"][0]["ncclTuner"] = "gib";
     try {
-        (void)Catalog::fromJson(fabrics.dump(), embedded::gpusJson, embedded::modelsJson,
-                                embedded::pricesJson);
+        (void)Catalog::fromJson(fabrics.dump(), embedded::gpusJson(), embedded::modelsJson(),
+                                embedded::pricesJson());
         QFAIL("an unknown tuner was accepted");
     } catch (const std::invalid_argument& e) {
         const std::string message = e.what();
@@ -336,21 +372,21 @@ void tst_Catalog::p2pExecutionIsReadOrRefused() {
 
     // Written back and read again, the EFA entry keeps its p2p costs.
     const Fabric efa = *catalog.findFabric("efa");
-    nlohmann::json fabrics = nlohmann::json::parse(embedded::fabricsJson);
+    nlohmann::json fabrics = nlohmann::json::parse(embedded::fabricsJson());
     for (auto& fabric : fabrics["fabrics"])
         if (fabric["id"] == "efa")
             fabric = catalog_json::toJson(efa);
-    const Catalog again = Catalog::fromJson(fabrics.dump(), embedded::gpusJson,
-                                            embedded::modelsJson, embedded::pricesJson);
+    const Catalog again = Catalog::fromJson(fabrics.dump(), embedded::gpusJson(),
+                                            embedded::modelsJson(), embedded::pricesJson());
     QVERIFY(again.findFabric("efa")->p2p == efa.p2p);
 
     // A chunk of zero bytes, or a field FabricLab does not know, is refused with its place.
     const auto refused = [&](const nlohmann::json& p2p, const char* words) {
-        nlohmann::json bad = nlohmann::json::parse(embedded::fabricsJson);
+        nlohmann::json bad = nlohmann::json::parse(embedded::fabricsJson());
         bad["fabrics"][0]["p2p"] = p2p;
         try {
-            (void)Catalog::fromJson(bad.dump(), embedded::gpusJson, embedded::modelsJson,
-                                    embedded::pricesJson);
+            (void)Catalog::fromJson(bad.dump(), embedded::gpusJson(), embedded::modelsJson(),
+                                    embedded::pricesJson());
         } catch (const std::invalid_argument& e) {
             const std::string message = e.what();
             return message.find("p2p") != std::string::npos &&
