@@ -6,27 +6,23 @@
 #include "app/cli/TextReport.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/io/JsonCursor.hpp"
+#include "model/io/TextFile.hpp"
 #include "model/report/NcclTests.hpp"
 #include "model/validation/ValidationReport.hpp"
-
-#include <fstream>
-#include <sstream>
 
 namespace fabriclab::app {
 namespace {
 
 using namespace fabriclab::model;
 
+/// A price list is tens of kilobytes; anything past this is not one.
+constexpr std::uintmax_t kMaxPriceFileBytes = 16u << 20;
+
 Catalog loadCatalog(const CliArguments& args) {
     Catalog catalog = Catalog::builtin();
-    if (args.pricesFile) {
-        std::ifstream in(*args.pricesFile, std::ios::binary);
-        if (!in)
-            throw JsonError(*args.pricesFile, "/", "cannot open for reading");
-        std::ostringstream text;
-        text << in.rdbuf();
-        catalog.loadPrices(text.str(), *args.pricesFile);
-    }
+    if (args.pricesFile)
+        catalog.loadPrices(readTextFile(*args.pricesFile, kMaxPriceFileBytes, "price"),
+                           *args.pricesFile);
     return catalog;
 }
 

@@ -10,9 +10,7 @@
 #include "model/io/TextFile.hpp"
 #include "model/layout/TieredLayout.hpp"
 
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <tuple>
 
 namespace fabriclab::model {

@@ -162,6 +162,12 @@ FigureCheck checkPublishedFigure(const PublishedFigure& f, const Catalog& catalo
     return check;
 }
 
+Verdict verdictOf(bool withinTolerance, bool knownMiss) {
+    if (withinTolerance)
+        return knownMiss ? Verdict::KnownMissMet : Verdict::Within;
+    return knownMiss ? Verdict::KnownMiss : Verdict::Miss;
+}
+
 ValidationScore scoreFigures(const std::vector<PublishedFigure>& figures,
                              const std::vector<FigureCheck>& checks) {
     if (figures.size() != checks.size())

@@ -77,7 +77,8 @@ struct FigureCheck {
 FigureCheck checkPublishedFigure(const PublishedFigure& figure, const Catalog& catalog,
                                  std::stop_token stop = {});
 
-/// How a set of checked figures fares: counts per set and the spread of the check errors.
+/// How a validation run fares: counts per set and the spread of the check errors for the
+/// collectives; the step times within their tolerance; the architectures sized exactly.
 struct ValidationScore {
     int checkCount = 0;
     int checkWithin = 0;
@@ -85,7 +86,17 @@ struct ValidationScore {
     int fitWithin = 0;
     double meanAbsCheckError = 0;   ///< |errorVsMiddle| over the check set
     double medianAbsCheckError = 0; ///< the same, median
+    int stepCount = 0;
+    int stepWithin = 0;
+    int architectureCount = 0;
+    int architectureExact = 0;
 };
+
+/// A figure's standing: a known miss stays in its set and in its count, marked, so that a
+/// reader tells "the model is off here, and says why" from a new failure, and sees the day
+/// the model meets it.
+enum class Verdict { Within, Miss, KnownMiss, KnownMissMet };
+Verdict verdictOf(bool withinTolerance, bool knownMiss);
 
 ValidationScore scoreFigures(const std::vector<PublishedFigure>& figures,
                              const std::vector<FigureCheck>& checks);

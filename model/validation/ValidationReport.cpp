@@ -23,12 +23,19 @@ std::string published(const PublishedFigure& f) {
     return text;
 }
 
-/// A known miss stays in the check set and in its count; it is marked so that a reader
-/// tells "the model is off here, and says why" from a new failure.
-const char* verdict(const PublishedFigure& f, const FigureCheck& c) {
-    if (c.withinTolerance)
-        return f.knownMiss() ? "pass*" : "ok";
-    return f.knownMiss() ? "known" : "MISS";
+/// The verdict as the text report marks it: "pass*" is a known miss the model now meets.
+const char* verdictText(bool withinTolerance, bool knownMiss) {
+    switch (verdictOf(withinTolerance, knownMiss)) {
+    case Verdict::Within:
+        return "ok";
+    case Verdict::KnownMissMet:
+        return "pass*";
+    case Verdict::KnownMiss:
+        return "known";
+    case Verdict::Miss:
+        break;
+    }
+    return "MISS";
 }
 
 } // namespace
@@ -62,14 +69,12 @@ ValidationReport runValidation(const Catalog& catalog, FigureSet set, std::stop_
         if (stop.stop_requested())
             break;
         report.stepChecks.push_back(checkStepFigure(f, catalog, stop));
-        report.stepsWithin += report.stepChecks.back().withinTolerance;
         ran();
     }
     for (const ArchitectureFigure& f : report.architectures) {
         if (stop.stop_requested())
             break;
         report.architectureChecks.push_back(checkArchitectureFigure(f, catalog));
-        report.architecturesExact += report.architectureChecks.back().exact;
         ran();
     }
     // A stopped run keeps what it ran, each list with its own checks.
@@ -77,6 +82,12 @@ ValidationReport runValidation(const Catalog& catalog, FigureSet set, std::stop_
     report.steps.resize(report.stepChecks.size());
     report.architectures.resize(report.architectureChecks.size());
     report.score = scoreFigures(report.figures, report.checks);
+    report.score.stepCount = static_cast<int>(report.stepChecks.size());
+    for (const StepCheck& c : report.stepChecks)
+        report.score.stepWithin += c.withinTolerance;
+    report.score.architectureCount = static_cast<int>(report.architectureChecks.size());
+    for (const ArchitectureCheck& c : report.architectureChecks)
+        report.score.architectureExact += c.exact;
     return report;
 }
 
@@ -89,9 +100,10 @@ std::string formatValidation(const ValidationReport& report) {
         const FigureCheck& c = report.checks[i];
         std::snprintf(line, sizeof line,
                       "  %-5s %-7s  %-50s %10s %10.1f %+7.1f%% %9.0f%%  %s %s%s\n", f.set.c_str(),
-                      verdict(f, c), f.id.c_str(), published(f).c_str(), c.measured,
-                      100 * c.errorVsMiddle, 100 * f.tolerance, toString(c.algorithm).data(),
-                      toString(c.protocol).data(), f.timeUs ? " (time, us)" : "");
+                      verdictText(c.withinTolerance, f.knownMiss()), f.id.c_str(),
+                      published(f).c_str(), c.measured, 100 * c.errorVsMiddle, 100 * f.tolerance,
+                      toString(c.algorithm).data(), toString(c.protocol).data(),
+                      f.timeUs ? " (time, us)" : "");
         out += line;
     }
     const ValidationScore& s = report.score;
@@ -113,14 +125,13 @@ std::string formatValidation(const ValidationReport& report) {
             const StepCheck& c = report.stepChecks[i];
             std::snprintf(line, sizeof line,
                           "  %-7s %-45s %8.2f s %8.2f s  (%.2f + %.2f) %+7.1f%% %9.0f%%\n",
-                          c.withinTolerance ? (f.knownMiss() ? "pass*" : "ok")
-                                            : (f.knownMiss() ? "known" : "MISS"),
-                          f.id.c_str(), f.publishedSeconds, c.stepSeconds, c.computeSeconds,
-                          c.exposedSeconds, 100 * c.error, 100 * f.tolerance);
+                          verdictText(c.withinTolerance, f.knownMiss()), f.id.c_str(),
+                          f.publishedSeconds, c.stepSeconds, c.computeSeconds, c.exposedSeconds,
+                          100 * c.error, 100 * f.tolerance);
             out += line;
         }
-        std::snprintf(line, sizeof line, "# step time: %d of %zu within tolerance\n",
-                      report.stepsWithin, report.steps.size());
+        std::snprintf(line, sizeof line, "# step time: %d of %d within tolerance\n",
+                      report.score.stepWithin, report.score.stepCount);
         out += line;
     }
     if (!report.architectures.empty()) {
@@ -131,16 +142,16 @@ std::string formatValidation(const ValidationReport& report) {
             const ArchitectureCheck& c = report.architectureChecks[i];
             std::snprintf(line, sizeof line,
                           "  %-7s %-40s %d/%d/%d, %lld/%lld/%lld  %d/%d/%d, %lld/%lld/%lld\n",
-                          c.exact ? "ok" : "MISS", f.id.c_str(), f.switches.leaf, f.switches.spine,
-                          f.switches.core, f.cables.server, f.cables.leafSpine, f.cables.spineCore,
-                          c.switches.leaf, c.switches.spine, c.switches.core, c.cables.server,
-                          c.cables.leafSpine, c.cables.spineCore);
+                          verdictText(c.exact, false), f.id.c_str(), f.switches.leaf,
+                          f.switches.spine, f.switches.core, f.cables.server, f.cables.leafSpine,
+                          f.cables.spineCore, c.switches.leaf, c.switches.spine, c.switches.core,
+                          c.cables.server, c.cables.leafSpine, c.cables.spineCore);
             out += line;
         }
         std::snprintf(line, sizeof line,
-                      "# sizing: %d of %zu exact (leaf/spine/core switches, server/leaf-spine/"
+                      "# sizing: %d of %d exact (leaf/spine/core switches, server/leaf-spine/"
                       "spine-core cables)\n",
-                      report.architecturesExact, report.architectures.size());
+                      report.score.architectureExact, report.score.architectureCount);
         out += line;
     }
     return out;
@@ -154,7 +165,11 @@ std::string validationJson(const ValidationReport& report) {
                     {"meanAbsCheckError", s.meanAbsCheckError},
                     {"medianAbsCheckError", s.medianAbsCheckError},
                     {"fitCount", s.fitCount},
-                    {"fitWithin", s.fitWithin}};
+                    {"fitWithin", s.fitWithin},
+                    {"stepCount", s.stepCount},
+                    {"stepWithin", s.stepWithin},
+                    {"architectureCount", s.architectureCount},
+                    {"architectureExact", s.architectureExact}};
     out["figures"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < report.figures.size(); ++i) {
         const PublishedFigure& f = report.figures[i];
@@ -172,10 +187,6 @@ std::string validationJson(const ValidationReport& report) {
                                   {"protocol", toString(c.protocol)},
                                   {"source", f.source}});
     }
-    out["score"]["stepCount"] = report.steps.size();
-    out["score"]["stepWithin"] = report.stepsWithin;
-    out["score"]["architectureCount"] = report.architectures.size();
-    out["score"]["architectureExact"] = report.architecturesExact;
     out["stepTimes"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < report.steps.size(); ++i) {
         const StepFigure& f = report.steps[i];

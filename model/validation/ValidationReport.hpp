@@ -16,7 +16,7 @@ namespace fabriclab::model {
 /// Which figures a validation run takes.
 enum class FigureSet { All, Fit, Check };
 
-/// Every figure of a set against the engine, with the score: collectives (nccl-tests),
+/// Every figure of a set against the engine, with the score of all three: collectives (nccl-tests),
 /// training-step times and reference-architecture sizing. Step times and sizing are all
 /// check figures.
 struct ValidationReport {
@@ -27,8 +27,6 @@ struct ValidationReport {
     std::vector<StepCheck> stepChecks;
     std::vector<ArchitectureFigure> architectures;
     std::vector<ArchitectureCheck> architectureChecks;
-    int stepsWithin = 0;
-    int architecturesExact = 0;
 };
 
 /// Runs the figures of `set`, calling `progress(done, total)` after each: the built-in

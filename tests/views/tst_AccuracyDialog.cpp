@@ -61,11 +61,11 @@ void tst_AccuracyDialog::showsTheEnginesScoreAndRows() {
                                 .arg(expected.score.checkCount)),
              qPrintable(score));
     QVERIFY2(score.contains(QStringLiteral("training step: %1 of %2")
-                                .arg(expected.stepsWithin)
+                                .arg(expected.score.stepWithin)
                                 .arg(expected.steps.size())),
              qPrintable(score));
     QVERIFY2(score.contains(QStringLiteral("sizing: %1 of %2 exact")
-                                .arg(expected.architecturesExact)
+                                .arg(expected.score.architectureExact)
                                 .arg(expected.architectures.size())),
              qPrintable(score));
     QVERIFY(expected.score.checkCount > 200);

@@ -20,14 +20,6 @@ double percentFrom(double value, double base) {
     return base > 0 ? 100 * (value - base) / base : 0;
 }
 
-/// "+1.2%", "−0.8%", "0%": the sign is the point of the chart.
-QString signedPercent(double percent) {
-    if (std::abs(percent) < 0.05)
-        return QStringLiteral("0%");
-    return (percent > 0 ? QStringLiteral("+") : QStringLiteral("−")) +
-           numberText(std::abs(percent), 1) + QLatin1Char('%');
-}
-
 } // namespace
 
 CompareChart::CompareChart(QWidget* parent)
@@ -116,7 +108,7 @@ void CompareChart::setResult(const CompareResultPtr& result) {
         const QString value = isStep ? tr("%1 s per step").arg(numberText(bar.stepSeconds, 4))
                                      : tr("%1 to train").arg(usdText(bar.trainCostUsd));
         return tr("%1: %2, %3 against %4")
-            .arg(bar.fabricName, value, signedPercent(percent), m_baseline);
+            .arg(bar.fabricName, value, signedPercentText(percent / 100), m_baseline);
     });
     setHasData(true);
 }

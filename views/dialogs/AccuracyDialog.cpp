@@ -271,31 +271,26 @@ void AccuracyDialog::finished() {
         Q_EMIT done();
         return;
     }
+    // The collectives' line, then, for FabricLab's own figures, the step times and sizing.
     const model::ValidationScore& s = report->score;
-    if (m_own)
-        m_score->setText(
-            tr("<b>%1: %2 of %3 check figures within tolerance</b> · error against the "
-               "measured figure: mean %4, median %5 · fit set: %6 figures")
-                .arg(m_ownName.toHtmlEscaped())
-                .arg(s.checkWithin)
-                .arg(s.checkCount)
-                .arg(QString::number(100 * s.meanAbsCheckError, 'f', 1) + QLatin1Char('%'),
-                     QString::number(100 * s.medianAbsCheckError, 'f', 1) + QLatin1Char('%'))
-                .arg(s.fitCount));
-    else
-        m_score->setText(
-            tr("<b>Collectives: %1 of %2 check figures within tolerance</b> · error against "
-               "the published figure: mean %3, median %4 · fit set: %5 figures · <b>training "
-               "step: %6 of %7</b> · <b>sizing: %8 of %9 exact</b>")
-                .arg(s.checkWithin)
-                .arg(s.checkCount)
-                .arg(QString::number(100 * s.meanAbsCheckError, 'f', 1) + QLatin1Char('%'),
-                     QString::number(100 * s.medianAbsCheckError, 'f', 1) + QLatin1Char('%'))
-                .arg(s.fitCount)
-                .arg(report->stepsWithin)
-                .arg(report->steps.size())
-                .arg(report->architecturesExact)
-                .arg(report->architectures.size()));
+    const auto oneDecimal = [](double fraction) {
+        return QString::number(100 * fraction, 'f', 1) + QLatin1Char('%');
+    };
+    QString score = tr("<b>%1: %2 of %3 check figures within tolerance</b> · error against the %4 "
+                       "figure: mean %5, median %6 · fit set: %7 figures")
+                        .arg(m_own ? m_ownName.toHtmlEscaped() : tr("Collectives"))
+                        .arg(s.checkWithin)
+                        .arg(s.checkCount)
+                        .arg(m_own ? tr("measured") : tr("published"),
+                             oneDecimal(s.meanAbsCheckError), oneDecimal(s.medianAbsCheckError))
+                        .arg(s.fitCount);
+    if (!m_own)
+        score += tr(" · <b>training step: %1 of %2</b> · <b>sizing: %3 of %4 exact</b>")
+                     .arg(s.stepWithin)
+                     .arg(s.stepCount)
+                     .arg(s.architectureExact)
+                     .arg(s.architectureCount);
+    m_score->setText(score);
     fillStepTable(*m_steps, *report);
     fillSizingTable(*m_sizing, *report);
     m_tabs->setTabText(0, tr("Collectives (%1)").arg(report->figures.size()));

@@ -2,12 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/models/AccuracyTableModel.hpp"
 
+#include "views/models/AccuracyTables.hpp"
 #include "views/models/NumberFormat.hpp"
-
-#include <QBrush>
-#include <QColor>
-
-#include <cmath>
 
 namespace fabriclab::views {
 
@@ -15,12 +11,6 @@ namespace {
 
 QString valueText(const model::PublishedFigure& f, double value) {
     return f.timeUs ? numberText(value, 1) + QStringLiteral(" µs") : busBandwidthText(value);
-}
-
-QString signedPercent(double fraction) {
-    return QStringLiteral("%1%2%")
-        .arg(fraction < 0 ? QStringLiteral("−") : QStringLiteral("+"))
-        .arg(std::abs(100 * fraction), 0, 'f', 1);
 }
 
 } // namespace
@@ -72,11 +62,9 @@ QString AccuracyTableModel::display(std::size_t row, int column) const {
         return engineText(model::toString(c.algorithm)) + QLatin1Char(' ') +
                engineText(model::toString(c.protocol));
     case ErrorColumn:
-        return signedPercent(c.errorVsMiddle);
+        return signedPercentText(c.errorVsMiddle);
     case VerdictColumn:
-        if (c.withinTolerance)
-            return tr("within %1").arg(percentText(f.tolerance));
-        return f.knownMiss() ? tr("known miss") : tr("outside %1").arg(percentText(f.tolerance));
+        return verdictText(model::verdictOf(c.withinTolerance, f.knownMiss()), f.tolerance);
     default:
         return {};
     }
@@ -95,7 +83,7 @@ QVariant AccuracyTableModel::sortValue(std::size_t row, int column) const {
     case ErrorColumn:
         return c.errorVsMiddle;
     case VerdictColumn:
-        return c.withinTolerance ? 0 : f.knownMiss() ? 1 : 2;
+        return verdictRank(model::verdictOf(c.withinTolerance, f.knownMiss()));
     default:
         return display(row, column);
     }
@@ -133,10 +121,7 @@ QVariant AccuracyTableModel::data(const QModelIndex& index, int role) const {
         return tip;
     }
     case Qt::ForegroundRole:
-        if (!c.withinTolerance)
-            return f.knownMiss() ? QBrush(QColor(0x80, 0x80, 0x80))
-                                 : QBrush(QColor(0xc6, 0x28, 0x28));
-        return {};
+        return verdictBrush(model::verdictOf(c.withinTolerance, f.knownMiss()));
     case Qt::TextAlignmentRole:
         return index.column() >= PublishedColumn && index.column() <= ErrorColumn
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)

@@ -8,14 +8,9 @@
 #include <QColor>
 #include <QStandardItemModel>
 
-#include <cmath>
-
 namespace fabriclab::views {
 
 namespace {
-
-const QColor kMiss(0xc6, 0x28, 0x28);
-const QColor kKnownMiss(0x80, 0x80, 0x80);
 
 QStandardItem* cell(const QString& text, const QVariant& sortValue = {}) {
     auto* item = new QStandardItem(text);
@@ -42,7 +37,59 @@ QString counts(const model::TierCounts& s, const model::CableCounts& c) {
              numberText(static_cast<double>(c.spineCore)));
 }
 
+/// Adds `row` with `tip` on every cell, coloured by its verdict.
+void appendRow(QStandardItemModel& table, const QList<QStandardItem*>& row, const QString& tip,
+               model::Verdict verdict) {
+    const QVariant brush = verdictBrush(verdict);
+    for (QStandardItem* item : row) {
+        item->setToolTip(tip);
+        if (brush.isValid())
+            item->setForeground(brush.value<QBrush>());
+    }
+    table.appendRow(row);
+}
+
 } // namespace
+
+QString verdictText(model::Verdict verdict, double tolerance) {
+    switch (verdict) {
+    case model::Verdict::Within:
+        return QObject::tr("within %1").arg(percentText(tolerance));
+    case model::Verdict::KnownMissMet:
+        return QObject::tr("within %1 (a known miss, now met)").arg(percentText(tolerance));
+    case model::Verdict::KnownMiss:
+        return QObject::tr("known miss");
+    case model::Verdict::Miss:
+        break;
+    }
+    return QObject::tr("outside %1").arg(percentText(tolerance));
+}
+
+QVariant verdictBrush(model::Verdict verdict) {
+    switch (verdict) {
+    case model::Verdict::KnownMiss:
+        return QBrush(QColor(0x80, 0x80, 0x80));
+    case model::Verdict::Miss:
+        return QBrush(QColor(0xc6, 0x28, 0x28));
+    case model::Verdict::Within:
+    case model::Verdict::KnownMissMet:
+        break;
+    }
+    return {};
+}
+
+int verdictRank(model::Verdict verdict) {
+    switch (verdict) {
+    case model::Verdict::KnownMiss:
+        return 1;
+    case model::Verdict::Miss:
+        return 2;
+    case model::Verdict::Within:
+    case model::Verdict::KnownMissMet:
+        break;
+    }
+    return 0;
+}
 
 void fillStepTable(QStandardItemModel& table, const model::ValidationReport& report) {
     table.clear();
@@ -53,23 +100,14 @@ void fillStepTable(QStandardItemModel& table, const model::ValidationReport& rep
     for (std::size_t i = 0; i < report.stepChecks.size(); ++i) {
         const model::StepFigure& f = report.steps[i];
         const model::StepCheck& c = report.stepChecks[i];
-        const QString verdict =
-            c.withinTolerance ? QObject::tr("within %1").arg(percentText(f.tolerance))
-            : f.knownMiss()   ? QObject::tr("known miss")
-                              : QObject::tr("outside %1").arg(percentText(f.tolerance));
-        QList<QStandardItem*> row{
-            cell(QString::fromStdString(f.id)),
-            number(seconds(f.publishedSeconds), f.publishedSeconds),
-            number(seconds(c.stepSeconds), c.stepSeconds),
-            number(seconds(c.computeSeconds), c.computeSeconds),
-            number(seconds(c.exposedSeconds), c.exposedSeconds),
-            number(QStringLiteral("%1%2%")
-                       .arg(c.error < 0 ? QStringLiteral("−") : QStringLiteral("+"))
-                       .arg(std::abs(100 * c.error), 0, 'f', 1),
-                   c.error),
-            cell(verdict, c.withinTolerance ? 0
-                          : f.knownMiss()   ? 1
-                                            : 2)};
+        const model::Verdict verdict = model::verdictOf(c.withinTolerance, f.knownMiss());
+        QList<QStandardItem*> row{cell(QString::fromStdString(f.id)),
+                                  number(seconds(f.publishedSeconds), f.publishedSeconds),
+                                  number(seconds(c.stepSeconds), c.stepSeconds),
+                                  number(seconds(c.computeSeconds), c.computeSeconds),
+                                  number(seconds(c.exposedSeconds), c.exposedSeconds),
+                                  number(signedPercentText(c.error), c.error),
+                                  cell(verdictText(verdict, f.tolerance), verdictRank(verdict))};
         QString tip =
             QObject::tr("<b>%1</b><br>%2<br>Workload: %3")
                 .arg(QString::fromStdString(f.id), QString::fromStdString(f.source).toHtmlEscaped(),
@@ -77,12 +115,7 @@ void fillStepTable(QStandardItemModel& table, const model::ValidationReport& rep
         if (f.knownMiss())
             tip += QStringLiteral("<br><i>%1</i>")
                        .arg(QString::fromStdString(f.finding).toHtmlEscaped());
-        for (QStandardItem* item : row) {
-            item->setToolTip(tip);
-            if (!c.withinTolerance)
-                item->setForeground(QBrush(f.knownMiss() ? kKnownMiss : kMiss));
-        }
-        table.appendRow(row);
+        appendRow(table, row, tip, verdict);
     }
 }
 
@@ -94,22 +127,18 @@ void fillSizingTable(QStandardItemModel& table, const model::ValidationReport& r
     for (std::size_t i = 0; i < report.architectureChecks.size(); ++i) {
         const model::ArchitectureFigure& f = report.architectures[i];
         const model::ArchitectureCheck& c = report.architectureChecks[i];
+        const model::Verdict verdict = model::verdictOf(c.exact, false);
         QList<QStandardItem*> row{
             cell(QString::fromStdString(f.id)), cell(counts(f.switches, f.cables)),
             cell(counts(c.switches, c.cables)),
-            cell(c.exact ? QObject::tr("exact") : QObject::tr("differs"), c.exact ? 0 : 2)};
+            cell(c.exact ? QObject::tr("exact") : QObject::tr("differs"), verdictRank(verdict))};
         QString tip = QObject::tr("<b>%1</b><br>%2")
                           .arg(QString::fromStdString(f.id),
                                QString::fromStdString(f.source).toHtmlEscaped());
         if (!f.note.empty())
             tip +=
                 QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(f.note).toHtmlEscaped());
-        for (QStandardItem* item : row) {
-            item->setToolTip(tip);
-            if (!c.exact)
-                item->setForeground(QBrush(kMiss));
-        }
-        table.appendRow(row);
+        appendRow(table, row, tip, verdict);
     }
 }
 

@@ -4,9 +4,20 @@
 
 #include "model/validation/ValidationReport.hpp"
 
+#include <QString>
+#include <QVariant>
+
 class QStandardItemModel;
 
 namespace fabriclab::views {
+
+/// How the accuracy tables show a verdict: "within 10%", "outside 10%", "known miss", or a
+/// known miss the model now meets.
+QString verdictText(model::Verdict verdict, double tolerance);
+/// Grey for a known miss, red for a new one; nothing within tolerance (Qt::ForegroundRole).
+QVariant verdictBrush(model::Verdict verdict);
+/// Sorts within tolerance first, then known misses, then new ones; 0 is within tolerance.
+int verdictRank(model::Verdict verdict);
 
 /// The training-step rows of a validation run as a table (published, FabricLab with its
 /// compute and exposed fabric time, error, verdict; source and configuration in the

@@ -94,4 +94,12 @@ QString percentText(double fraction) {
     return numberText(percent, std::abs(percent) < 1 ? 1 : 0) + QLatin1Char('%');
 }
 
+QString signedPercentText(double fraction) {
+    const double percent = 100 * fraction;
+    if (std::abs(percent) < 0.05)
+        return QStringLiteral("0%");
+    return (percent > 0 ? QStringLiteral("+") : QStringLiteral("−")) +
+           numberText(std::abs(percent), 1) + QLatin1Char('%');
+}
+
 } // namespace fabriclab::views

@@ -34,6 +34,9 @@ inline QString engineText(std::string_view text) {
 }
 /// A share: "12%" (or "0.4%" below one percent).
 QString percentText(double fraction);
+/// A difference as a signed share with one decimal: "+1.2%", "−0.8%", and "0%" for anything
+/// that rounds to nothing (never "−0.0%").
+QString signedPercentText(double fraction);
 
 /// How a chart axis shows a range of values: divide by `divisor`, label with `unit`.
 struct AxisUnit {
