@@ -74,6 +74,23 @@ private:
     bool m_missesOnly = false;
 };
 
+namespace {
+
+/// A read-only table of figures, a row at a time, sorted by clicking a column.
+QTableView* sortedTable(QAbstractItemModel* model, const char* name, QWidget* parent) {
+    auto* view = new QTableView(parent);
+    view->setObjectName(QString::fromLatin1(name));
+    view->setModel(model);
+    view->setSortingEnabled(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setAlternatingRowColors(true);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setStretchLastSection(true);
+    return view;
+}
+
+} // namespace
+
 AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     : QDialog(parent), m_catalog(catalog), m_model(this) {
     setWindowTitle(tr("Model accuracy — FabricLab"));
@@ -124,14 +141,7 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     m_filter = new AccuracyFilter(this);
     m_filter->setSourceModel(&m_model);
     m_filter->setSortRole(AccuracyTableModel::SortRole);
-    m_view = new QTableView(this);
-    m_view->setObjectName(QStringLiteral("figures"));
-    m_view->setModel(m_filter);
-    m_view->setSortingEnabled(true);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setAlternatingRowColors(true);
-    m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view = sortedTable(m_filter, "figures", collectives);
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideMiddle);
     collectivesLayout->addWidget(m_view, 1);
@@ -143,15 +153,7 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
         auto* proxy = new QSortFilterProxyModel(this);
         proxy->setSourceModel(model);
         proxy->setSortRole(Qt::UserRole);
-        auto* view = new QTableView(m_tabs);
-        view->setObjectName(QString::fromLatin1(name));
-        view->setModel(proxy);
-        view->setSortingEnabled(true);
-        view->setSelectionBehavior(QAbstractItemView::SelectRows);
-        view->setAlternatingRowColors(true);
-        view->verticalHeader()->hide();
-        view->horizontalHeader()->setStretchLastSection(true);
-        m_tabs->addTab(view, title);
+        m_tabs->addTab(sortedTable(proxy, name, m_tabs), title);
     };
     addTable(m_steps, "steps", tr("Training step"));
     addTable(m_sizing, "sizing", tr("Sizing"));
