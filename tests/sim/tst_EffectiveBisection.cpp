@@ -333,7 +333,7 @@ void tst_EffectiveBisection::tierLoads() {
 
     // Capacity: every cable of a tier at 400 Gb/s x goodput share, both directions.
     // Goodput share g = lineEfficiency x (1 - protocolOverhead) from the catalog (ib-ndr
-    // 0.96, roce-v2 0.77, ethernet-tcp 0.6 x 0.5). E.g. leaf-spine on ib-ndr:
+    // and roce-v2 0.96, ethernet-tcp 0.6 x 0.5). E.g. leaf-spine on ib-ndr:
     // 512 x 400 x 0.96 x 2 = 393,216 Gb/s at the servers, the same between leaves and spines.
     const double g = f.lineEfficiency * (1 - f.protocolOverhead);
     const double perCable = 400 * g * 2;
@@ -432,7 +432,7 @@ void tst_EffectiveBisection::meanAndSpreadOverSeeds() {
     // Static ECMP: the draws differ (a spread of zero would mean the seed is ignored).
     QVERIFY(over.maxGbps > over.minGbps);
     QCOMPARE(over.ratio, over.gbps / theoretical.minCut.value);
-    // The ratio splits into the transport's share of line rate (roce-v2: 0.77 in the
+    // The ratio splits into the transport's share of line rate (roce-v2: 0.96 in the
     // catalog) and what routing keeps of it: under static ECMP, less than all.
     QCOMPARE(over.lineEfficiency, builtinFabric("roce-v2").lineEfficiency);
     QVERIFY(std::abs(over.lineEfficiency * over.routingEfficiency - over.ratio) <= 1e-12);

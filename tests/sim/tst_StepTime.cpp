@@ -592,7 +592,7 @@ void tst_StepTime::assumptionsAreListed() {
 
 QTEST_APPLESS_MAIN(tst_StepTime)
 void tst_StepTime::idealNetworkIsOneLineRateSwitch() {
-    // The ideal fabric for 4 servers of a RoCE cluster (0.77 line efficiency) with one NIC
+    // The ideal fabric for 4 servers of a RoCE cluster (0.96 line efficiency) with one NIC
     // cable failed: every server keeps all 8 NICs at the full 400 Gb/s, and every route
     // crosses the one switch.
     model::Topology topology = cluster(4);
