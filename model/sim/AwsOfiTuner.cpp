@@ -70,16 +70,22 @@ double distance(Point p, Point y0, Point y1) {
 } // namespace
 
 std::optional<Platform> platformOf(std::string_view gpuId, int nicsPerServer, double nicGbps) {
-    const bool hopper = gpuId == "h100-sxm" || gpuId == "h200";
-    if (hopper && nicsPerServer == 32 && nicGbps == 100)
-        return Platform::P5; // p5 (H100), p5e (H200): 32 x 100G EFA
-    if (gpuId == "h200" && nicsPerServer == 16 && nicGbps == 200)
+    // EFA exists only on AWS, and each GPU there comes in one instance per amount of EFA
+    // (AWS's instance listing), so a server is its GPU and its EFA in all, however a design
+    // draws it: instance logs show p5's 3,200 Gb/s as 32 devices, a planner may draw 8 x 400G.
+    const double totalGbps = nicsPerServer * nicGbps;
+    if (gpuId == "h100-sxm" && totalGbps == 3200)
+        return Platform::P5;
+    if (gpuId == "h200" && totalGbps == 3200) {
+        // p5e draws its EFA as 32 x 100G, p5en as 16 x 200G; any other drawing is taken
+        // as p5en, the H200 instance AWS sells outside capacity blocks.
+        if (nicsPerServer == 32)
+            return Platform::P5;
         return Platform::P5en;
-    if (gpuId == "b200" && nicsPerServer == 8 && nicGbps == 400)
+    }
+    if (gpuId == "b200" && totalGbps == 3200)
         return Platform::P6;
-    // p6-b300: 6,400 Gb/s of EFA per instance (AWS's instance listing), which instance
-    // logs show as 16 devices; either way of drawing it is the one instance type.
-    if (gpuId == "b300" && nicsPerServer * nicGbps == 6400)
+    if (gpuId == "b300" && totalGbps == 6400)
         return Platform::P6B300;
     return std::nullopt;
 }

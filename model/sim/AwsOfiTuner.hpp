@@ -40,8 +40,9 @@ struct Region {
 /// Every polygon, in the plugin's order (the first that holds the point wins).
 const std::vector<Region>& regions();
 
-/// The instance a server corresponds to: its GPU and its NICs (the plugin reads the
-/// instance type). Nothing for servers the tuner has no polygons for.
+/// The instance a server corresponds to: its GPU and its EFA bandwidth in all (the plugin
+/// reads the instance type), however the NICs are drawn. Nothing for servers the tuner has
+/// no polygons for.
 std::optional<Platform> platformOf(std::string_view gpuId, int nicsPerServer, double nicGbps);
 
 /// Whether (bytes, ranks) lies inside the polygon or on its edge, as the plugin decides it on

@@ -116,7 +116,12 @@ void tst_AwsOfiTuner::platformsFromTheServer() {
     QVERIFY(platformOf("b300", 8, 800) == Platform::P6B300);
     QVERIFY(!platformOf("b300", 8, 400)); // half the instance's EFA: not a p6-b300
     QVERIFY(!platformOf("a100", 4, 100)); // p4d/p4de: no polygons
-    QVERIFY(!platformOf("h100-sxm", 8, 400));
+    // The instance is the GPU and its EFA in all, however the design draws the NICs.
+    QVERIFY(platformOf("h100-sxm", 8, 400) == Platform::P5);
+    QVERIFY(platformOf("h200", 8, 400) == Platform::P5en);
+    QVERIFY(platformOf("b200", 32, 100) == Platform::P6);
+    QVERIFY(!platformOf("h100-sxm", 8, 200)); // half p5's EFA: no instance
+    QVERIFY(!platformOf("h100-sxm", 4, 100));
 }
 
 QTEST_APPLESS_MAIN(tst_AwsOfiTuner)
