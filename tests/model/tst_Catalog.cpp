@@ -183,6 +183,7 @@ void tst_Catalog::gpuFigures_data() {
     // AMD's launch figure, 20.1 PFLOPS FP4 with sparsity, halved for dense and per step up
     // in precision (docs/sources.md).
     QTest::addRow("MI355X: 2,516 / 5,033") << QStringLiteral("mi355x") << 2516.0 << 5033.0;
+    QTest::addRow("MI325X: 1,307 / 2,615") << QStringLiteral("mi325x") << 1307.0 << 2615.0;
 }
 
 void tst_Catalog::gpuFigures() {
