@@ -16,6 +16,19 @@ const PricedPart& partRunning(const std::map<std::string, PricedPart>& parts, co
     return best ? *best : own;
 }
 
+const PricedPart& switchPartFor(const std::map<std::string, PricedPart>& switches,
+                                const PricedPart& own, std::string_view transport, double gbps,
+                                int radix) {
+    if (portsAt(own, gbps) >= radix)
+        return own;
+    const PricedPart* best = nullptr;
+    for (const auto& [id, p] : switches)
+        if (portsAt(p, gbps) >= radix && (p.transport.empty() || p.transport == transport) &&
+            (!best || p.price < best->price))
+            best = &p;
+    return best ? *best : partRunning(switches, own, transport, gbps);
+}
+
 const PricedPart* switchFor(const Fabric& fabric, const PriceCatalog& prices,
                             std::string_view switchId, Gbps linkSpeed) {
     const auto own = prices.switches.find(std::string(switchId));

@@ -20,6 +20,15 @@ namespace fabriclab::model {
 const PricedPart& partRunning(const std::map<std::string, PricedPart>& parts, const PricedPart& own,
                               std::string_view transport, double gbps, bool onePerLink = false);
 
+/// The switch a tier buys for switches of `radix` ports at `gbps`: `own` where it offers that
+/// many ports at that speed (its port modes), else the cheapest switch of the same transport
+/// that does, so a RoCE leaf drawn with 128 x 400G is bought as a 51.2 Tb/s switch split in
+/// two, not as a 64-port Tomahawk-4 class box. Where no switch in the list offers the radix,
+/// the part for the speed alone (partRunning).
+const PricedPart& switchPartFor(const std::map<std::string, PricedPart>& switches,
+                                const PricedPart& own, std::string_view transport, double gbps,
+                                int radix);
+
 /// The switch a fabric's tier (`switchId`, as FabricHardware names it) is built from for
 /// links of `linkSpeed`; null when the price list does not know the part.
 const PricedPart* switchFor(const Fabric& fabric, const PriceCatalog& prices,

@@ -118,7 +118,8 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     const PricedPart& switchOptic = part(prices.transceivers, hw.transceiverId, "transceiver");
 
     // Parts bought per tier, by id (a stable order for the bill): each tier's own switch,
-    // or a faster one where its links outrun it; the fabric's NIC, or a faster one.
+    // or a faster or larger one where its links or its ports outrun it; the fabric's NIC,
+    // or a faster one.
     struct Bought {
         const PricedPart* part;
         long long quantity;
@@ -132,6 +133,9 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     for (const auto& [id, node] : topology.nodes()) {
         const auto speed =
             node.kind == NodeKind::Server ? node.server.nicSpeed.value : node.sw.portSpeed.value;
+        const auto switchPart = [&](const PricedPart& own) -> const PricedPart& {
+            return switchPartFor(prices.switches, own, fabric.transport, speed, node.sw.radix);
+        };
         switch (node.kind) {
         case NodeKind::Server:
             nics += node.server.nics;
@@ -139,14 +143,13 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                 node.server.nics);
             break;
         case NodeKind::Leaf:
-            buy(CostTier::Leaf, partRunning(prices.switches, leafPart, fabric.transport, speed), 1);
+            buy(CostTier::Leaf, switchPart(leafPart), 1);
             break;
         case NodeKind::Spine:
-            buy(CostTier::Spine, partRunning(prices.switches, spinePart, fabric.transport, speed),
-                1);
+            buy(CostTier::Spine, switchPart(spinePart), 1);
             break;
         case NodeKind::Core:
-            buy(CostTier::Core, partRunning(prices.switches, corePart, fabric.transport, speed), 1);
+            buy(CostTier::Core, switchPart(corePart), 1);
             break;
         }
     }

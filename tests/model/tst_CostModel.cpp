@@ -60,14 +60,15 @@ Topology twoTierCluster() {
     return leafSpineCluster(16);
 }
 
-/// One leaf of `leafGbps` ports and a one-GPU, one-NIC server per entry of `runs` (NIC and
-/// link speed, medium, metres): bills small enough to price by hand.
-Topology oneLeaf(double leafGbps, const std::vector<std::tuple<double, LinkMedium, double>>& runs) {
+/// One leaf of `leafRadix` ports of `leafGbps` and a one-GPU, one-NIC server per entry of
+/// `runs` (NIC and link speed, medium, metres): bills small enough to price by hand.
+Topology oneLeaf(double leafGbps, const std::vector<std::tuple<double, LinkMedium, double>>& runs,
+                 int leafRadix = 64) {
     Topology topology;
     Node leaf;
     leaf.name = "leaf-1";
     leaf.kind = NodeKind::Leaf;
-    leaf.sw = SwitchProps{64, Gbps{leafGbps}};
+    leaf.sw = SwitchProps{leafRadix, Gbps{leafGbps}};
     const NodeId leafId = topology.addNode(leaf);
     int n = 0;
     for (const auto& [gbps, medium, meters] : runs) {
@@ -400,23 +401,37 @@ void tst_CostModel::partsFollowTheLinkSpeed() {
 void tst_CostModel::switchesFollowTheLinkSpeed_data() {
     QTest::addColumn<QString>("fabric");
     QTest::addColumn<double>("gbps");
+    QTest::addColumn<int>("radix");
     QTest::addColumn<QString>("switchPart");
 
     // A leaf buys its fabric's switch where that runs the links' speed (splitting ports where
     // needed), else the cheapest switch of the fabric's transport that does (prices.json).
-    QTest::addRow("roce-v2 400G: Tomahawk-4") << "roce-v2" << 400.0 << "th4-400g";
-    QTest::addRow("roce-v2 800G: Tomahawk-5") << "roce-v2" << 800.0 << "th5-800g";
-    QTest::addRow("spectrum-x 800G: SN5600") << "spectrum-x" << 800.0 << "sn5600";
-    QTest::addRow("ib-ndr 200G: QM9700 split") << "ib-ndr" << 200.0 << "qm9700";
-    QTest::addRow("ib-hdr 400G: QM9700, not Ethernet") << "ib-hdr" << 400.0 << "qm9700";
-    QTest::addRow("ib-ndr 800G: Quantum-X800") << "ib-ndr" << 800.0 << "q3400";
+    QTest::addRow("roce-v2 400G: Tomahawk-4") << "roce-v2" << 400.0 << 64 << "th4-400g";
+    QTest::addRow("roce-v2 800G: Tomahawk-5") << "roce-v2" << 800.0 << 64 << "th5-800g";
+    QTest::addRow("spectrum-x 800G: SN5600") << "spectrum-x" << 800.0 << 64 << "sn5600";
+    QTest::addRow("ib-ndr 200G: QM9700 split") << "ib-ndr" << 200.0 << 64 << "qm9700";
+    QTest::addRow("ib-hdr 400G: QM9700, not Ethernet") << "ib-hdr" << 400.0 << 64 << "qm9700";
+    QTest::addRow("ib-ndr 800G: Quantum-X800") << "ib-ndr" << 800.0 << 64 << "q3400";
+    // And one that offers the leaf's ports at that speed: a 64-port Tomahawk-4 class box
+    // cannot be a 128 x 400G leaf, a 51.2 Tb/s switch split in two can ($40K against
+    // Spectrum-4's $47K); Quantum-2 splits into 128 x 200G; 144 x 400G takes a Quantum-X800
+    // running its 800G ports at 400G.
+    QTest::addRow("roce-v2 128 x 400G: Tomahawk-5 split")
+        << "roce-v2" << 400.0 << 128 << "th5-800g";
+    QTest::addRow("spectrum-x 128 x 400G: SN5600 split")
+        << "spectrum-x" << 400.0 << 128 << "sn5600";
+    QTest::addRow("ib-ndr 128 x 200G: QM9700 split") << "ib-ndr" << 200.0 << 128 << "qm9700";
+    QTest::addRow("ib-ndr 144 x 400G: Quantum-X800") << "ib-ndr" << 400.0 << 144 << "q3400";
+    // No switch in the list has 256 ports of 400G: the part for the speed stands.
+    QTest::addRow("ib-ndr 256 x 400G: none larger, QM9700") << "ib-ndr" << 400.0 << 256 << "qm9700";
 }
 
 void tst_CostModel::switchesFollowTheLinkSpeed() {
     QFETCH(QString, fabric);
     QFETCH(double, gbps);
+    QFETCH(int, radix);
     QFETCH(QString, switchPart);
-    const Topology topology = oneLeaf(gbps, {{gbps, LinkMedium::Optics, 50}});
+    const Topology topology = oneLeaf(gbps, {{gbps, LinkMedium::Optics, 50}}, radix);
     const CostReport report = estimateCost(topology, builtinFabric(fabric.toStdString().c_str()),
                                            Catalog::builtin().prices());
     QStringList switches;
