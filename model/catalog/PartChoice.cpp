@@ -16,17 +16,33 @@ const PricedPart& partRunning(const std::map<std::string, PricedPart>& parts, co
     return best ? *best : own;
 }
 
-const PricedPart& switchPartFor(const std::map<std::string, PricedPart>& switches,
-                                const PricedPart& own, std::string_view transport, double gbps,
-                                int radix) {
+SwitchPurchase switchPartFor(const std::map<std::string, PricedPart>& switches,
+                             const PricedPart& own, std::string_view transport, double gbps,
+                             int radix) {
+    if (radix <= 0 || own.portModes.empty())
+        return {&partRunning(switches, own, transport, gbps), 1};
     if (portsAt(own, gbps) >= radix)
-        return own;
+        return {&own, 1};
+    const auto sameTransport = [&](const PricedPart& p) {
+        return p.transport.empty() || p.transport == transport;
+    };
     const PricedPart* best = nullptr;
-    for (const auto& [id, p] : switches)
-        if (portsAt(p, gbps) >= radix && (p.transport.empty() || p.transport == transport) &&
-            (!best || p.price < best->price))
+    const PricedPart* widest = &own;
+    for (const auto& [id, p] : switches) {
+        if (!sameTransport(p))
+            continue;
+        const int ports = portsAt(p, gbps);
+        if (ports >= radix && (!best || p.price < best->price))
             best = &p;
-    return best ? *best : partRunning(switches, own, transport, gbps);
+        if (ports > portsAt(*widest, gbps))
+            widest = &p;
+    }
+    if (best)
+        return {best, 1};
+    const int ports = portsAt(*widest, gbps);
+    if (ports <= 0)
+        return {&partRunning(switches, own, transport, gbps), 1};
+    return {widest, (radix + ports - 1) / ports};
 }
 
 const PricedPart* switchFor(const Fabric& fabric, const PriceCatalog& prices,

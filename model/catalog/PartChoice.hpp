@@ -20,14 +20,24 @@ namespace fabriclab::model {
 const PricedPart& partRunning(const std::map<std::string, PricedPart>& parts, const PricedPart& own,
                               std::string_view transport, double gbps, bool onePerLink = false);
 
-/// The switch a tier buys for switches of `radix` ports at `gbps`: `own` where it offers that
+/// How a tier buys one switch of the topology: `count` of `part` (1 but where no part in the
+/// list has the switch's ports at its speed).
+struct SwitchPurchase {
+    const PricedPart* part = nullptr;
+    int count = 1;
+};
+
+/// The switch a tier buys for a switch of `radix` ports at `gbps`: `own` where it offers that
 /// many ports at that speed (its port modes), else the cheapest switch of the same transport
 /// that does, so a RoCE leaf drawn with 128 x 400G is bought as a 51.2 Tb/s switch split in
-/// two, not as a 64-port Tomahawk-4 class box. Where no switch in the list offers the radix,
-/// the part for the speed alone (partRunning).
-const PricedPart& switchPartFor(const std::map<std::string, PricedPart>& switches,
-                                const PricedPart& own, std::string_view transport, double gbps,
-                                int radix);
+/// two, not as a 64-port Tomahawk-4 class box. Where no switch in the list has that many
+/// ports, as many of the one with the most ports at that speed as the radix needs (a
+/// 256 x 400G InfiniBand leaf costs at least two 144-port Quantum-X800s): never fewer
+/// ports than the topology draws. A part without port modes (a user's, with no port count)
+/// is bought by speed alone, as partRunning does.
+SwitchPurchase switchPartFor(const std::map<std::string, PricedPart>& switches,
+                             const PricedPart& own, std::string_view transport, double gbps,
+                             int radix);
 
 /// The switch a fabric's tier (`switchId`, as FabricHardware names it) is built from for
 /// links of `linkSpeed`; null when the price list does not know the part.

@@ -5,9 +5,11 @@
 #include "model/catalog/PartChoice.hpp"
 #include "model/core/TextFormat.hpp"
 
+#include <cstdint>
 #include <set>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 
 namespace fabriclab::model {
 namespace {
@@ -49,6 +51,24 @@ const PricedPart* nicTransceiverFor(const PriceCatalog& prices, double gbps) {
         if (p.ports <= 1 && p.gbps >= gbps && (!best || p.price < best->price))
             best = &p;
     return best;
+}
+
+/// The module a switch end of a `gbps` fibre plugs in on a switch bought as `sw`: where that
+/// switch runs its cages split (a 51.2 Tb/s switch's 800G cage carrying two 400G links), a
+/// module carrying as many links (a twin-port 2 x 400G OSFP); otherwise the fabric's own
+/// module where it runs that fast, else one per link that does.
+const PricedPart& switchOpticFor(const PriceCatalog& prices, const PricedPart& fabricOptic,
+                                 const PricedPart* sw, std::string_view transport, double gbps) {
+    const int linksPerCage = sw && gbps > 0 ? static_cast<int>(sw->gbps / gbps + 1e-9) : 1;
+    if (linksPerCage >= 2 && fabricOptic.ports != linksPerCage) {
+        const PricedPart* best = nullptr;
+        for (const auto& [id, p] : prices.transceivers)
+            if (p.ports == linksPerCage && p.gbps >= gbps && (!best || p.price < best->price))
+                best = &p;
+        if (best)
+            return *best;
+    }
+    return partRunning(prices.transceivers, fabricOptic, transport, gbps, /*onePerLink=*/true);
 }
 
 CostTier costTierOf(LinkTier tier) {
@@ -130,11 +150,18 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
         line.quantity += quantity;
     };
     long long nics = 0;
+    std::unordered_map<std::uint32_t, const PricedPart*> switchBought; // node -> part
     for (const auto& [id, node] : topology.nodes()) {
         const auto speed =
             node.kind == NodeKind::Server ? node.server.nicSpeed.value : node.sw.portSpeed.value;
-        const auto switchPart = [&](const PricedPart& own) -> const PricedPart& {
-            return switchPartFor(prices.switches, own, fabric.transport, speed, node.sw.radix);
+        // Copies, not the structured bindings: clang before 16 cannot capture those.
+        const int radix = node.sw.radix;
+        const std::uint32_t key = id.value;
+        const auto buySwitch = [&](CostTier tier, const PricedPart& own) {
+            const SwitchPurchase purchase =
+                switchPartFor(prices.switches, own, fabric.transport, speed, radix);
+            buy(tier, *purchase.part, purchase.count);
+            switchBought[key] = purchase.part;
         };
         switch (node.kind) {
         case NodeKind::Server:
@@ -143,13 +170,13 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                 node.server.nics);
             break;
         case NodeKind::Leaf:
-            buy(CostTier::Leaf, switchPart(leafPart), 1);
+            buySwitch(CostTier::Leaf, leafPart);
             break;
         case NodeKind::Spine:
-            buy(CostTier::Spine, switchPart(spinePart), 1);
+            buySwitch(CostTier::Spine, spinePart);
             break;
         case NodeKind::Core:
-            buy(CostTier::Core, switchPart(corePart), 1);
+            buySwitch(CostTier::Core, corePart);
             break;
         }
     }
@@ -230,8 +257,10 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                                                 fixed(gbps, 0) + "G NIC port");
                 tally(nicOptics, tier, LinkMedium::Optics, optic, link.count);
             } else {
-                const PricedPart& optic = partRunning(prices.transceivers, switchOptic,
-                                                      fabric.transport, gbps, /*onePerLink=*/true);
+                const auto bought = switchBought.find(end.value);
+                const PricedPart& optic = switchOpticFor(
+                    prices, switchOptic, bought == switchBought.end() ? nullptr : bought->second,
+                    fabric.transport, gbps);
                 switchEnds[{end.value, static_cast<int>(tier), optic.id}] += link.count;
             }
         }

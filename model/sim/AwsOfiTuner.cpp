@@ -70,9 +70,10 @@ double distance(Point p, Point y0, Point y1) {
 } // namespace
 
 std::optional<Platform> platformOf(std::string_view gpuId, int nicsPerServer, double nicGbps) {
-    // EFA exists only on AWS, and each GPU there comes in one instance per amount of EFA
-    // (AWS's instance listing), so a server is its GPU and its EFA in all, however a design
-    // draws it: instance logs show p5's 3,200 Gb/s as 32 devices, a planner may draw 8 x 400G.
+    // EFA exists only on AWS, where a GPU and its amount of EFA name the instance (AWS's
+    // instance listing; H200 at 3,200 Gb/s is the one pair with two), so a server is read
+    // by its GPU and its EFA in all, however a design draws it: instance logs show p5's
+    // 3,200 Gb/s as 32 devices, a planner may draw 8 x 400G.
     const double totalGbps = nicsPerServer * nicGbps;
     if (gpuId == "h100-sxm" && totalGbps == 3200)
         return Platform::P5;

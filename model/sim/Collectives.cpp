@@ -175,15 +175,16 @@ std::optional<nccl::Cost> tunerCost(const Context& c, const model::CollectiveSpe
         return std::nullopt;
     // The plugin knows its instance by type, so it is read from the servers as built: a
     // failed or degraded NIC does not change the instance, nor does a group on part of it.
-    const auto& first = c.network.topology().node(c.group.servers.front()).server;
-    for (const auto server : c.group.servers) {
+    const auto platformOfServer = [&](model::NodeId server) {
         const auto& props = c.network.topology().node(server).server;
-        if (props.nics != first.nics || props.nicSpeed.value != first.nicSpeed.value)
-            return std::nullopt; // a mix of instances: no one polygon set applies
-    }
-    const auto platform = nccl::aws::platformOf(c.group.gpu.id, first.nics, first.nicSpeed.value);
+        return nccl::aws::platformOf(c.group.gpu.id, props.nics, props.nicSpeed.value);
+    };
+    const auto platform = platformOfServer(c.group.servers.front());
     if (!platform)
         return std::nullopt;
+    for (const auto server : c.group.servers)
+        if (platformOfServer(server) != platform)
+            return std::nullopt; // a mix of instances: no one polygon set applies
     const double bytes = static_cast<double>(spec.bytes);
     // NCCL_ALGO and NCCL_PROTO take pairs out of the table the plugin reads (NCCL 2.22 and
     // later); it then picks among those left.

@@ -403,27 +403,40 @@ void tst_CostModel::switchesFollowTheLinkSpeed_data() {
     QTest::addColumn<double>("gbps");
     QTest::addColumn<int>("radix");
     QTest::addColumn<QString>("switchPart");
+    QTest::addColumn<int>("switchCount");
+    QTest::addColumn<QString>("switchOptic"); // the module at the leaf end of the fibre
 
     // A leaf buys its fabric's switch where that runs the links' speed (splitting ports where
     // needed), else the cheapest switch of the fabric's transport that does (prices.json).
-    QTest::addRow("roce-v2 400G: Tomahawk-4") << "roce-v2" << 400.0 << 64 << "th4-400g";
-    QTest::addRow("roce-v2 800G: Tomahawk-5") << "roce-v2" << 800.0 << 64 << "th5-800g";
-    QTest::addRow("spectrum-x 800G: SN5600") << "spectrum-x" << 800.0 << 64 << "sn5600";
-    QTest::addRow("ib-ndr 200G: QM9700 split") << "ib-ndr" << 200.0 << 64 << "qm9700";
-    QTest::addRow("ib-hdr 400G: QM9700, not Ethernet") << "ib-hdr" << 400.0 << 64 << "qm9700";
-    QTest::addRow("ib-ndr 800G: Quantum-X800") << "ib-ndr" << 800.0 << 64 << "q3400";
+    QTest::addRow("roce-v2 400G: Tomahawk-4")
+        << "roce-v2" << 400.0 << 64 << "th4-400g" << 1 << "osfp-400g";
+    QTest::addRow("roce-v2 800G: Tomahawk-5")
+        << "roce-v2" << 800.0 << 64 << "th5-800g" << 1 << "osfp-800g";
+    QTest::addRow("spectrum-x 800G: SN5600")
+        << "spectrum-x" << 800.0 << 64 << "sn5600" << 1 << "osfp-800g";
+    QTest::addRow("ib-ndr 200G: QM9700 split")
+        << "ib-ndr" << 200.0 << 64 << "qm9700" << 1 << "osfp-800g-twin-400g";
+    QTest::addRow("ib-hdr 400G: QM9700, not Ethernet")
+        << "ib-hdr" << 400.0 << 64 << "qm9700" << 1 << "osfp-400g";
+    QTest::addRow("ib-ndr 800G: Quantum-X800")
+        << "ib-ndr" << 800.0 << 64 << "q3400" << 1 << "osfp-800g";
     // And one that offers the leaf's ports at that speed: a 64-port Tomahawk-4 class box
     // cannot be a 128 x 400G leaf, a 51.2 Tb/s switch split in two can ($40K against
-    // Spectrum-4's $47K); Quantum-2 splits into 128 x 200G; 144 x 400G takes a Quantum-X800
-    // running its 800G ports at 400G.
+    // Spectrum-4's $47K), and its 800G cages then take twin-port 2 x 400G modules;
+    // Quantum-2 splits into 128 x 200G; 144 x 400G takes a Quantum-X800 running its 800G
+    // ports at 400G.
     QTest::addRow("roce-v2 128 x 400G: Tomahawk-5 split")
-        << "roce-v2" << 400.0 << 128 << "th5-800g";
+        << "roce-v2" << 400.0 << 128 << "th5-800g" << 1 << "osfp-800g-twin-400g";
     QTest::addRow("spectrum-x 128 x 400G: SN5600 split")
-        << "spectrum-x" << 400.0 << 128 << "sn5600";
-    QTest::addRow("ib-ndr 128 x 200G: QM9700 split") << "ib-ndr" << 200.0 << 128 << "qm9700";
-    QTest::addRow("ib-ndr 144 x 400G: Quantum-X800") << "ib-ndr" << 400.0 << 144 << "q3400";
-    // No switch in the list has 256 ports of 400G: the part for the speed stands.
-    QTest::addRow("ib-ndr 256 x 400G: none larger, QM9700") << "ib-ndr" << 400.0 << 256 << "qm9700";
+        << "spectrum-x" << 400.0 << 128 << "sn5600" << 1 << "osfp-800g-twin-400g";
+    QTest::addRow("ib-ndr 128 x 200G: QM9700 split")
+        << "ib-ndr" << 200.0 << 128 << "qm9700" << 1 << "osfp-800g-twin-400g";
+    QTest::addRow("ib-ndr 144 x 400G: Quantum-X800")
+        << "ib-ndr" << 400.0 << 144 << "q3400" << 1 << "osfp-800g-twin-400g";
+    // No switch in the list has 256 ports of 400G: as many of the one with the most
+    // (Quantum-X800, 144 at 400G) as the ports need, never fewer ports than drawn.
+    QTest::addRow("ib-ndr 256 x 400G: two Quantum-X800")
+        << "ib-ndr" << 400.0 << 256 << "q3400" << 2 << "osfp-800g-twin-400g";
 }
 
 void tst_CostModel::switchesFollowTheLinkSpeed() {
@@ -431,14 +444,22 @@ void tst_CostModel::switchesFollowTheLinkSpeed() {
     QFETCH(double, gbps);
     QFETCH(int, radix);
     QFETCH(QString, switchPart);
+    QFETCH(int, switchCount);
+    QFETCH(QString, switchOptic);
     const Topology topology = oneLeaf(gbps, {{gbps, LinkMedium::Optics, 50}}, radix);
     const CostReport report = estimateCost(topology, builtinFabric(fabric.toStdString().c_str()),
                                            Catalog::builtin().prices());
     QStringList switches;
-    for (const BomLine& line : report.bom)
+    QString leafEndModule;
+    for (const BomLine& line : report.bom) {
         if (line.category == CostCategory::Switches)
             switches << QString::fromStdString(line.partId);
+        if (line.item.starts_with("server-to-leaf switch-side transceiver"))
+            leafEndModule = QString::fromStdString(line.partId);
+    }
     QCOMPARE(switches, QStringList{switchPart});
+    QCOMPARE(quantityOf(report, switchPart.toStdString()), static_cast<long long>(switchCount));
+    QCOMPARE(leafEndModule, switchOptic);
 }
 
 QTEST_APPLESS_MAIN(tst_CostModel)

@@ -201,10 +201,10 @@ void tst_ScalingStudy::chosenFabricsAndSizes() {
 
 void tst_ScalingStudy::breakEvenWithALargerBudget() {
     // Tuned RoCE runs at InfiniBand's rate per NIC on these one-leaf and rail-optimized
-    // sizes, so ib-ndr saves almost nothing over roce-v2 and pays back at no size ("64 GPUs
-    // on ib-ndr" above). Untuned RoCE (0.49 of line rate) loses GPU-hours at every size,
-    // and more per dollar of premium as the job grows: over 1e12 tokens ib-ndr saves 187 h
-    // at 16 GPUs against a $109,960 premium, 561 h at 32 against $174,920. Saved GPU-hours
+    // sizes, so ib-ndr saves almost nothing over roce-v2 (at 256 GPUs, $2 of GPU-hours over
+    // 1e12 tokens, against a $1.58M premium). Untuned RoCE (0.49 of line rate) loses GPU-hours at
+    // every size, and more per dollar of premium as the job grows: over 1e12 tokens ib-ndr saves
+    // 187 h at 16 GPUs against a $109,960 premium, 561 h at 32 against $174,920. Saved GPU-hours
     // grow with the budget, capex does not; at 1.5e14 tokens that is $81K against $110K at
     // 16 GPUs and $244K against $175K at 32. The test holds the study to the definition on
     // its own points rather than to these calibration-dependent hours, and asks that the
