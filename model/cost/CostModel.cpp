@@ -152,33 +152,21 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     long long nics = 0;
     std::unordered_map<std::uint32_t, const PricedPart*> switchBought; // node -> part
     for (const auto& [id, node] : topology.nodes()) {
-        const auto speed =
-            node.kind == NodeKind::Server ? node.server.nicSpeed.value : node.sw.portSpeed.value;
-        // Copies, not the structured bindings: clang before 16 cannot capture those.
-        const int radix = node.sw.radix;
-        const std::uint32_t key = id.value;
-        const auto buySwitch = [&](CostTier tier, const PricedPart& own) {
-            const SwitchPurchase purchase =
-                switchPartFor(prices.switches, own, fabric.transport, speed, radix);
-            buy(tier, *purchase.part, purchase.count);
-            switchBought[key] = purchase.part;
-        };
-        switch (node.kind) {
-        case NodeKind::Server:
+        if (node.kind == NodeKind::Server) {
             nics += node.server.nics;
-            buy(CostTier::Servers, partRunning(prices.nics, nicPart, fabric.transport, speed),
+            buy(CostTier::Servers,
+                partRunning(prices.nics, nicPart, fabric.transport, node.server.nicSpeed.value),
                 node.server.nics);
-            break;
-        case NodeKind::Leaf:
-            buySwitch(CostTier::Leaf, leafPart);
-            break;
-        case NodeKind::Spine:
-            buySwitch(CostTier::Spine, spinePart);
-            break;
-        case NodeKind::Core:
-            buySwitch(CostTier::Core, corePart);
-            break;
+            continue;
         }
+        const bool leaf = node.kind == NodeKind::Leaf;
+        const bool spine = node.kind == NodeKind::Spine;
+        const CostTier tier = leaf ? CostTier::Leaf : spine ? CostTier::Spine : CostTier::Core;
+        const PricedPart& own = leaf ? leafPart : spine ? spinePart : corePart;
+        const SwitchPurchase purchase = switchPartFor(prices.switches, own, fabric.transport,
+                                                      node.sw.portSpeed.value, node.sw.radix);
+        buy(tier, *purchase.part, purchase.count);
+        switchBought[id.value] = purchase.part;
     }
 
     CostReport report;
