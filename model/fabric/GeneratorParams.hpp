@@ -11,7 +11,7 @@ namespace fabriclab::model {
 
 /// What a user asks a generator for. Field names follow the design file's "generator".
 struct GeneratorParams {
-    std::string kind = "leaf-spine"; ///< "leaf-spine" or "fat-tree"
+    std::string kind = "leaf-spine"; ///< "leaf-spine", "fat-tree" or "rail-only"
     int servers = 8;
     int gpusPerServer = 8;
     int nicsPerServer = 8;

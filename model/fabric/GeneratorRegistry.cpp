@@ -9,10 +9,12 @@
 namespace fabriclab::model {
 
 std::span<const GeneratorEntry> generators() {
-    static const std::array<GeneratorEntry, 2> registry{{
+    static const std::array<GeneratorEntry, 3> registry{{
         {"leaf-spine", "two tiers: leaves under a spine layer (rail-optimized or top-of-rack)",
          generateLeafSpine},
         {"fat-tree", "three tiers: pods of leaves and spines under core planes", generateFatTree},
+        {"rail-only", "one tier: a switch per rail, no spine; rails meet over NVLink",
+         generateRailOnly},
     }};
     return registry;
 }
@@ -28,7 +30,7 @@ Topology generate(const GeneratorParams& params) {
     const GeneratorEntry* entry = findGenerator(params.kind);
     if (!entry)
         throw GeneratorError("kind", "unknown generator kind '" + params.kind +
-                                         "' (expected leaf-spine or fat-tree)");
+                                         "' (expected leaf-spine, fat-tree or rail-only)");
     Topology topology = entry->generate(params);
     layoutTiers(topology);
     return topology;

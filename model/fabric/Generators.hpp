@@ -19,6 +19,11 @@ Topology generateLeafSpine(const GeneratorParams& params);
 /// connects to core plane j). A request that fits one pod gets no core tier.
 Topology generateFatTree(const GeneratorParams& params);
 
+/// One tier and no spine: a switch per rail (or per few neighbouring rails) holding that
+/// rail of every server, so rails meet only over the servers' NVLink (PXN). Bounded by the
+/// leaf radix: servers <= leafRadix. Oversubscription and the upper radixes do not apply.
+Topology generateRailOnly(const GeneratorParams& params);
+
 /// A generator as the registry lists it for the CLI, the file loader and the dialog.
 struct GeneratorEntry {
     std::string_view kind;        ///< the design file's generator "kind"

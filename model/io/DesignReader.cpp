@@ -139,7 +139,7 @@ private:
         p.kind = g["kind"].string();
         if (!findGenerator(p.kind))
             g["kind"].fail("unknown generator kind \"" + p.kind +
-                           "\" (expected leaf-spine or fat-tree)");
+                           "\" (expected leaf-spine, fat-tree or rail-only)");
         // Wide type checks here; the generator checks the meaningful ranges and says why.
         p.servers = static_cast<int>(g["servers"].integer(-kAnyInt, kAnyInt));
         p.gpusPerServer = readInt(g, "gpusPerServer", -kAnyInt, kAnyInt, 8);
@@ -147,6 +147,12 @@ private:
         p.nicSpeed = Gbps(readNumber(g, "nicGbps", -1e12, 1e12, fabric.portSpeed.value));
         p.railOptimized =
             g.has("railOptimized") ? g["railOptimized"].boolean() : p.nicsPerServer > 1;
+        if (p.kind == "rail-only") {
+            // Rails are the whole fabric there; "false" would ask for something else.
+            if (g.has("railOptimized") && !p.railOptimized)
+                g["railOptimized"].fail("a rail-only fabric is rail-optimized: true or absent");
+            p.railOptimized = true;
+        }
         // Unstated radixes are what each tier's switch offers at the design's link speed.
         const auto radixOf = [&](const std::string& part) {
             return switchRadixAt(fabric, m_catalog.prices(), part, p.nicSpeed);

@@ -472,6 +472,9 @@ void tst_DesignFile::refusesBadDocument_data() {
         "/generator/oversubscribtion", "unknown field");
     row("unknown generator kind", patched(gen, {{"generator", {{"kind", "dragonfly"}}}}),
         "/generator/kind", "unknown generator kind");
+    row("rail-only without rails",
+        patched(gen, {{"generator", {{"kind", "rail-only"}, {"railOptimized", false}}}}),
+        "/generator/railOptimized", "rail-only fabric is rail-optimized");
     row("links without nodes", patched(gen, {{"links", json::array()}}), "/links", "without nodes");
 
     // Explicit nodes and links.

@@ -27,6 +27,7 @@ namespace {
 const char* const kGenerated = FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-rail.fabric.json";
 const char* const kHandDrawn = FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json";
 const char* const kGenerated2to1 = FABRICLAB_SOURCE_DIR "/samples/roce-v2-moe-2to1.fabric.json";
+const char* const kRailOnly = FABRICLAB_SOURCE_DIR "/samples/rail-only-512gpu-ib-ndr.fabric.json";
 
 std::string snapshot(const TopologyDocument& document) {
     return fabriclab::model::serializeDesign(document.design());
@@ -268,6 +269,11 @@ void tst_FabricPanel::sliderShowsEachOpenedDesign_data() {
     QTest::newRow("generated 2:1, then a new empty design")
         << kGenerated2to1 << QString() << 1.0 << false << "—"
         << "No leaf with uplinks";
+    // A rail-only fabric is generated but has no spine tier: nothing to rebuild at a ratio,
+    // and the tooltip says so instead of calling it hand-drawn.
+    QTest::newRow("generated 2:1, then rail-only")
+        << kGenerated2to1 << kRailOnly << 1.0 << false << "—"
+        << "rail-only fabric has no uplinks";
 }
 
 void tst_FabricPanel::sliderShowsEachOpenedDesign() {

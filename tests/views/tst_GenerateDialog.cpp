@@ -44,6 +44,7 @@ private Q_SLOTS:
     void refusesAnImpossibleRequest();
     void acceptsAValidRequest();
     void saysWhenSpinesFormRailPlanes();
+    void railOnlyHasNoSpineToSize();
     void radixFollowsTheNicSpeedUnlessTyped();
 };
 
@@ -156,6 +157,43 @@ void tst_GenerateDialog::saysWhenSpinesFormRailPlanes() {
     // FABRICLAB_SCREENSHOTS=DIR keeps a PNG of the dialog for review.
     if (const QString folder = qEnvironmentVariable("FABRICLAB_SCREENSHOTS"); !folder.isEmpty())
         QVERIFY(dialog.grab().save(QDir(folder).filePath(QStringLiteral("generate-planes.png"))));
+}
+
+void tst_GenerateDialog::railOnlyHasNoSpineToSize() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(kGenerated));
+    GenerateDialog dialog(document);
+    QTRY_VERIFY(okButton(dialog)->isEnabled());
+    auto* kind = dialog.findChild<QComboBox*>(QStringLiteral("kind"));
+    auto* rail = dialog.findChild<QCheckBox*>(QStringLiteral("railOptimized"));
+    rail->setChecked(false);
+    kind->setCurrentIndex(kind->findData(QStringLiteral("rail-only")));
+    // Nothing above the rail switches to size, and rails cannot be switched off.
+    for (const char* field : {"spineRadix", "coreRadix", "oversubscription",
+                              "spineOversubscription", "serversPerPod", "railOptimized"})
+        QVERIFY2(!dialog.findChild<QWidget*>(QLatin1String(field))->isEnabled(), field);
+    QVERIFY(rail->isChecked());
+    // The sample's 128 servers of 8 x 400G on 128-port rail switches (SN5600 at 400G): one
+    // switch per rail, each its own plane.
+    auto* planes = dialog.findChild<QLabel*>(QStringLiteral("planesNote"));
+    QTRY_COMPARE(figure(dialog, "leaves"), QStringLiteral("8"));
+    QCOMPARE(figure(dialog, "spines"), QStringLiteral("0"));
+    QCOMPARE(figure(dialog, "leafSpineCables"), QStringLiteral("0"));
+    QVERIFY2(planes->text().contains(QStringLiteral("8 rail switches")),
+             qPrintable(planes->text()));
+    QVERIFY(!planes->isHidden());
+    // One server more than a rail switch has ports: refused, naming the servers.
+    dialog.findChild<QSpinBox*>(QStringLiteral("servers"))->setValue(129);
+    auto* refusal = dialog.findChild<QLabel*>(QStringLiteral("refusalLabel"));
+    QTRY_VERIFY(!refusal->isHidden());
+    QVERIFY2(refusal->text().contains(QStringLiteral("129 servers")), qPrintable(refusal->text()));
+    QVERIFY(!okButton(dialog)->isEnabled());
+    dialog.findChild<QSpinBox*>(QStringLiteral("servers"))->setValue(128);
+    QTRY_VERIFY(okButton(dialog)->isEnabled());
+    QCOMPARE(dialog.params()->kind, std::string("rail-only"));
+    if (const QString folder = qEnvironmentVariable("FABRICLAB_SCREENSHOTS"); !folder.isEmpty())
+        QVERIFY(
+            dialog.grab().save(QDir(folder).filePath(QStringLiteral("generate-rail-only.png"))));
 }
 
 QTEST_MAIN(tst_GenerateDialog)

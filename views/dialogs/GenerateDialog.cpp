@@ -30,6 +30,7 @@ namespace {
 // Short enough to feel live, long enough that typing "2048" builds one preview, not four.
 constexpr int kPreviewDelayMs = 100;
 const char* const kFatTree = "fat-tree";
+const char* const kRailOnly = "rail-only";
 
 // The widgets are deliberately wider than the generator's limits, so that the generator,
 // not a silently clamping spin box, says what the limit is.
@@ -40,6 +41,8 @@ QString kindTitle(std::string_view kind) {
         return GenerateDialog::tr("Leaf–spine (two tiers)");
     if (kind == "fat-tree")
         return GenerateDialog::tr("Fat tree (three tiers)");
+    if (kind == "rail-only")
+        return GenerateDialog::tr("Rail-only (one tier, no spine)");
     return QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size()));
 }
 
@@ -276,13 +279,24 @@ void GenerateDialog::setRequest(const model::GeneratorParams& p) {
 }
 
 void GenerateDialog::updateKindFields() {
-    const bool fatTree = m_kind->currentData().toString() == QLatin1String(kFatTree);
-    for (QWidget* field : {static_cast<QWidget*>(m_coreRadix), static_cast<QWidget*>(m_spineRatio),
-                           static_cast<QWidget*>(m_serversPerPod)}) {
-        field->setEnabled(fatTree);
+    const QString kind = m_kind->currentData().toString();
+    const bool fatTree = kind == QLatin1String(kFatTree);
+    const bool railOnly = kind == QLatin1String(kRailOnly);
+    const auto enable = [this](QWidget* field, bool on) {
+        field->setEnabled(on);
         if (QWidget* label = m_form->labelForField(field))
-            label->setEnabled(fatTree);
-    }
+            label->setEnabled(on);
+    };
+    for (QWidget* field : {static_cast<QWidget*>(m_coreRadix), static_cast<QWidget*>(m_spineRatio),
+                           static_cast<QWidget*>(m_serversPerPod)})
+        enable(field, fatTree);
+    // One tier of rail switches: nothing above the leaves to size, and the rails are the
+    // design, so the checkbox shows them on without offering to take them away.
+    for (QWidget* field : {static_cast<QWidget*>(m_spineRadix), static_cast<QWidget*>(m_ratio),
+                           static_cast<QWidget*>(m_rail)})
+        enable(field, !railOnly);
+    if (railOnly)
+        m_rail->setChecked(true);
 }
 
 void GenerateDialog::schedulePreview() {
@@ -320,10 +334,15 @@ void GenerateDialog::showOutcome(const GeneratorPreview::Outcome& outcome) {
         figure("serverCables", static_cast<double>(s.cables.server));
         figure("leafSpineCables", static_cast<double>(s.cables.leafSpine));
         figure("spineCoreCables", static_cast<double>(s.cables.spineCore));
-        m_planes->setText(tr("No spine reaches every leaf, so the spines form %1 rail planes, "
-                             "each serving its own rails: traffic between rails of different "
-                             "planes crosses NVLink first (PXN).")
-                              .arg(s.switchPlanes));
+        m_planes->setText(
+            s.switches.spine == 0
+                ? tr("No spine: each of the %1 rail switches is a plane of its own, so traffic "
+                     "between rails crosses NVLink first (PXN).")
+                      .arg(s.switchPlanes)
+                : tr("No spine reaches every leaf, so the spines form %1 rail planes, "
+                     "each serving its own rails: traffic between rails of different "
+                     "planes crosses NVLink first (PXN).")
+                      .arg(s.switchPlanes));
         m_planes->setVisible(s.switchPlanes > 1);
         m_refusal->hide();
         m_accepted = outcome.params;

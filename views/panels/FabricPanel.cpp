@@ -129,7 +129,7 @@ FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
     connect(&m_document, &TopologyDocument::changed, this, [this] {
         m_now.reset();
         // A drawn design's ratio follows its cabling, so every edit can move it.
-        if (!m_document.design().generator)
+        if (!rebuildsAtARatio())
             showMeasuredRatio();
     });
     syncFromDocument();
@@ -166,7 +166,7 @@ void FabricPanel::syncFromDocument() {
             fromCatalog ? m_fabric->findData(QString::fromStdString(design.fabric.spec.id)) : 0);
         m_fabric->setToolTip(QString::fromStdString(design.fabric.spec.name));
     }
-    const bool generated = design.generator.has_value();
+    const bool generated = rebuildsAtARatio();
     m_slider->setEnabled(generated);
     m_ratio->setEnabled(generated);
     if (generated) {
@@ -192,8 +192,11 @@ void FabricPanel::showMeasuredRatio() {
     m_slider->setValue(positionOf(std::clamp(measured.value_or(kMinRatio), kMinRatio, kMaxRatio)));
     m_ratio->setText(measured ? ratioText(*measured) : QStringLiteral("—"));
     const QString why =
-        tr("This design was drawn by hand: there is no generator to rebuild it at another "
-           "oversubscription. Use Generate… to replace it with a generated one.");
+        m_document.design().generator
+            ? tr("A rail-only fabric has no uplinks, so there is no oversubscription to "
+                 "rebuild it at. Use Generate… to give it a spine tier.")
+            : tr("This design was drawn by hand: there is no generator to rebuild it at another "
+                 "oversubscription. Use Generate… to replace it with a generated one.");
     m_slider->setToolTip(
         measured ? tr("%1 is the worst leaf's downlink : uplink bandwidth, as cabled. %2")
                        .arg(ratioText(*measured), why)
@@ -201,9 +204,16 @@ void FabricPanel::showMeasuredRatio() {
     m_ratio->setToolTip(m_slider->toolTip());
 }
 
+bool FabricPanel::rebuildsAtARatio() const {
+    const auto& generator = m_document.design().generator;
+    return generator && generator->kind != "rail-only";
+}
+
 void FabricPanel::showIdle() {
-    m_preview->setText(m_document.design().generator
+    m_preview->setText(rebuildsAtARatio()
                            ? tr("Drag to preview; release to apply as one undo step.")
+                       : m_document.design().generator
+                           ? tr("Rail-only: no spine tier, so no oversubscription to set.")
                            : tr("Drawn by hand: its oversubscription follows its cabling."));
     m_preview->setStyleSheet(QString());
     m_preview->setForegroundRole(QPalette::PlaceholderText); // a hint, not a figure
@@ -262,7 +272,7 @@ void FabricPanel::fabricPicked(int index) {
 
 void FabricPanel::sliderMoved(int position) {
     const model::Design& design = m_document.design();
-    if (!design.generator)
+    if (!rebuildsAtARatio())
         return;
     const double ratio = ratioAt(position);
     m_ratio->setText(ratioText(ratio));
@@ -303,7 +313,7 @@ void FabricPanel::showPreview(const GeneratorPreview::Outcome& outcome) {
 void FabricPanel::commitRatio() {
     m_commit.stop();
     const model::Design& design = m_document.design();
-    if (!design.generator)
+    if (!rebuildsAtARatio())
         return;
     const double ratio = ratioAt(m_slider->value());
     if (positionOf(design.generator->oversubscription) == m_slider->value()) {

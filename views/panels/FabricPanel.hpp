@@ -48,6 +48,8 @@ private:
     void sliderMoved(int position);
     void showPreview(const GeneratorPreview::Outcome& outcome);
     void showIdle();
+    /// A generated design whose generator has a ratio to rebuild at (not rail-only).
+    bool rebuildsAtARatio() const;
     void commitRatio();
     void showRefusal(const QString& text);
     void describeFabric();
