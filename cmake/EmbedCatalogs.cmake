@@ -39,7 +39,8 @@ function(fabriclab_embed_catalogs out_file)
   foreach(entry "fabricsJson;catalog/fabrics" "gpusJson;catalog/gpus" "modelsJson;catalog/models"
                 "pricesJson;catalog/prices" "publishedNcclTestsJson;validation/nccl-tests"
                 "publishedStepTimesJson;validation/step-time"
-                "publishedArchitecturesJson;validation/reference-architectures")
+                "publishedArchitecturesJson;validation/reference-architectures"
+                "publishedBuildOutsJson;validation/build-outs")
     list(GET entry 0 name)
     list(GET entry 1 path)
     set(src "${PROJECT_SOURCE_DIR}/resources/${path}.json")

@@ -38,6 +38,18 @@ const char* verdictText(bool withinTolerance, bool knownMiss) {
     return "MISS";
 }
 
+/// The parts a build-out counts, as its file names them.
+std::vector<const char*> partNames(const BuildOutParts& parts) {
+    std::vector<const char*> names;
+    if (parts.switches)
+        names.push_back("switches");
+    if (parts.nics)
+        names.push_back("nics");
+    if (parts.cables)
+        names.push_back("cables");
+    return names;
+}
+
 } // namespace
 
 ValidationReport runValidation(const Catalog& catalog, FigureSet set, std::stop_token stop,
@@ -52,8 +64,12 @@ ValidationReport runValidation(const Catalog& catalog, FigureSet set, std::stop_
         report.steps = builtinStepFigures();
         report.architectures = builtinArchitectureFigures();
     }
-    const int total =
-        static_cast<int>(report.figures.size() + report.steps.size() + report.architectures.size());
+    if (!figures)
+        for (const BuildOutFigure& f : builtinBuildOutFigures())
+            if (set == FigureSet::All || (set == FigureSet::Check) == f.isCheck())
+                report.buildOuts.push_back(f);
+    const int total = static_cast<int>(report.figures.size() + report.steps.size() +
+                                       report.architectures.size() + report.buildOuts.size());
     int done = 0;
     const auto ran = [&] {
         if (progress)
@@ -77,10 +93,17 @@ ValidationReport runValidation(const Catalog& catalog, FigureSet set, std::stop_
         report.architectureChecks.push_back(checkArchitectureFigure(f, catalog));
         ran();
     }
+    for (const BuildOutFigure& f : report.buildOuts) {
+        if (stop.stop_requested())
+            break;
+        report.buildOutChecks.push_back(checkBuildOutFigure(f, catalog));
+        ran();
+    }
     // A stopped run keeps what it ran, each list with its own checks.
     report.figures.resize(report.checks.size());
     report.steps.resize(report.stepChecks.size());
     report.architectures.resize(report.architectureChecks.size());
+    report.buildOuts.resize(report.buildOutChecks.size());
     report.score = scoreFigures(report.figures, report.checks);
     report.score.stepCount = static_cast<int>(report.stepChecks.size());
     for (const StepCheck& c : report.stepChecks)
@@ -88,6 +111,11 @@ ValidationReport runValidation(const Catalog& catalog, FigureSet set, std::stop_
     report.score.architectureCount = static_cast<int>(report.architectureChecks.size());
     for (const ArchitectureCheck& c : report.architectureChecks)
         report.score.architectureExact += c.exact;
+    for (std::size_t i = 0; i < report.buildOuts.size(); ++i)
+        if (report.buildOuts[i].isCheck()) {
+            ++report.score.buildOutCount;
+            report.score.buildOutWithin += report.buildOutChecks[i].withinTolerance;
+        }
     return report;
 }
 
@@ -154,6 +182,40 @@ std::string formatValidation(const ValidationReport& report) {
                       report.score.architectureExact, report.score.architectureCount);
         out += line;
     }
+    if (!report.buildOuts.empty()) {
+        out += "\n# set   verdict  build-out, cost per GPU in USD          pub"
+               "lished  FabricLab    error  tolerance  switches (published/FabricLab), parts\n";
+        for (std::size_t i = 0; i < report.buildOuts.size(); ++i) {
+            const BuildOutFigure& f = report.buildOuts[i];
+            const BuildOutCheck& c = report.buildOutChecks[i];
+            std::string parts;
+            for (const char* name : partNames(f.parts)) {
+                if (!parts.empty())
+                    parts += '+';
+                parts += name;
+            }
+            const std::string switches =
+                f.publishedSwitches < 0 ? "-" : std::to_string(f.publishedSwitches);
+            std::snprintf(line, sizeof line,
+                          "  %-5s %-7s  %-38s %10.0f %10.0f %+7.1f%% %9.0f%%  %s/%d, %s\n",
+                          f.set.c_str(), verdictText(c.withinTolerance, f.knownMiss()),
+                          f.id.c_str(), f.publishedUsdPerGpu, c.usdPerGpu, 100 * c.error,
+                          100 * f.tolerance, switches.c_str(), c.switches, parts.c_str());
+            out += line;
+        }
+        int fitCount = 0;
+        int fitWithin = 0;
+        for (std::size_t i = 0; i < report.buildOuts.size(); ++i)
+            if (!report.buildOuts[i].isCheck()) {
+                ++fitCount;
+                fitWithin += report.buildOutChecks[i].withinTolerance;
+            }
+        std::snprintf(line, sizeof line,
+                      "# cost per GPU: %d of %d check build-outs within tolerance; fit: %d of %d "
+                      "(they gave the price catalog its numbers)\n",
+                      report.score.buildOutWithin, report.score.buildOutCount, fitWithin, fitCount);
+        out += line;
+    }
     return out;
 }
 
@@ -169,7 +231,9 @@ std::string validationJson(const ValidationReport& report) {
                     {"stepCount", s.stepCount},
                     {"stepWithin", s.stepWithin},
                     {"architectureCount", s.architectureCount},
-                    {"architectureExact", s.architectureExact}};
+                    {"architectureExact", s.architectureExact},
+                    {"buildOutCount", s.buildOutCount},
+                    {"buildOutWithin", s.buildOutWithin}};
     out["figures"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < report.figures.size(); ++i) {
         const PublishedFigure& f = report.figures[i];
@@ -219,6 +283,29 @@ std::string validationJson(const ValidationReport& report) {
                                                  {"fabriclab", counts(c.switches, c.cables)},
                                                  {"exact", c.exact},
                                                  {"source", f.source}});
+    }
+    out["buildOuts"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < report.buildOuts.size(); ++i) {
+        const BuildOutFigure& f = report.buildOuts[i];
+        const BuildOutCheck& c = report.buildOutChecks[i];
+        nlohmann::ordered_json parts = nlohmann::ordered_json::array();
+        for (const char* name : partNames(f.parts))
+            parts.push_back(name);
+        out["buildOuts"].push_back(
+            {{"id", f.id},
+             {"set", f.set},
+             {"parts", parts},
+             {"publishedUsdPerGpu", f.publishedUsdPerGpu},
+             {"fabriclabUsdPerGpu", c.usdPerGpu},
+             {"error", c.error},
+             {"tolerance", f.tolerance},
+             {"publishedSwitches", f.publishedSwitches < 0
+                                       ? nlohmann::ordered_json(nullptr)
+                                       : nlohmann::ordered_json(f.publishedSwitches)},
+             {"fabriclabSwitches", c.switches},
+             {"withinTolerance", c.withinTolerance},
+             {"knownMiss", f.knownMiss()},
+             {"source", f.source}});
     }
     return out.dump(2) + "\n";
 }

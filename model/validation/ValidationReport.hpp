@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/validation/PublishedArchitectures.hpp"
+#include "model/validation/PublishedBuildOuts.hpp"
 #include "model/validation/PublishedFigures.hpp"
 #include "model/validation/PublishedStepTimes.hpp"
 
@@ -16,9 +17,9 @@ namespace fabriclab::model {
 /// Which figures a validation run takes.
 enum class FigureSet { All, Fit, Check };
 
-/// Every figure of a set against the engine, with the score of all three: collectives (nccl-tests),
-/// training-step times and reference-architecture sizing. Step times and sizing are all
-/// check figures.
+/// Every figure of a set against the engine, with the score of each kind: collectives
+/// (nccl-tests), training-step times, reference-architecture sizing and build-out cost.
+/// Step times and sizing are all check figures; build-outs are fit or check.
 struct ValidationReport {
     std::vector<PublishedFigure> figures;
     std::vector<FigureCheck> checks; ///< one per figure, in order
@@ -27,10 +28,13 @@ struct ValidationReport {
     std::vector<StepCheck> stepChecks;
     std::vector<ArchitectureFigure> architectures;
     std::vector<ArchitectureCheck> architectureChecks;
+    std::vector<BuildOutFigure> buildOuts;
+    std::vector<BuildOutCheck> buildOutChecks;
 };
 
 /// Runs the figures of `set`, calling `progress(done, total)` after each: the built-in
-/// collectives, step times and sizing (those two only with All or Check), or only the
+/// collectives, step times and sizing (those two only with All or Check) and the build-outs
+/// of the set, or only the
 /// collectives in `figures` when given (a user's own measurements). Stops early, with the
 /// figures run so far, when `stop` is requested.
 ValidationReport runValidation(const Catalog& catalog, FigureSet set = FigureSet::All,
@@ -45,7 +49,8 @@ std::string formatValidation(const ValidationReport& report);
 /// {"score": {...}, "figures": [{id, set, published, measure, fabriclab, errorVsMiddle,
 /// withinTolerance, knownMiss, algorithm, protocol, tolerance, source}, ...],
 ///  "stepTimes": [{id, publishedSeconds, fabriclabSeconds, ...}], "referenceArchitectures":
-///  [{id, published, fabriclab, exact, source}]}
+///  [{id, published, fabriclab, exact, source}], "buildOuts": [{id, set, publishedUsdPerGpu,
+///  fabriclabUsdPerGpu, error, switches, ...}]}
 std::string validationJson(const ValidationReport& report);
 
 } // namespace fabriclab::model

@@ -102,8 +102,9 @@ void tst_Catalog::embeddedTextIsTheResourceFile_data() {
                            "catalog/prices.json",
                            "validation/nccl-tests.json",
                            "validation/step-time.json",
-                           "validation/reference-architectures.json"};
-    for (int i = 0; i < 7; ++i)
+                           "validation/reference-architectures.json",
+                           "validation/build-outs.json"};
+    for (int i = 0; i < 8; ++i)
         QTest::newRow(paths[i]) << QString::fromLatin1(paths[i]) << i;
 }
 
@@ -117,7 +118,8 @@ void tst_Catalog::embeddedTextIsTheResourceFile() {
                                       pricesJson(),
                                       publishedNcclTestsJson(),
                                       publishedStepTimesJson(),
-                                      publishedArchitecturesJson()};
+                                      publishedArchitecturesJson(),
+                                      publishedBuildOutsJson()};
     const std::string file =
         readFile(std::filesystem::path(FABRICLAB_SOURCE_DIR) / "resources" / path.toStdString());
     const std::string_view text = texts[document];

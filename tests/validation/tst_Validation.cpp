@@ -17,6 +17,7 @@
 #include "model/report/NcclTests.hpp"
 #include "model/report/RunReport.hpp"
 #include "model/validation/PublishedArchitectures.hpp"
+#include "model/validation/PublishedBuildOuts.hpp"
 #include "model/validation/PublishedFigures.hpp"
 #include "model/validation/PublishedStepTimes.hpp"
 
@@ -56,6 +57,10 @@ private Q_SLOTS:
     void referenceArchitectures();
     void stepTimes_data();
     void stepTimes();
+    void buildOuts_data();
+    void buildOuts();
+    void malformedBuildOutsAreRefused_data();
+    void malformedBuildOutsAreRefused();
 };
 
 void tst_Validation::figuresAreSourced() {
@@ -192,6 +197,94 @@ void tst_Validation::stepTimes() {
     QVERIFY2(c.withinTolerance, qPrintable(QStringLiteral("step %1 s, published %2 s")
                                                .arg(c.stepSeconds)
                                                .arg(f.publishedSeconds)));
+}
+
+void tst_Validation::buildOuts_data() {
+    QTest::addColumn<int>("index");
+    const auto& figures = model::builtinBuildOutFigures();
+    for (std::size_t i = 0; i < figures.size(); ++i)
+        QTest::addRow("%s %s", figures[i].set.c_str(), figures[i].id.c_str())
+            << static_cast<int>(i);
+}
+
+void tst_Validation::buildOuts() {
+    // The build's fabric generated from what its source states, priced with the built-in
+    // catalog, counting the parts the source counts. Tolerance 15%: the accuracy goal for
+    // cost per endpoint. Where the source counts its switches, the count must be exact.
+    QFETCH(int, index);
+    const model::BuildOutFigure& f =
+        model::builtinBuildOutFigures()[static_cast<std::size_t>(index)];
+    const model::BuildOutCheck c = model::checkBuildOutFigure(f, model::Catalog::builtin());
+    qInfo("| %s | %s | $%.0f, %d switches | $%.0f, %d switches | %+.1f%% | %.0f%% |", f.set.c_str(),
+          f.id.c_str(), f.publishedUsdPerGpu, f.publishedSwitches, c.usdPerGpu, c.switches,
+          100 * c.error, 100 * f.tolerance);
+    // Counting is exact whatever the prices: a switch-count mismatch is never a known miss.
+    QVERIFY2(
+        c.switchesMatch,
+        qPrintable(
+            QStringLiteral("%1 switches, published %2").arg(c.switches).arg(f.publishedSwitches)));
+    if (!f.isCheck())
+        QSKIP("fit build-out: shown above, not asserted (the price catalog took its prices)");
+    if (f.knownMiss())
+        QEXPECT_FAIL("", f.finding.c_str(), Continue);
+    QVERIFY2(c.withinTolerance, qPrintable(QStringLiteral("$%1 per GPU, published $%2")
+                                               .arg(c.usdPerGpu)
+                                               .arg(f.publishedUsdPerGpu)));
+}
+
+void tst_Validation::malformedBuildOutsAreRefused_data() {
+    QTest::addColumn<QString>("member");
+    QTest::addColumn<QString>("value"); ///< JSON; empty: the member left out
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("no source") << "source"
+                               << ""
+                               << "source";
+    QTest::newRow("unknown set") << "set"
+                                 << R"("tuned")"
+                                 << "fit";
+    QTest::newRow("unknown part") << "parts"
+                                  << R"(["switches", "optics"])"
+                                  << "cables";
+    QTest::newRow("no parts") << "parts"
+                              << "[]"
+                              << "at least one";
+    QTest::newRow("zero cost") << "published"
+                               << R"({"usdPerGpu": 0})"
+                               << "usdPerGpu";
+    QTest::newRow("negative switches") << "published"
+                                       << R"({"usdPerGpu": 9, "switches": -1})"
+                                       << "switches";
+    QTest::newRow("generator not an object") << "generator"
+                                             << "8"
+                                             << "generator";
+}
+
+void tst_Validation::malformedBuildOutsAreRefused() {
+    QFETCH(QString, member);
+    QFETCH(QString, value);
+    QFETCH(QString, expected);
+    nlohmann::json c = {{"id", "b1"},
+                        {"set", "check"},
+                        {"source", "a sheet"},
+                        {"fabric", "ib-ndr"},
+                        {"generator", {{"kind", "leaf-spine"}, {"servers", 8}}},
+                        {"parts", {"switches", "cables"}},
+                        {"published", {{"usdPerGpu", 4000}}},
+                        {"tolerance", 0.15}};
+    const auto file = [](const nlohmann::json& one) {
+        return nlohmann::json{{"cases", {one}}}.dump();
+    };
+    QCOMPARE(model::readBuildOutFigures(file(c)).size(), std::size_t{1});
+    if (value.isEmpty())
+        c.erase(member.toStdString());
+    else
+        c[member.toStdString()] = nlohmann::json::parse(value.toStdString());
+    try {
+        model::readBuildOutFigures(file(c));
+        QFAIL("a malformed build-out was read");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());
+    }
 }
 
 QTEST_APPLESS_MAIN(tst_Validation)

@@ -95,6 +95,16 @@ void tst_AccuracyDialog::showsTheEnginesScoreAndRows() {
         QCOMPARE(dialog.stepTable().index(row, 2).data(Qt::UserRole).toDouble(),
                  expected.stepChecks[static_cast<std::size_t>(row)].stepSeconds);
     QCOMPARE(dialog.sizingTable().rowCount(), static_cast<int>(expected.architectures.size()));
+    // The cost tab: a row per build-out, fit ones included, the engine's cost per GPU in each.
+    QVERIFY2(score.contains(QStringLiteral("cost per GPU: %1 of %2")
+                                .arg(expected.score.buildOutWithin)
+                                .arg(expected.score.buildOutCount)),
+             qPrintable(score));
+    QCOMPARE(dialog.costTable().rowCount(), static_cast<int>(expected.buildOuts.size()));
+    QVERIFY(expected.score.buildOutCount > 0);
+    for (int row = 0; row < dialog.costTable().rowCount(); ++row)
+        QCOMPARE(dialog.costTable().index(row, 4).data(Qt::UserRole).toDouble(),
+                 expected.buildOutChecks[static_cast<std::size_t>(row)].usdPerGpu);
 
     // FABRICLAB_SCREENSHOTS=DIR keeps PNGs of the dialog for review.
     if (const QString folder = qEnvironmentVariable("FABRICLAB_SCREENSHOTS"); !folder.isEmpty()) {
@@ -106,6 +116,9 @@ void tst_AccuracyDialog::showsTheEnginesScoreAndRows() {
         tabs->setCurrentIndex(2);
         QVERIFY(
             dialog.grab().save(QDir(folder).filePath(QStringLiteral("model-accuracy-sizing.png"))));
+        tabs->setCurrentIndex(3);
+        QVERIFY(
+            dialog.grab().save(QDir(folder).filePath(QStringLiteral("model-accuracy-cost.png"))));
     }
 }
 

@@ -100,11 +100,11 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     auto* intro = new QLabel(
         tr("FabricLab against published measurements, each run on the cluster it was measured "
            "on: nccl-tests and rccl-tests collectives, training-step tables and vendor "
-           "reference architectures. <b>Check</b> figures were never tuned to; <b>fit</b> "
-           "figures calibrated a constant and are shown, not counted. A collective holds "
-           "within 10% for large messages, 25% for 1 to 64 MiB and small-message times, and "
-           "20% for all-to-all; a step time within 15%; sizing exactly. A known miss says why "
-           "it misses. Hover a row for its source."),
+           "reference architectures and priced build-outs. <b>Check</b> figures were never "
+           "tuned to; <b>fit</b> figures calibrated a constant and are shown, not counted. A "
+           "collective holds within 10% for large messages, 25% for 1 to 64 MiB and "
+           "small-message times, and 20% for all-to-all; a step time and a cost per GPU within "
+           "15%; sizing exactly. A known miss says why it misses. Hover a row for its source."),
         this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -157,6 +157,7 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     };
     addTable(m_steps, "steps", tr("Training step"));
     addTable(m_sizing, "sizing", tr("Sizing"));
+    addTable(m_cost, "cost", tr("Cost"));
     layout->addWidget(m_tabs, 1);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
@@ -202,7 +203,8 @@ void AccuracyDialog::start(Figures own) {
     const std::size_t total = m_own ? m_own->size()
                                     : model::builtinPublishedFigures().size() +
                                           model::builtinStepFigures().size() +
-                                          model::builtinArchitectureFigures().size();
+                                          model::builtinArchitectureFigures().size() +
+                                          model::builtinBuildOutFigures().size();
     m_progress->setRange(0, static_cast<int>(total));
     m_progress->setValue(0);
     m_progress->show();
@@ -287,19 +289,25 @@ void AccuracyDialog::finished() {
                              oneDecimal(s.meanAbsCheckError), oneDecimal(s.medianAbsCheckError))
                         .arg(s.fitCount);
     if (!m_own)
-        score += tr(" · <b>training step: %1 of %2</b> · <b>sizing: %3 of %4 exact</b>")
+        score += tr(" · <b>training step: %1 of %2</b> · <b>sizing: %3 of %4 exact</b> · "
+                    "<b>cost per GPU: %5 of %6</b>")
                      .arg(s.stepWithin)
                      .arg(s.stepCount)
                      .arg(s.architectureExact)
-                     .arg(s.architectureCount);
+                     .arg(s.architectureCount)
+                     .arg(s.buildOutWithin)
+                     .arg(s.buildOutCount);
     m_score->setText(score);
     fillStepTable(*m_steps, *report);
     fillSizingTable(*m_sizing, *report);
+    fillCostTable(*m_cost, *report);
     m_tabs->setTabText(0, tr("Collectives (%1)").arg(report->figures.size()));
     m_tabs->setTabText(1, tr("Training step (%1)").arg(report->steps.size()));
     m_tabs->setTabText(2, tr("Sizing (%1)").arg(report->architectures.size()));
+    m_tabs->setTabText(3, tr("Cost (%1)").arg(report->buildOuts.size()));
     for (auto* view : {findChild<QTableView*>(QStringLiteral("steps")),
-                       findChild<QTableView*>(QStringLiteral("sizing"))}) {
+                       findChild<QTableView*>(QStringLiteral("sizing")),
+                       findChild<QTableView*>(QStringLiteral("cost"))}) {
         view->resizeColumnsToContents();
         view->sortByColumn(0, Qt::AscendingOrder);
     }

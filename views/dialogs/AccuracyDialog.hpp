@@ -53,6 +53,7 @@ public:
     const AccuracyTableModel& table() const { return m_model; }
     const QStandardItemModel& stepTable() const { return *m_steps; }
     const QStandardItemModel& sizingTable() const { return *m_sizing; }
+    const QStandardItemModel& costTable() const { return *m_cost; }
 
 Q_SIGNALS:
     void done();
@@ -77,6 +78,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     QStandardItemModel* m_steps = nullptr;
     QStandardItemModel* m_sizing = nullptr;
+    QStandardItemModel* m_cost = nullptr;
     QFutureWatcher<ValidationReportPtr> m_watcher;
     std::stop_source m_stop;
     QString m_error; ///< set by the worker, read once it has finished

@@ -7,6 +7,9 @@
 #include <QBrush>
 #include <QColor>
 #include <QStandardItemModel>
+#include <QStringList>
+
+#include <cmath>
 
 namespace fabriclab::views {
 
@@ -139,6 +142,48 @@ void fillSizingTable(QStandardItemModel& table, const model::ValidationReport& r
             tip +=
                 QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(f.note).toHtmlEscaped());
         appendRow(table, row, tip, verdict);
+    }
+}
+
+void fillCostTable(QStandardItemModel& table, const model::ValidationReport& report) {
+    table.clear();
+    table.setHorizontalHeaderLabels(
+        {QObject::tr("Build-out"), QObject::tr("Set"), QObject::tr("Counts"),
+         QObject::tr("Published per GPU"), QObject::tr("FabricLab per GPU"), QObject::tr("Error"),
+         QObject::tr("Switches (published / FabricLab)"), QObject::tr("Verdict")});
+    for (std::size_t i = 0; i < report.buildOutChecks.size(); ++i) {
+        const model::BuildOutFigure& f = report.buildOuts[i];
+        const model::BuildOutCheck& c = report.buildOutChecks[i];
+        QStringList parts;
+        if (f.parts.switches)
+            parts << QObject::tr("switches");
+        if (f.parts.nics)
+            parts << QObject::tr("NICs");
+        if (f.parts.cables)
+            parts << QObject::tr("cables");
+        const QString published =
+            f.publishedSwitches < 0 ? QStringLiteral("—") : numberText(f.publishedSwitches);
+        // A fit row is the calibration on show, not a verdict.
+        const model::Verdict verdict = model::verdictOf(c.withinTolerance, f.knownMiss());
+        QList<QStandardItem*> row{
+            cell(QString::fromStdString(f.id)),
+            cell(QString::fromStdString(f.set)),
+            cell(parts.join(QStringLiteral(" + "))),
+            number(QStringLiteral("$") + numberText(std::round(f.publishedUsdPerGpu)),
+                   f.publishedUsdPerGpu),
+            number(QStringLiteral("$") + numberText(std::round(c.usdPerGpu)), c.usdPerGpu),
+            number(signedPercentText(c.error), c.error),
+            cell(QStringLiteral("%1 / %2").arg(published, numberText(c.switches))),
+            f.isCheck() ? cell(verdictText(verdict, f.tolerance), verdictRank(verdict))
+                        : cell(QObject::tr("fit (calibration)"), -1)};
+        QString tip = QObject::tr("<b>%1</b><br>%2")
+                          .arg(QString::fromStdString(f.id),
+                               QString::fromStdString(f.source).toHtmlEscaped());
+        for (const std::string* text : {&f.note, &f.finding})
+            if (!text->empty())
+                tip += QStringLiteral("<br><i>%1</i>")
+                           .arg(QString::fromStdString(*text).toHtmlEscaped());
+        appendRow(table, row, tip, f.isCheck() ? verdict : model::Verdict::Within);
     }
 }
 

@@ -28,4 +28,8 @@ void fillStepTable(QStandardItemModel& table, const model::ValidationReport& rep
 /// tier, exact or not.
 void fillSizingTable(QStandardItemModel& table, const model::ValidationReport& report);
 
+/// The build-out rows: published and FabricLab cost per GPU of the parts the source counts,
+/// error, switch counts, set and verdict (fit rows show the calibration, unjudged).
+void fillCostTable(QStandardItemModel& table, const model::ValidationReport& report);
+
 } // namespace fabriclab::views
