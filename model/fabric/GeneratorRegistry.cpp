@@ -11,10 +11,11 @@ namespace fabriclab::model {
 std::span<const GeneratorEntry> generators() {
     static const std::array<GeneratorEntry, 3> registry{{
         {"leaf-spine", "two tiers: leaves under a spine layer (rail-optimized or top-of-rack)",
-         generateLeafSpine},
-        {"fat-tree", "three tiers: pods of leaves and spines under core planes", generateFatTree},
+         generateLeafSpine, true, false, false},
+        {"fat-tree", "three tiers: pods of leaves and spines under core planes", generateFatTree,
+         true, true, false},
         {"rail-only", "one tier: a switch per rail, no spine; rails meet over NVLink",
-         generateRailOnly},
+         generateRailOnly, false, false, true},
     }};
     return registry;
 }

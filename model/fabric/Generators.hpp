@@ -29,6 +29,13 @@ struct GeneratorEntry {
     std::string_view kind;        ///< the design file's generator "kind"
     std::string_view description; ///< one line for menus and --help
     std::function<Topology(const GeneratorParams&)> generate;
+    /// Builds tiers above the leaves, so the spine radix and the oversubscription shape
+    /// it (a rail-only fabric has none: the dialog and fabric panel leave them off).
+    bool hasUplinks = true;
+    /// The third tier's fields apply (coreRadix, spineOversubscription, serversPerPod).
+    bool hasCore = false;
+    /// Every server's NIC r lands on rail switch r whatever railOptimized says.
+    bool alwaysRails = false;
 };
 
 std::span<const GeneratorEntry> generators();

@@ -147,7 +147,7 @@ private:
         p.nicSpeed = Gbps(readNumber(g, "nicGbps", -1e12, 1e12, fabric.portSpeed.value));
         p.railOptimized =
             g.has("railOptimized") ? g["railOptimized"].boolean() : p.nicsPerServer > 1;
-        if (p.kind == "rail-only") {
+        if (findGenerator(p.kind)->alwaysRails) {
             // Rails are the whole fabric there; "false" would ask for something else.
             if (g.has("railOptimized") && !p.railOptimized)
                 g["railOptimized"].fail("a rail-only fabric is rail-optimized: true or absent");

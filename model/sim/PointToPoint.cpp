@@ -93,8 +93,9 @@ CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
         if (!c.network.reaches({c.group.servers[0], 0}, {c.group.servers[1], c.rails - 1}))
             throw std::invalid_argument(
                 "a direct all-to-all sends from NIC 1 to NIC " + std::to_string(c.rails) +
-                ", but no switch path joins those rails (the spines serve separate rail "
-                "planes); use pxn or auto, which cross NVLink to the right rail first");
+                ", but no switch path joins those rails (rail switches without a spine, or "
+                "spines serving separate rail planes); use pxn or auto, which cross NVLink to "
+                "the right rail first");
     }
     const auto build = [&](double bytesEach) { return allToAllTransfers(c, pxn, bytesEach); };
     if (c.servers > 1)

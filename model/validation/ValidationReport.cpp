@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 
 namespace fabriclab::model {
@@ -196,11 +197,11 @@ std::string formatValidation(const ValidationReport& report) {
             }
             const std::string switches =
                 f.publishedSwitches < 0 ? "-" : std::to_string(f.publishedSwitches);
-            std::snprintf(line, sizeof line,
-                          "  %-5s %-7s  %-38s %10.0f %10.0f %+7.1f%% %9.0f%%  %s/%d, %s\n",
-                          f.set.c_str(), verdictText(c.withinTolerance, f.knownMiss()),
-                          f.id.c_str(), f.publishedUsdPerGpu, c.usdPerGpu, 100 * c.error,
-                          100 * f.tolerance, switches.c_str(), c.switches, parts.c_str());
+            std::snprintf(
+                line, sizeof line, "  %-5s %-7s  %-38s %10.0f %10.0f %+7.1f%% %9.0f%%  %s/%d, %s\n",
+                f.set.c_str(), verdictText(c.withinTolerance, f.knownMiss()), f.id.c_str(),
+                std::round(f.publishedUsdPerGpu), std::round(c.usdPerGpu), 100 * c.error,
+                100 * f.tolerance, switches.c_str(), c.switches, parts.c_str());
             out += line;
         }
         int fitCount = 0;
@@ -210,11 +211,19 @@ std::string formatValidation(const ValidationReport& report) {
                 ++fitCount;
                 fitWithin += report.buildOutChecks[i].withinTolerance;
             }
-        std::snprintf(line, sizeof line,
-                      "# cost per GPU: %d of %d check build-outs within tolerance; fit: %d of %d "
-                      "(they gave the price catalog its numbers)\n",
-                      report.score.buildOutWithin, report.score.buildOutCount, fitWithin, fitCount);
-        out += line;
+        // Appended piece by piece: GCC 12 warns (-Wrestrict) on " " + std::to_string(...).
+        std::string summary = "# cost per GPU:";
+        if (report.score.buildOutCount > 0) {
+            summary.append(" ").append(std::to_string(report.score.buildOutWithin));
+            summary.append(" of ").append(std::to_string(report.score.buildOutCount));
+            summary.append(" check build-outs within tolerance").append(fitCount > 0 ? ";" : "");
+        }
+        if (fitCount > 0) {
+            summary.append(" fit ").append(std::to_string(fitWithin));
+            summary.append(" of ").append(std::to_string(fitCount));
+            summary.append(" (they gave the price catalog its numbers)");
+        }
+        out.append(summary).append("\n");
     }
     return out;
 }

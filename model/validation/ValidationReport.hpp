@@ -49,8 +49,9 @@ std::string formatValidation(const ValidationReport& report);
 /// {"score": {...}, "figures": [{id, set, published, measure, fabriclab, errorVsMiddle,
 /// withinTolerance, knownMiss, algorithm, protocol, tolerance, source}, ...],
 ///  "stepTimes": [{id, publishedSeconds, fabriclabSeconds, ...}], "referenceArchitectures":
-///  [{id, published, fabriclab, exact, source}], "buildOuts": [{id, set, publishedUsdPerGpu,
-///  fabriclabUsdPerGpu, error, switches, ...}]}
+///  [{id, published, fabriclab, exact, source}], "buildOuts": [{id, set, parts,
+///  publishedUsdPerGpu, fabriclabUsdPerGpu, error, tolerance, publishedSwitches,
+///  fabriclabSwitches, withinTolerance, knownMiss, source}]}
 std::string validationJson(const ValidationReport& report);
 
 } // namespace fabriclab::model

@@ -55,7 +55,7 @@ nlohmann::json randomDesign(std::mt19937_64& random, const Catalog& catalog) {
         return std::uniform_int_distribution<int>(low, high)(random);
     };
     const std::vector<std::string> fabrics = idsOf(catalog.fabrics());
-    const std::string kind = pick(std::vector<std::string>{"leaf-spine", "fat-tree"});
+    const std::string kind = pick(std::vector<std::string>{"leaf-spine", "fat-tree", "rail-only"});
     const int gpusPerServer = pick(std::vector<int>{1, 2, 4, 8});
     const int radix = pick(std::vector<int>{16, 32, 64});
     nlohmann::json generator = {{"kind", kind},
@@ -63,7 +63,7 @@ nlohmann::json randomDesign(std::mt19937_64& random, const Catalog& catalog) {
                                 {"gpusPerServer", gpusPerServer},
                                 {"nicsPerServer", pick(std::vector<int>{1, 2, 4, 8, 16})},
                                 {"nicGbps", pick(std::vector<int>{100, 200, 400, 800})},
-                                {"railOptimized", between(0, 1) == 1},
+                                {"railOptimized", kind == "rail-only" || between(0, 1) == 1},
                                 {"leafRadix", radix},
                                 {"spineRadix", radix},
                                 {"oversubscription", pick(std::vector<double>{1, 1.5, 2, 3, 4})}};

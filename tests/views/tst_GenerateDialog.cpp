@@ -173,6 +173,13 @@ void tst_GenerateDialog::railOnlyHasNoSpineToSize() {
                               "spineOversubscription", "serversPerPod", "railOptimized"})
         QVERIFY2(!dialog.findChild<QWidget*>(QLatin1String(field))->isEnabled(), field);
     QVERIFY(rail->isChecked());
+    // Back to two tiers, the user's own choice (top-of-rack) returns with the field.
+    kind->setCurrentIndex(kind->findData(QStringLiteral("leaf-spine")));
+    QVERIFY(rail->isEnabled());
+    QVERIFY(!rail->isChecked());
+    QVERIFY(dialog.findChild<QWidget*>(QStringLiteral("spineRadix"))->isEnabled());
+    kind->setCurrentIndex(kind->findData(QStringLiteral("rail-only")));
+    QVERIFY(rail->isChecked());
     // The sample's 128 servers of 8 x 400G on 128-port rail switches (SN5600 at 400G): one
     // switch per rail, each its own plane.
     auto* planes = dialog.findChild<QLabel*>(QStringLiteral("planesNote"));

@@ -19,6 +19,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -29,8 +30,6 @@ namespace {
 
 // Short enough to feel live, long enough that typing "2048" builds one preview, not four.
 constexpr int kPreviewDelayMs = 100;
-const char* const kFatTree = "fat-tree";
-const char* const kRailOnly = "rail-only";
 
 // The widgets are deliberately wider than the generator's limits, so that the generator,
 // not a silently clamping spin box, says what the limit is.
@@ -279,9 +278,11 @@ void GenerateDialog::setRequest(const model::GeneratorParams& p) {
 }
 
 void GenerateDialog::updateKindFields() {
-    const QString kind = m_kind->currentData().toString();
-    const bool fatTree = kind == QLatin1String(kFatTree);
-    const bool railOnly = kind == QLatin1String(kRailOnly);
+    const model::GeneratorEntry* entry =
+        model::findGenerator(m_kind->currentData().toString().toStdString());
+    const bool core = entry && entry->hasCore;
+    const bool uplinks = !entry || entry->hasUplinks;
+    const bool alwaysRails = entry && entry->alwaysRails;
     const auto enable = [this](QWidget* field, bool on) {
         field->setEnabled(on);
         if (QWidget* label = m_form->labelForField(field))
@@ -289,14 +290,21 @@ void GenerateDialog::updateKindFields() {
     };
     for (QWidget* field : {static_cast<QWidget*>(m_coreRadix), static_cast<QWidget*>(m_spineRatio),
                            static_cast<QWidget*>(m_serversPerPod)})
-        enable(field, fatTree);
-    // One tier of rail switches: nothing above the leaves to size, and the rails are the
-    // design, so the checkbox shows them on without offering to take them away.
-    for (QWidget* field : {static_cast<QWidget*>(m_spineRadix), static_cast<QWidget*>(m_ratio),
-                           static_cast<QWidget*>(m_rail)})
-        enable(field, !railOnly);
-    if (railOnly)
+        enable(field, core);
+    for (QWidget* field : {static_cast<QWidget*>(m_spineRadix), static_cast<QWidget*>(m_ratio)})
+        enable(field, uplinks);
+    // A rail-only fabric is its rails: the checkbox shows them on without offering to take
+    // them away, and gives back the user's own choice when another kind is picked.
+    enable(m_rail, !alwaysRails);
+    if (alwaysRails && !m_railChoice) {
+        m_railChoice = m_rail->isChecked();
+        const QSignalBlocker quiet(m_rail);
         m_rail->setChecked(true);
+    } else if (!alwaysRails && m_railChoice) {
+        const QSignalBlocker quiet(m_rail);
+        m_rail->setChecked(*m_railChoice);
+        m_railChoice.reset();
+    }
 }
 
 void GenerateDialog::schedulePreview() {

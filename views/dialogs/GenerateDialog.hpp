@@ -66,6 +66,8 @@ private:
     QSpinBox* m_nics = nullptr;
     QDoubleSpinBox* m_nicSpeed = nullptr;
     QCheckBox* m_rail = nullptr;
+    /// The rail checkbox as the user left it while a rail-only kind shows it forced on.
+    std::optional<bool> m_railChoice;
     QSpinBox* m_leafRadix = nullptr;
     QSpinBox* m_spineRadix = nullptr;
     QSpinBox* m_coreRadix = nullptr;

@@ -40,6 +40,29 @@ QString counts(const model::TierCounts& s, const model::CableCounts& c) {
              numberText(static_cast<double>(c.spineCore)));
 }
 
+/// Sorts ids as a person reads them: "h100-sheet-128-servers" before "-1024-", numbers
+/// compared by value (each run of digits padded to the same width).
+QString naturalKey(const QString& text) {
+    QString key;
+    QString digits;
+    const auto flush = [&] {
+        key += digits.rightJustified(12, QLatin1Char('0'));
+        digits.clear();
+    };
+    for (const QChar c : text) {
+        if (c.isDigit()) {
+            digits += c;
+            continue;
+        }
+        if (!digits.isEmpty())
+            flush();
+        key += c;
+    }
+    if (!digits.isEmpty())
+        flush();
+    return key;
+}
+
 /// Adds `row` with `tip` on every cell, coloured by its verdict.
 void appendRow(QStandardItemModel& table, const QList<QStandardItem*>& row, const QString& tip,
                model::Verdict verdict) {
@@ -165,8 +188,9 @@ void fillCostTable(QStandardItemModel& table, const model::ValidationReport& rep
             f.publishedSwitches < 0 ? QStringLiteral("—") : numberText(f.publishedSwitches);
         // A fit row is the calibration on show, not a verdict.
         const model::Verdict verdict = model::verdictOf(c.withinTolerance, f.knownMiss());
+        const QString id = QString::fromStdString(f.id);
         QList<QStandardItem*> row{
-            cell(QString::fromStdString(f.id)),
+            cell(id, naturalKey(id)),
             cell(QString::fromStdString(f.set)),
             cell(parts.join(QStringLiteral(" + "))),
             number(QStringLiteral("$") + numberText(std::round(f.publishedUsdPerGpu)),

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/panels/FabricPanel.hpp"
 
+#include "model/fabric/Generators.hpp"
+
 #include "model/analysis/Oversubscription.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
@@ -206,7 +208,9 @@ void FabricPanel::showMeasuredRatio() {
 
 bool FabricPanel::rebuildsAtARatio() const {
     const auto& generator = m_document.design().generator;
-    return generator && generator->kind != "rail-only";
+    const model::GeneratorEntry* entry =
+        generator ? model::findGenerator(generator->kind) : nullptr;
+    return entry && entry->hasUplinks;
 }
 
 void FabricPanel::showIdle() {
