@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/catalog/Catalog.hpp"
+#include "model/design/Design.hpp"
 #include "model/io/JsonCursor.hpp"
 
 #include <nlohmann/json.hpp>
@@ -19,6 +21,11 @@ nlohmann::json parseFile(std::string_view json, const std::string& origin);
 
 /// The case's "source", which every figure states; fails when missing or empty.
 std::string requiredSource(const JsonCursor& c);
+
+/// The design a table describes: `generator` (the design file's object, as the table states
+/// it) expanded on `fabric`, read as any design file is, named `name`.
+Design generatedDesign(const std::string& name, const std::string& fabric,
+                       const nlohmann::json& generator, const Catalog& catalog);
 
 /// Every case of the file, each read by `readCase(const JsonCursor&)`.
 template <typename Figure, typename ReadCase>

@@ -3,7 +3,6 @@
 #include "model/validation/PublishedArchitectures.hpp"
 
 #include "model/catalog/EmbeddedCatalogs.hpp"
-#include "model/io/DesignFile.hpp"
 #include "model/validation/FigureFile.hpp"
 
 namespace fabriclab::model {
@@ -51,12 +50,8 @@ const std::vector<ArchitectureFigure>& builtinArchitectureFigures() {
 
 ArchitectureCheck checkArchitectureFigure(const ArchitectureFigure& f, const Catalog& catalog) {
     const double speed = f.generator.value("nicGbps", 400.0);
-    const nlohmann::json file = {{"format", "fabriclab-design"},
-                                 {"version", 1},
-                                 {"name", f.id},
-                                 {"fabric", speed >= 800 ? "ib-xdr" : "ib-ndr"},
-                                 {"generator", f.generator}};
-    const Design design = parseDesign(file.dump(), f.id, catalog);
+    const Design design =
+        figures::generatedDesign(f.id, speed >= 800 ? "ib-xdr" : "ib-ndr", f.generator, catalog);
     ArchitectureCheck check;
     check.switches = design.topology.switchCounts();
     check.cables = design.topology.cableCounts();

@@ -4,16 +4,24 @@
 
 #include "model/catalog/EmbeddedCatalogs.hpp"
 #include "model/cost/CostModel.hpp"
-#include "model/io/DesignFile.hpp"
 #include "model/validation/FigureFile.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <utility>
 
 namespace fabriclab::model {
 
 namespace {
 
 constexpr const char* kOrigin = "published build-outs";
+
+/// Each part's name in the file and its flag.
+constexpr std::pair<std::string_view, bool BuildOutParts::*> kParts[] = {
+    {"switches", &BuildOutParts::switches},
+    {"nics", &BuildOutParts::nics},
+    {"cables", &BuildOutParts::cables}};
 
 BuildOutParts readParts(const JsonCursor& c) {
     BuildOutParts parts{false, false, false};
@@ -22,14 +30,11 @@ BuildOutParts readParts(const JsonCursor& c) {
     for (std::size_t i = 0; i < c.size(); ++i) {
         const JsonCursor part = c.at(i);
         const std::string name = part.string();
-        if (name == "switches")
-            parts.switches = true;
-        else if (name == "nics")
-            parts.nics = true;
-        else if (name == "cables")
-            parts.cables = true;
-        else
+        const auto* known = std::find_if(std::begin(kParts), std::end(kParts),
+                                         [&](const auto& entry) { return entry.first == name; });
+        if (known == std::end(kParts))
             part.fail("expected \"switches\", \"nics\" or \"cables\"");
+        parts.*(known->second) = true;
     }
     return parts;
 }
@@ -63,6 +68,14 @@ BuildOutFigure readBuildOut(const JsonCursor& c) {
 
 } // namespace
 
+std::vector<std::string_view> partNames(const BuildOutParts& parts) {
+    std::vector<std::string_view> names;
+    for (const auto& [name, flag] : kParts)
+        if (parts.*flag)
+            names.push_back(name);
+    return names;
+}
+
 std::vector<BuildOutFigure> readBuildOutFigures(std::string_view json) {
     return figures::readCases<BuildOutFigure>(json, kOrigin, readBuildOut);
 }
@@ -74,12 +87,7 @@ const std::vector<BuildOutFigure>& builtinBuildOutFigures() {
 }
 
 BuildOutCheck checkBuildOutFigure(const BuildOutFigure& f, const Catalog& catalog) {
-    const nlohmann::json file = {{"format", "fabriclab-design"},
-                                 {"version", 1},
-                                 {"name", f.id},
-                                 {"fabric", f.fabric},
-                                 {"generator", f.generator}};
-    const Design design = parseDesign(file.dump(), f.id, catalog);
+    const Design design = figures::generatedDesign(f.id, f.fabric, f.generator, catalog);
     const CostReport cost = estimateCost(design.topology, design.fabric.spec, catalog.prices());
     const double counted = (f.parts.switches ? cost.switches.value : 0) +
                            (f.parts.nics ? cost.nics.value : 0) +

@@ -22,6 +22,9 @@ struct BuildOutParts {
     bool cables = true; ///< cables and transceivers
 };
 
+/// The parts `parts` counts, as the file names them ("switches", "nics", "cables").
+std::vector<std::string_view> partNames(const BuildOutParts& parts);
+
 struct BuildOutFigure {
     std::string id;
     std::string set; ///< "fit" (catalog prices were taken from it) or "check"

@@ -90,8 +90,10 @@ struct ValidationScore {
     int stepWithin = 0;
     int architectureCount = 0;
     int architectureExact = 0;
-    int buildOutCount = 0;  ///< check build-outs
-    int buildOutWithin = 0; ///< of those, cost within tolerance and switch count exact
+    int buildOutCount = 0;    ///< check build-outs
+    int buildOutWithin = 0;   ///< of those, cost within tolerance and switch count exact
+    int buildOutFitCount = 0; ///< fit build-outs (shown, not counted as evidence)
+    int buildOutFitWithin = 0;
 };
 
 /// A figure's standing: a known miss stays in its set and in its count, marked, so that a

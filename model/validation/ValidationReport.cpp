@@ -11,7 +11,7 @@ namespace fabriclab::model {
 
 namespace {
 
-bool inSet(const PublishedFigure& f, FigureSet set) {
+template <typename Figure> bool inSet(const Figure& f, FigureSet set) {
     return set == FigureSet::All || (set == FigureSet::Check) == f.isCheck();
 }
 
@@ -39,18 +39,6 @@ const char* verdictText(bool withinTolerance, bool knownMiss) {
     return "MISS";
 }
 
-/// The parts a build-out counts, as its file names them.
-std::vector<const char*> partNames(const BuildOutParts& parts) {
-    std::vector<const char*> names;
-    if (parts.switches)
-        names.push_back("switches");
-    if (parts.nics)
-        names.push_back("nics");
-    if (parts.cables)
-        names.push_back("cables");
-    return names;
-}
-
 } // namespace
 
 ValidationReport runValidation(const Catalog& catalog, FigureSet set, std::stop_token stop,
@@ -67,7 +55,7 @@ ValidationReport runValidation(const Catalog& catalog, FigureSet set, std::stop_
     }
     if (!figures)
         for (const BuildOutFigure& f : builtinBuildOutFigures())
-            if (set == FigureSet::All || (set == FigureSet::Check) == f.isCheck())
+            if (inSet(f, set))
                 report.buildOuts.push_back(f);
     const int total = static_cast<int>(report.figures.size() + report.steps.size() +
                                        report.architectures.size() + report.buildOuts.size());
@@ -112,11 +100,17 @@ ValidationReport runValidation(const Catalog& catalog, FigureSet set, std::stop_
     report.score.architectureCount = static_cast<int>(report.architectureChecks.size());
     for (const ArchitectureCheck& c : report.architectureChecks)
         report.score.architectureExact += c.exact;
-    for (std::size_t i = 0; i < report.buildOuts.size(); ++i)
+    for (std::size_t i = 0; i < report.buildOuts.size(); ++i) {
+        ValidationScore& s = report.score;
+        const bool within = report.buildOutChecks[i].withinTolerance;
         if (report.buildOuts[i].isCheck()) {
-            ++report.score.buildOutCount;
-            report.score.buildOutWithin += report.buildOutChecks[i].withinTolerance;
+            ++s.buildOutCount;
+            s.buildOutWithin += within;
+        } else {
+            ++s.buildOutFitCount;
+            s.buildOutFitWithin += within;
         }
+    }
     return report;
 }
 
@@ -184,13 +178,13 @@ std::string formatValidation(const ValidationReport& report) {
         out += line;
     }
     if (!report.buildOuts.empty()) {
-        out += "\n# set   verdict  build-out, cost per GPU in USD          pub"
-               "lished  FabricLab    error  tolerance  switches (published/FabricLab), parts\n";
+        out += "\n# set   verdict  build-out, cost per GPU in USD          published  FabricLab"
+               "    error  tolerance  switches (published/FabricLab), parts\n";
         for (std::size_t i = 0; i < report.buildOuts.size(); ++i) {
             const BuildOutFigure& f = report.buildOuts[i];
             const BuildOutCheck& c = report.buildOutChecks[i];
             std::string parts;
-            for (const char* name : partNames(f.parts)) {
+            for (const std::string_view name : partNames(f.parts)) {
                 if (!parts.empty())
                     parts += '+';
                 parts += name;
@@ -204,13 +198,8 @@ std::string formatValidation(const ValidationReport& report) {
                 100 * f.tolerance, switches.c_str(), c.switches, parts.c_str());
             out += line;
         }
-        int fitCount = 0;
-        int fitWithin = 0;
-        for (std::size_t i = 0; i < report.buildOuts.size(); ++i)
-            if (!report.buildOuts[i].isCheck()) {
-                ++fitCount;
-                fitWithin += report.buildOutChecks[i].withinTolerance;
-            }
+        const int fitCount = report.score.buildOutFitCount;
+        const int fitWithin = report.score.buildOutFitWithin;
         // Appended piece by piece: GCC 12 warns (-Wrestrict) on " " + std::to_string(...).
         std::string summary = "# cost per GPU:";
         if (report.score.buildOutCount > 0) {
@@ -242,7 +231,9 @@ std::string validationJson(const ValidationReport& report) {
                     {"architectureCount", s.architectureCount},
                     {"architectureExact", s.architectureExact},
                     {"buildOutCount", s.buildOutCount},
-                    {"buildOutWithin", s.buildOutWithin}};
+                    {"buildOutWithin", s.buildOutWithin},
+                    {"buildOutFitCount", s.buildOutFitCount},
+                    {"buildOutFitWithin", s.buildOutFitWithin}};
     out["figures"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < report.figures.size(); ++i) {
         const PublishedFigure& f = report.figures[i];
@@ -298,7 +289,7 @@ std::string validationJson(const ValidationReport& report) {
         const BuildOutFigure& f = report.buildOuts[i];
         const BuildOutCheck& c = report.buildOutChecks[i];
         nlohmann::ordered_json parts = nlohmann::ordered_json::array();
-        for (const char* name : partNames(f.parts))
+        for (const std::string_view name : partNames(f.parts))
             parts.push_back(name);
         out["buildOuts"].push_back(
             {{"id", f.id},

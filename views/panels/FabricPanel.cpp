@@ -2,9 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/panels/FabricPanel.hpp"
 
-#include "model/fabric/Generators.hpp"
-
 #include "model/analysis/Oversubscription.hpp"
+#include "model/fabric/Generators.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
 #include "views/panels/DesignRegeneration.hpp"
