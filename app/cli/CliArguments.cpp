@@ -121,8 +121,10 @@ std::string usageText() {
 
 Usage:
   fabriclab-cli run DESIGN [--fabric ID] [--json]       full report for one design
-  fabriclab-cli compare DESIGN --fabrics ID,ID,... [--json]
-                                                        the same design on several fabrics
+  fabriclab-cli compare DESIGN --fabrics ID,ID,... [--ownership owned|rented] [--json]
+                                                        the same design on several fabrics,
+                                                        each built with its own switches,
+                                                        and the verdict
   fabriclab-cli sweep DESIGN --servers N,N,... [--fabrics ID,...] [--json] [--shard I/N]
                                                         regenerate at several sizes
   fabriclab-cli sweep --merge FILE...  [--json]        join the shards' lines into one table
@@ -143,6 +145,9 @@ Options:
   --servers N,...    server counts to sweep; the design needs a "generator"
   --prices FILE      price catalog to cost with (same format as resources/catalog/prices.json)
   --months N         amortization period for $/GPU-hour (default from the price catalog: 36)
+  --ownership MODE   owned (servers, fabric and energy over --months; the default) or rented
+                     (every GPU-hour at the GPU's on-demand price); a cloud's own fabric
+                     (efa) is always priced as that cloud rents it
   --seed N           seed for static-ECMP hashing and the bisection traffic permutation (default 1)
   --train-tokens N   token budget for time, GPU-hours and cost to train (default 1e12)
   --json             machine-readable output: one object (run, validate) or an array
@@ -250,6 +255,11 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             parsed.protocol = value();
         } else if (arg == "--prices") {
             parsed.pricesFile = value();
+        } else if (arg == "--ownership") {
+            parsed.ownership = value();
+            if (*parsed.ownership != "owned" && *parsed.ownership != "rented")
+                throw UsageError("--ownership expects owned or rented, got \"" + *parsed.ownership +
+                                 "\"");
         } else if (arg == "--months") {
             parsed.months = parseMonths(arg, value());
         } else if (arg == "--seed") {
@@ -282,7 +292,7 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         // The figures name their own clusters; nothing else applies.
         if (!parsed.design.empty() || parsed.fabric || !parsed.fabrics.empty() ||
             !parsed.servers.empty() || parsed.pricesFile || parsed.months || parsed.seed ||
-            parsed.trainTokens)
+            parsed.trainTokens || parsed.ownership)
             throw UsageError("validate takes only --set, --figures and --json");
         return parsed;
     }

@@ -25,6 +25,7 @@ struct CliArguments {
     std::vector<int> servers;              ///< sweep --servers
     std::optional<std::string> pricesFile; ///< --prices
     std::optional<double> months;          ///< --months
+    std::optional<std::string> ownership;  ///< --ownership owned|rented
     std::optional<std::uint64_t> seed;     ///< --seed: ECMP hashes and traffic permutation
     std::optional<double> trainTokens;     ///< --train-tokens
     bool json = false;

@@ -7,6 +7,7 @@
 #include "model/io/DesignFile.hpp"
 #include "model/io/JsonCursor.hpp"
 #include "model/io/TextFile.hpp"
+#include "model/report/FabricComparison.hpp"
 #include "model/report/NcclTests.hpp"
 #include "model/validation/ValidationReport.hpp"
 
@@ -48,13 +49,58 @@ std::string executeMerge(const CliArguments& args) {
     return args.json ? jsonArray(rows) : formatSweepRows(rows);
 }
 
-/// `run`, `compare` and `sweep` on the design named in the arguments.
+/// `compare`: the design built on each fabric with that fabric's own switches (or, drawn
+/// by hand, priced with its parts), run, and weighed by model::fabricVerdict.
+std::string executeCompare(const CliArguments& args, const Design& design, const Catalog& catalog,
+                           const RunOptions& run) {
+    ComparisonOptions options;
+    options.run = run;
+    options.run.simulate = true; // the verdict weighs the step and the collective
+    if (args.ownership)
+        options.ownership.mode = *ownershipModeFromString(*args.ownership);
+    options.ownership.amortizationMonths = args.months;
+    for (const std::string& fabric : args.fabrics)
+        if (!catalog.findFabric(fabric))
+            throw std::invalid_argument("unknown fabric \"" + fabric + "\"");
+    std::vector<ComparedFabric> rows;
+    for (const std::string& fabric : args.fabrics)
+        rows.push_back(compareOnFabric(design, catalog, fabric, options));
+    const FabricVerdict verdict = comparisonVerdict(rows, design);
+    if (!args.json)
+        return formatComparison(rows, verdict);
+    std::vector<nlohmann::ordered_json> table;
+    for (const ComparedFabric& row : rows) {
+        nlohmann::ordered_json json =
+            row.ok() ? reportToJson(*row.report) : nlohmann::ordered_json::object();
+        json["fabric"] = row.fabricId;
+        json["basis"] = row.basis;
+        if (!row.ok())
+            json["error"] = row.error;
+        json["recommended"] = row.ok() && row.fabricId == verdict.recommendedId;
+        if (row.outcome.evidence) {
+            const Evidence& e = *row.outcome.evidence;
+            json["evidence"] = {{"figure", e.figureId},
+                                {"servers", e.servers},
+                                {"gpu", e.gpu},
+                                {"scale", e.scale},
+                                {"extrapolation", e.extrapolation}};
+        } else if (row.ok()) {
+            json["evidence"] = nullptr;
+        }
+        table.push_back(std::move(json));
+    }
+    return jsonArray(table);
+}
+
+/// `run` and `sweep` on the design named in the arguments.
 std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
     RunOptions options;
     options.amortizationMonths = args.months;
     options.seed = args.seed.value_or(options.seed);
     options.trainTokens = args.trainTokens.value_or(options.trainTokens);
+    if (args.ownership)
+        options.ownership = *ownershipModeFromString(*args.ownership);
 
     if (args.command == "run") {
         options.fabricId = args.fabric;
@@ -62,8 +108,10 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
         return args.json ? reportToJson(report).dump(2) + "\n" : formatReport(report);
     }
 
-    // The text table shows topology, bisection and cost only: skip the simulations. A
-    // shard writes JSON lines, so it simulates as --json does.
+    if (args.command == "compare")
+        return executeCompare(args, design, catalog, options);
+    // The sweep's text table shows topology, bisection and cost only: skip the simulations.
+    // A shard writes JSON lines, so it simulates as --json does.
     const bool rows = args.json || args.shard;
     options.simulate = rows;
     std::vector<RunReport> reports;
@@ -79,10 +127,7 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
             row["servers"] = reports.back().servers;
         table.push_back(std::move(row));
     };
-    if (args.command == "compare") {
-        for (const auto& fabric : args.fabrics)
-            evaluate(design, fabric, false);
-    } else if (args.shard) {
+    if (args.shard) {
         // Points in the order the whole sweep runs them, numbered; this shard's only.
         const Shard shard = parseShard(*args.shard);
         const auto fabrics = fabricsOrDesign(args, design);
@@ -103,12 +148,11 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
             }
         }
         return lines;
-    } else {
-        for (const int servers : args.servers) {
-            const Design sized = withServers(design, servers);
-            for (const auto& fabric : fabricsOrDesign(args, design))
-                evaluate(sized, fabric, true);
-        }
+    }
+    for (const int servers : args.servers) {
+        const Design sized = withServers(design, servers);
+        for (const auto& fabric : fabricsOrDesign(args, design))
+            evaluate(sized, fabric, true);
     }
     return render(args, reports, table);
 }

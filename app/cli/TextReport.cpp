@@ -80,7 +80,24 @@ std::string formatReport(const RunReport& r) {
         out << "  to train      " << grouped(r.training->tokens)
             << " tokens: " << fixed(r.training->seconds / 86400, 1) << " days, "
             << grouped(r.training->gpuHours) << " GPU-hours, $" << grouped(r.training->costUsd)
-            << "\n";
+            << " rented\n";
+    const OwnershipCost& own = r.ownership;
+    if (own.priced) {
+        out << "  cluster cost  " << usd(own.totalUsd) << " " << toString(own.mode) << " over "
+            << fixed(own.months, 0) << " months: ";
+        if (own.mode == OwnershipMode::Owned)
+            out << "GPU servers " << usd(own.serversUsd) << ", fabric " << usd(own.fabricUsd)
+                << ", energy " << usd(own.energyUsd);
+        else
+            out << own.rentalOffer;
+        out << "; " << usdCents(own.perGpuHourUsd) << " per GPU-hour";
+        if (own.perMillionTokensUsd > 0)
+            out << ", " << usdCents(own.perMillionTokensUsd) << " per million tokens";
+        out << "\n";
+        for (const PriceUsed& price : own.prices)
+            out << "  priced with   " << price.what << ": " << price.value << " " << price.unit
+                << " (" << price.source << ")\n";
+    }
     out << "  bill of materials\n";
     for (const auto& line : c.bom)
         out << "    " << grouped(static_cast<double>(line.quantity)) << " x " << line.item << " @ $"
@@ -106,6 +123,40 @@ std::string formatTable(const std::vector<RunReport>& reports) {
                       grouped(r.cost.capex.value).c_str(), r.cost.perGpuHour);
         out << line;
     }
+    return out.str();
+}
+
+std::string formatComparison(const std::vector<ComparedFabric>& rows,
+                             const FabricVerdict& verdict) {
+    std::ostringstream out;
+    char line[320];
+    std::snprintf(line, sizeof line, "%-16s %6s %6s %6s %14s %10s %10s %10s %11s\n", "fabric",
+                  "leaf", "spine", "core", "fabric capex $", "busbw GB/s", "step s", "$/GPU-h",
+                  "$/M tokens");
+    out << line;
+    for (const ComparedFabric& row : rows) {
+        if (!row.ok()) {
+            out << row.fabricId << ": cannot run this design: " << row.error << "\n";
+            continue;
+        }
+        const RunReport& r = *row.report;
+        const FabricOutcome& o = row.outcome;
+        std::snprintf(line, sizeof line, "%-16s %6d %6d %6d %14s %10.1f %10.3f %10s %11s %s\n",
+                      row.fabricId.c_str(), r.switches.leaf, r.switches.spine, r.switches.core,
+                      grouped(r.cost.capex.value).c_str(), r.collective.busBwGBps,
+                      r.step ? r.step->stepSeconds : 0.0,
+                      row.ownership.priced ? usdCents(row.ownership.perGpuHourUsd).c_str() : "-",
+                      o.perMillionTokensUsd > 0 ? usdCents(o.perMillionTokensUsd).c_str() : "-",
+                      row.fabricId == verdict.recommendedId ? "<- recommended" : "");
+        out << line;
+    }
+    out << "\nhow each fabric was built:\n";
+    for (const ComparedFabric& row : rows)
+        if (!row.basis.empty())
+            out << "  " << row.fabricId << ": " << row.basis << "\n";
+    out << "\n" << verdict.headline << "\n";
+    for (const std::string& reason : verdict.reasons)
+        out << "  - " << reason << "\n";
     return out.str();
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/catalog/Catalog.hpp"
+#include "model/report/FabricComparison.hpp"
 #include "model/report/RunReport.hpp"
 
 #include <string>
@@ -16,6 +17,9 @@ namespace fabriclab::app {
 std::string formatReport(const model::RunReport& report);
 /// One row per report: compare and sweep side by side.
 std::string formatTable(const std::vector<model::RunReport>& reports);
+/// `compare`: each fabric's build, speed and lifetime cost, then the verdict.
+std::string formatComparison(const std::vector<model::ComparedFabric>& rows,
+                             const model::FabricVerdict& verdict);
 /// A merged sweep's rows (the `run --json` objects with "fabric" and "servers"), with the
 /// simulated figures beside the sizing: bisection delivered, bus bandwidth, step time.
 std::string formatSweepRows(const std::vector<nlohmann::ordered_json>& rows);

@@ -58,6 +58,43 @@ std::map<std::string, PricedPart> parseParts(const JsonCursor& root, std::string
     return parts;
 }
 
+/// {"value": x, "source": "..."} within [lo, hi]; the source is kept for reports.
+Sourced sourced(const JsonCursor& cursor, double lo, double hi) {
+    cursor.allowOnly({"value", "source"});
+    const std::string source = cursor["source"].string();
+    if (source.empty())
+        cursor["source"].fail("expected where the number comes from");
+    return {cursor["value"].number(lo, hi), source};
+}
+
+OwnershipPrices parseOwnership(const JsonCursor& c) {
+    c.allowOnly({"pue", "electricityUsdPerKwh", "gpus", "cloudRentals"});
+    OwnershipPrices o;
+    o.pue = sourced(c["pue"], 1, 5);
+    o.electricityUsdPerKwh = sourced(c["electricityUsdPerKwh"], 0, 10);
+    const JsonCursor gpus = c["gpus"];
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        const JsonCursor g = gpus.at(i);
+        g.allowOnly({"gpu", "serverUsdPerGpu", "serverWattsPerGpu", "rentalUsdPerGpuHour"});
+        GpuCost cost;
+        cost.gpuId = g["gpu"].string();
+        cost.serverUsdPerGpu = sourced(g["serverUsdPerGpu"], 1, 1e7);
+        cost.serverWattsPerGpu = sourced(g["serverWattsPerGpu"], 1, 1e5);
+        cost.rentalUsdPerGpuHour = sourced(g["rentalUsdPerGpuHour"], 0.01, 1e4);
+        if (o.gpus.count(cost.gpuId))
+            g["gpu"].fail("duplicate GPU \"" + cost.gpuId + "\"");
+        o.gpus.emplace(cost.gpuId, std::move(cost));
+    }
+    if (auto rentals = c.find("cloudRentals"))
+        for (std::size_t i = 0; i < rentals->size(); ++i) {
+            const JsonCursor r = rentals->at(i);
+            r.allowOnly({"fabric", "gpu", "offer", "usdPerGpuHour"});
+            o.cloudRentals.push_back({r["fabric"].string(), r["gpu"].string(), r["offer"].string(),
+                                      sourced(r["usdPerGpuHour"], 0.01, 1e4)});
+        }
+    return o;
+}
+
 PriceCatalog parsePrices(std::string_view text, const std::string& origin) {
     const auto document = parseDocument(text, origin);
     const JsonCursor root(document, origin);
@@ -70,6 +107,8 @@ PriceCatalog parsePrices(std::string_view text, const std::string& origin) {
     prices.hoursPerMonth = catalog_json::sourcedNumber(root["hoursPerMonth"], 1, 744);
     if (auto rental = root.find("gpuHourUsd"))
         prices.gpuHourUsd = catalog_json::sourcedNumber(*rental, 0, 1e4);
+    if (auto ownership = root.find("ownership"))
+        prices.ownership = parseOwnership(*ownership);
     prices.switches = parseParts(root, "switches");
     prices.nics = parseParts(root, "nics");
     prices.cables = parseParts(root, "cables");

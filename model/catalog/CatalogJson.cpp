@@ -35,7 +35,7 @@ Fabric parseFabric(const JsonCursor& c) {
     c.allowOnly({"id", "name", "transport", "portGbps", "switchRadix", "switchLatencyNs",
                  "nicLatencyNs", "routing", "lineEfficiency", "incastEfficiency",
                  "protocolOverhead", "stepLatencyUs", "inNetworkReduction", "ncclTuner", "p2p",
-                 "ringLl128StepUs", "hardware", "source"});
+                 "ringLl128StepUs", "hardware", "cloud", "source"});
     Fabric f;
     f.id = c["id"].string();
     f.name = c["name"].string();
@@ -65,6 +65,11 @@ Fabric parseFabric(const JsonCursor& c) {
         f.ncclTuner = tuner->string();
         if (f.ncclTuner != "aws-ofi-nccl")
             tuner->fail("expected \"aws-ofi-nccl\" (or no ncclTuner: NCCL's own choice)");
+    }
+    if (auto cloud = c.find("cloud")) {
+        f.cloud = cloud->string();
+        if (f.cloud.empty())
+            cloud->fail("expected the name of the cloud that rents this fabric");
     }
     if (auto p2p = c.find("p2p")) {
         p2p->allowOnly({"chunkBytes", "startUs", "peerUs", "chunkUs"});
@@ -220,6 +225,8 @@ nlohmann::json toJson(const Fabric& f) {
                              {"transceiver", f.hardware.transceiverId}}}};
     if (!f.ncclTuner.empty())
         json["ncclTuner"] = f.ncclTuner;
+    if (!f.cloud.empty())
+        json["cloud"] = f.cloud;
     if (f.ringLl128StepUs != kNcclNetRingLl128StepUs)
         json["ringLl128StepUs"] = f.ringLl128StepUs;
     if (f.p2p != P2pExecution{})

@@ -69,6 +69,9 @@ struct Fabric {
     /// The tuner plugin jobs on this fabric load in place of NCCL's choice ("aws-ofi-nccl"),
     /// empty for NCCL's own.
     std::string ncclTuner;
+    /// The cloud whose own fabric this is ("AWS" for EFA): it cannot be bought for a cluster
+    /// of one's own, only rented with that cloud's servers. Empty for a fabric anyone buys.
+    std::string cloud;
     P2pExecution p2p;
     /// Time each ring LL128 step between servers takes beyond NCCL's table, us
     /// (sim::nccl::ExecutionCosts).

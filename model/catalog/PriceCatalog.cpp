@@ -12,4 +12,17 @@ int portsAt(const PricedPart& part, double gbps) {
     return best ? best->ports : 0;
 }
 
+const GpuCost* OwnershipPrices::findGpu(std::string_view gpuId) const {
+    const auto it = gpus.find(gpuId);
+    return it == gpus.end() ? nullptr : &it->second;
+}
+
+const CloudRental* OwnershipPrices::findCloudRental(std::string_view fabricId,
+                                                    std::string_view gpuId) const {
+    for (const CloudRental& rental : cloudRentals)
+        if (rental.fabricId == fabricId && rental.gpuId == gpuId)
+            return &rental;
+    return nullptr;
+}
+
 } // namespace fabriclab::model

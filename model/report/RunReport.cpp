@@ -4,6 +4,7 @@
 
 #include "model/analysis/Connectivity.hpp"
 #include "model/core/Cancellation.hpp"
+#include "model/core/TextFormat.hpp"
 #include "model/fabric/Generators.hpp"
 
 #include <algorithm>
@@ -205,6 +206,22 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
                                CostOptions{options.amortizationMonths});
     for (const std::string& note : report.cost.notes)
         report.warnings.push_back("bill of materials: " + note);
+    // The cluster's cost of ownership, again with the throughput once a step is timed.
+    const auto priceOwnership = [&](double tokensPerSecond) {
+        OwnershipInputs in;
+        in.gpuId = workload ? workload->gpu.spec.id : std::string();
+        in.fabricId = report.fabric.id;
+        in.fabricCloud = report.fabric.cloud;
+        in.gpus = report.gpus;
+        in.fabricCapexUsd = report.cost.capex.value;
+        in.fabricWatts = report.cost.power.value;
+        in.tokensPerSecond = tokensPerSecond;
+        report.ownership =
+            ownershipCost(in, catalog.prices(), {options.ownership, options.amortizationMonths});
+        if (!workload)
+            report.ownership.unpriced = "no workload names the servers' GPU";
+    };
+    priceOwnership(0);
     if (!options.simulate)
         return report;
     if (!workloadWarning.empty())
@@ -253,8 +270,12 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         training.gpuHours = training.seconds / 3600 * simulated.gpuCount();
         // A rented GPU-hour already pays for the network it sits on: the fabric's own
         // $/GPU-hour (report.cost) is for owners comparing builds, not added again here.
-        training.costUsd = training.gpuHours * catalog.prices().gpuHourUsd;
+        // Each GPU kind rents at its own price; one the price list lacks at its fallback.
+        const GpuCost* rental = catalog.prices().ownership.findGpu(workload->gpu.spec.id);
+        training.costUsd = training.gpuHours * (rental ? rental->rentalUsdPerGpuHour.value
+                                                       : catalog.prices().gpuHourUsd);
         report.training = training;
+        priceOwnership(report.step->tokensPerSecond);
     }
     if (otherRouting.valid())
         report.otherRouting = otherRouting.get();
@@ -281,6 +302,36 @@ nlohmann::ordered_json bomJson(const std::vector<BomLine>& bom) {
                          {"totalUsd", rounded(line.total().value, 2)},
                          {"watts", rounded(line.power().value, 1)}});
     return lines;
+}
+
+nlohmann::ordered_json ownershipJson(const OwnershipCost& o) {
+    nlohmann::ordered_json json = {{"mode", std::string(toString(o.mode))}, {"priced", o.priced}};
+    if (!o.priced) {
+        json["unpriced"] = o.unpriced;
+        return json;
+    }
+    json["months"] = rounded(o.months, 2);
+    json["gpuHours"] = rounded(o.gpuHours, 0);
+    if (o.mode == OwnershipMode::Owned) {
+        json["serversUsd"] = rounded(o.serversUsd, 0);
+        json["fabricUsd"] = rounded(o.fabricUsd, 0);
+        json["energyUsd"] = rounded(o.energyUsd, 0);
+    } else {
+        json["rentalUsd"] = rounded(o.rentalUsd, 0);
+        json["offer"] = o.rentalOffer;
+    }
+    json["totalUsd"] = rounded(o.totalUsd, 0);
+    json["perGpuHourUsd"] = rounded(o.perGpuHourUsd, 4);
+    if (o.lifetimeTokens > 0) {
+        json["lifetimeTokens"] = rounded(o.lifetimeTokens, -6);
+        json["perMillionTokensUsd"] = rounded(o.perMillionTokensUsd, 4);
+    }
+    nlohmann::ordered_json prices = nlohmann::ordered_json::array();
+    for (const PriceUsed& p : o.prices)
+        prices.push_back(
+            {{"what", p.what}, {"value", p.value}, {"unit", p.unit}, {"source", p.source}});
+    json["prices"] = prices;
+    return json;
 }
 
 } // namespace
@@ -334,6 +385,7 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
           {"powerWatts", rounded(c.power.value, 1)},
           {"bom", bomJson(c.bom)}}},
     };
+    json["ownership"] = ownershipJson(r.ownership);
     // Only when there is something to say, so reports of sound designs keep their shape.
     if (!r.failures.empty())
         json["failures"] = r.failures;
@@ -352,10 +404,24 @@ FabricOutcome fabricOutcome(const RunReport& r) {
     o.perGpuHourUsd = r.cost.perGpuHour;
     if (r.step && r.training) {
         o.stepSeconds = r.step->stepSeconds;
+        o.exposedCommSeconds = r.step->exposedCommSeconds;
         o.commToCompute = r.step->commToCompute;
+        o.tokensPerSecond = r.step->tokensPerSecond;
         o.trainGpuHours = r.training->gpuHours;
         o.trainCostUsd = r.training->costUsd;
     }
+    const OwnershipCost& own = r.ownership;
+    o.priced = own.priced;
+    o.rented = own.mode == OwnershipMode::Rented;
+    o.lifeHours = own.months > 0 && r.gpus > 0 ? own.gpuHours / r.gpus : 0;
+    o.lifetimeUsd = own.totalUsd;
+    o.energyUsd = own.energyUsd;
+    o.perMillionTokensUsd = own.perMillionTokensUsd;
+    if (own.priced)
+        o.pricing =
+            own.mode == OwnershipMode::Owned
+                ? "owned over " + grouped(own.months) + " months"
+                : "rented over " + grouped(own.months) + " months (" + own.rentalOffer + ")";
     return o;
 }
 

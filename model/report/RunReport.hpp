@@ -6,6 +6,7 @@
 #include "model/analysis/Bisection.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/cost/CostModel.hpp"
+#include "model/cost/Ownership.hpp"
 #include "model/design/Design.hpp"
 #include "model/sim/BusBandwidthCurve.hpp"
 #include "model/sim/Collectives.hpp"
@@ -34,7 +35,10 @@ struct RunProgress {
 struct RunOptions {
     std::optional<std::string> fabricId;      ///< evaluate on this fabric instead of the design's
     std::optional<double> amortizationMonths; ///< the price catalog's default when absent
-    std::uint64_t seed = 1;                   ///< ECMP hashes and the bisection permutation
+    /// Owned (servers, fabric, energy) or rented; the cost of ownership's period is
+    /// `amortizationMonths`.
+    OwnershipMode ownership = OwnershipMode::Owned;
+    std::uint64_t seed = 1; ///< ECMP hashes and the bisection permutation
     /// Draws the effective bisection averages over (seeds `seed`, `seed` + 1, ...): one draw
     /// can be lucky or unlucky by a third on a static-ECMP fabric.
     int bisectionSeeds = 8;
@@ -72,7 +76,9 @@ struct TrainingEstimate {
     double tokens = 0;
     double seconds = 0;
     double gpuHours = 0;
-    double costUsd = 0; ///< GPU-hours x GPU rental, which already includes the network
+    /// GPU-hours x the GPU's rental price (the price list's per GPU kind), which already
+    /// includes the network.
+    double costUsd = 0;
 };
 
 /// What one design delivers and costs: the figures `fabriclab-cli run` prints.
@@ -91,6 +97,9 @@ struct RunReport {
     std::optional<sim::StepTime> step; ///< when the design has a workload
     std::optional<TrainingEstimate> training;
     CostReport cost;
+    /// The whole cluster over the amortization period, owned or rented (RunOptions), and
+    /// per trained token when there is a workload.
+    OwnershipCost ownership;
     /// What the figures leave out and why (servers not connected to the fabric), one
     /// sentence each; empty for a sound design.
     std::vector<std::string> warnings;

@@ -1,9 +1,10 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// The verdict on a fabric comparison. Every expected verdict is worked out by hand beside
-// its row from the rules in FabricVerdict.cpp: under 10% communication-to-compute on the
-// cheapest fabric it stands (article 000); otherwise a faster fabric wins when its saved
-// GPU-hours x $/GPU-hour strictly exceed its capex premium (article 002's GPU-hour math).
+// The verdict on a fabric comparison. Every expected figure is worked out by hand beside its
+// case from the rules in FabricVerdict.cpp: the lowest lifetime cost per trained token wins
+// (the cluster's servers, fabric and energy over 36 months x 730 h = 26,280 h, against the
+// tokens it trains in that time); where that ranking flips in communication; when a
+// premium is repaid; and how near a published measurement the figures stand.
 #include <QTest>
 
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers may pull in.
@@ -11,8 +12,6 @@
 #include "model/advice/FabricVerdict.hpp"
 #include "support/RelativeCompare.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <limits>
 #endif
@@ -21,23 +20,77 @@ using namespace fabriclab::model;
 
 namespace {
 
-// savedUsd is GPU-hours x $2.90, and 2.90 has no exact binary form, so the product may sit
-// an ulp or two off the decimal hand value; 1e-9 relative is far below a cent at these sizes.
-constexpr double kExact = 1e-9;
+constexpr double kLifeHours = 36 * 730.0;
+constexpr double kSecondsPerHour = 3600;
+// Hand values below are printed to 10 significant digits; 1e-9 relative is their rounding.
+constexpr double kHand = 1e-9;
 
-FabricOutcome outcome(const char* id, const char* name, int gpus, double capexUsd,
-                      double stepSeconds, double commToCompute, double trainGpuHours,
-                      double busBwGBps = 0) {
+/// A fabric's outcome for a step of `fixed` + `exposed` seconds training `tokensPerStep`,
+/// owned over kLifeHours for `lifetimeUsd`; the cost per token follows as the verdict's
+/// inputs define it (lifetime / tokens trained in the period).
+FabricOutcome owned(const char* id, const char* name, int gpus, double capexUsd, double lifetimeUsd,
+                    double energyUsd, double fixed, double exposed, double tokensPerStep) {
     FabricOutcome o;
     o.fabricId = id;
     o.fabricName = name;
     o.gpus = gpus;
     o.capexUsd = capexUsd;
-    o.stepSeconds = stepSeconds;
-    o.commToCompute = commToCompute;
-    o.trainGpuHours = trainGpuHours;
+    o.stepSeconds = fixed + exposed;
+    o.exposedCommSeconds = exposed;
+    o.commToCompute = exposed / fixed;
+    o.tokensPerSecond = tokensPerStep / o.stepSeconds;
+    o.priced = true;
+    o.pricing = "owned over 36 months";
+    o.lifeHours = kLifeHours;
+    o.lifetimeUsd = lifetimeUsd;
+    o.energyUsd = energyUsd;
+    o.perMillionTokensUsd = lifetimeUsd / (o.tokensPerSecond * kLifeHours * kSecondsPerHour) * 1e6;
+    // A published measurement of the same scale, unless a case says otherwise.
+    o.evidence = Evidence{"measured-here", "", "h100-sxm", 8, 1 << 30, true, 1, false};
+    return o;
+}
+
+/// Article 000's 64-GPU capex (price catalog: RoCEv2 $175,136, InfiniBand $489,960), 64 H100
+/// servers at $38,750 a GPU ($2,480,000) and round energy bills; 1,050,000 tokens a step.
+FabricOutcome roce64() {
+    return owned("roce-v2", "RoCEv2", 64, 175136, 2480000 + 175136 + 250000, 250000, 10.0, 0.5,
+                 1050000);
+}
+FabricOutcome ib64() {
+    return owned("ib-ndr", "InfiniBand NDR", 64, 489960, 2480000 + 489960 + 252000, 252000, 10.0,
+                 0.2, 1050000);
+}
+
+/// 16,384 GPUs ($634,880,000 of servers), RoCE at $60M of fabric waiting 2 s a step,
+/// InfiniBand at $110M waiting 0.5 s; 16,777,216 tokens a step.
+FabricOutcome roce16k() {
+    return owned("roce-v2", "RoCEv2", 16384, 60e6, 634.88e6 + 60e6 + 40e6, 40e6, 10.0, 2.0,
+                 16777216);
+}
+FabricOutcome ib16k() {
+    return owned("ib-ndr", "InfiniBand NDR", 16384, 110e6, 634.88e6 + 110e6 + 40.5e6, 40.5e6, 10.0,
+                 0.5, 16777216);
+}
+
+FabricOutcome bare(const char* id, const char* name, int gpus, double capexUsd, double busBwGBps) {
+    FabricOutcome o;
+    o.fabricId = id;
+    o.fabricName = name;
+    o.gpus = gpus;
+    o.capexUsd = capexUsd;
     o.busBwGBps = busBwGBps;
     return o;
+}
+
+Evidence evidenceAt(const char* figure, int servers, double scale, bool extrapolation) {
+    Evidence e;
+    e.figureId = figure;
+    e.gpu = "h100-sxm";
+    e.sameGpu = true;
+    e.servers = servers;
+    e.scale = scale;
+    e.extrapolation = extrapolation;
+    return e;
 }
 
 QString allText(const FabricVerdict& v) {
@@ -58,217 +111,254 @@ class tst_FabricVerdict : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void twoFabrics_data();
-    void twoFabrics();
-    void threeFabrics_data();
-    void threeFabrics();
-    void sentencesCarryTheNumbers();
+    void smallClusterStaysOnTheCheaperFabric();
+    void largeClusterPaysForTheFasterFabric();
+    void orderDoesNotDecide_data();
+    void orderDoesNotDecide();
+    void closeCallGoesToTheWiderFabric();
+    void rentedGpusRankBySpeed();
+    void noFlipWhenCheaperAndFaster();
+    void paybackBeyondTheLifeMeansTheCheaperWins();
+    void extrapolationIsMarked();
+    void unpricedGpuFallsBackToThroughput();
     void noWorkload_data();
     void noWorkload();
     void singleFabric();
     void emptyList();
     void ties();
-    void zeroCapex();
     void nanFree();
     void scaleTier_data();
     void scaleTier();
 };
 
-void tst_FabricVerdict::twoFabrics_data() {
-    QTest::addColumn<int>("gpus");
-    QTest::addColumn<double>("cheapCapex"); // RoCEv2, the cheaper fabric
-    QTest::addColumn<double>("cheapStep");
-    QTest::addColumn<double>("cheapComm");
-    QTest::addColumn<double>("cheapHours");
-    QTest::addColumn<double>("fastCapex"); // InfiniBand NDR, the dearer one
-    QTest::addColumn<double>("fastStep");
-    QTest::addColumn<double>("fastComm");
-    QTest::addColumn<double>("fastHours");
-    QTest::addColumn<double>("rate"); // $/GPU-hour
-    QTest::addColumn<QString>("recommended");
-    QTest::addColumn<double>("premium");
-    QTest::addColumn<double>("saved");
-    QTest::addColumn<QString>("challenger");
-    QTest::addColumn<double>("breakEven");
-    QTest::addColumn<int>("tier");
-
-    // Article 000's 64-GPU capex ($175,136 vs $489,960 from the price catalog). 8% < 10%:
-    // RoCE stands. 5,000 GPU-hours x $2.90 = $14,500 vs premium $314,824 (short anyway);
-    // break-even 314,824 / 5,000 = $62.9648.
-    QTest::newRow("8% share, small saving: RoCE")
-        << 64 << 175136.0 << 10.0 << 0.08 << 100000.0 << 489960.0 << 9.5 << 0.03 << 95000.0 << 2.90
-        << QStringLiteral("roce-v2") << 0.0 << 0.0 << QStringLiteral("ib-ndr") << 62.9648 << 0;
-    // 9% < 10%: RoCE stands although 1,200,000 GPU-hours x $2.90 = $3,480,000 beats the
-    // $3,000,000 premium on paper. Break-even 3,000,000 / 1,200,000 = $2.50.
-    QTest::newRow("9% share, pays on paper: RoCE")
-        << 2048 << 5.0e6 << 10.0 << 0.09 << 2.0e7 << 8.0e6 << 9.4 << 0.04 << 1.88e7 << 2.90
-        << QStringLiteral("roce-v2") << 0.0 << 0.0 << QStringLiteral("ib-ndr") << 2.5 << 2;
-    // 9.96% is still under 10%: the same verdict as the row above (the display rounds to 10%).
-    QTest::newRow("9.96% share, pays on paper: RoCE")
-        << 2048 << 5.0e6 << 10.0 << 0.0996 << 2.0e7 << 8.0e6 << 9.4 << 0.04 << 1.88e7 << 2.90
-        << QStringLiteral("roce-v2") << 0.0 << 0.0 << QStringLiteral("ib-ndr") << 2.5 << 2;
-    // 40% > 25%. 2,500,000 GPU-hours x $2.90 = $7,250,000 > premium 7,840,000 - 2,800,000
-    // = $5,040,000: InfiniBand, $2,210,000 ahead. Break-even 5,040,000 / 2,500,000 = $2.016.
-    QTest::newRow("40% share, large saving: InfiniBand")
-        << 1024 << 2.8e6 << 14.0 << 0.40 << 1.0e7 << 7.84e6 << 10.5 << 0.20 << 7.5e6 << 2.90
-        << QStringLiteral("ib-ndr") << 5.04e6 << 7.25e6 << QStringLiteral("ib-ndr") << 2.016 << 1;
-    // 18%, gray zone. 200,000 x $2.90 = $580,000 < premium $2,520,000: RoCE.
-    // Break-even 2,520,000 / 200,000 = $12.60.
-    QTest::newRow("18% share, saving short of premium: RoCE")
-        << 512 << 1.4e6 << 12.0 << 0.18 << 2.0e6 << 3.92e6 << 10.8 << 0.09 << 1.8e6 << 2.90
-        << QStringLiteral("roce-v2") << 0.0 << 0.0 << QStringLiteral("ib-ndr") << 12.6 << 1;
-    // 18%, gray zone. 1,000,000 x $2.90 = $2,900,000 > $2,520,000: InfiniBand.
-    // Break-even 2,520,000 / 1,000,000 = $2.52.
-    QTest::newRow("18% share, saving over premium: InfiniBand")
-        << 512 << 1.4e6 << 12.0 << 0.18 << 4.0e6 << 3.92e6 << 9.0 << 0.09 << 3.0e6 << 2.90
-        << QStringLiteral("ib-ndr") << 2.52e6 << 2.9e6 << QStringLiteral("ib-ndr") << 2.52 << 1;
-    // 100,000 x $2.00 = $200,000 = premium exactly: the premium buys nothing, RoCE stays
-    // (all figures exact in binary). Break-even $2.00, the rate given.
-    QTest::addRow("saving equals premium: RoCE")
-        << 256 << 1.0e6 << 10.0 << 0.30 << 1.0e6 << 1.2e6 << 9.0 << 0.15 << 900000.0 << 2.0
-        << QStringLiteral("roce-v2") << 0.0 << 0.0 << QStringLiteral("ib-ndr") << 2.0 << 1;
-    // 100,000.5 x $2.00 = $200,001, one dollar over the $200,000 premium: InfiniBand.
-    // Break-even 200,000 / 100,000.5 = $1.99999000005.
-    QTest::addRow("saving $1 over premium: InfiniBand")
-        << 256 << 1.0e6 << 10.0 << 0.30 << 1.0e6 << 1.2e6 << 9.0 << 0.15 << 899999.5 << 2.0
-        << QStringLiteral("ib-ndr") << 200000.0 << 200001.0 << QStringLiteral("ib-ndr")
-        << 200000.0 / 100000.5 << 1;
-    // Exactly 10% is not "under 10%", so the math decides: 200,000 x $2.90 = $580,000 >
-    // $500,000: InfiniBand. Break-even 500,000 / 200,000 = $2.50. 128 GPUs is still tier 0.
-    QTest::newRow("10% share exactly, pays: InfiniBand")
-        << 128 << 1.0e6 << 10.0 << 0.10 << 1.0e6 << 1.5e6 << 9.0 << 0.05 << 800000.0 << 2.90
-        << QStringLiteral("ib-ndr") << 500000.0 << 580000.0 << QStringLiteral("ib-ndr") << 2.5 << 0;
-    // The dearer fabric is slower: nothing to weigh, RoCE, no challenger.
-    QTest::addRow("dearer and slower: RoCE")
-        << 64 << 175136.0 << 10.0 << 0.30 << 100000.0 << 489960.0 << 10.5 << 0.35 << 105000.0
-        << 2.90 << QStringLiteral("roce-v2") << 0.0 << 0.0 << QStringLiteral("") << 0.0 << 0;
+void tst_FabricVerdict::smallClusterStaysOnTheCheaperFabric() {
+    // RoCE: $2,905,136 over 26,280 h = $110.545510 an hour, 100,000 tokens/s:
+    //   2,905,136 / (100,000 x 26,280 x 3,600) x 1e6 = $0.3070708608 per million tokens.
+    // InfiniBand: $3,221,960, $122.601218 an hour, 1,050,000 / 10.2 = 102,941.18 tokens/s:
+    //   $0.3308286826 per million. InfiniBand costs 10.9% more and trains 2.9% faster: RoCE.
+    const FabricVerdict v = fabricVerdict({ib64(), roce64()}, {"llama3-70b", false, 4194304});
+    QCOMPARE(v.recommendedId, std::string("roce-v2"));
+    QCOMPARE(v.baselineId, std::string("roce-v2"));
+    QCOMPARE(v.premiumUsd, 0.0);
+    QVERIFY(!v.payback);
+    // Tokens per dollar against the best: InfiniBand 0.3070708608 / 0.3308286826.
+    QCOMPARE(v.tokensPerDollarVsBest.size(), std::size_t(2));
+    COMPARE_WITHIN(v.tokensPerDollarVsBest[0], 0.9281869348, kHand);
+    QCOMPARE(v.tokensPerDollarVsBest[1], 1.0);
+    // Flip: k = (122.601218 x 10 - 110.545510 x 10) / (110.545510 x 0.5 - 122.601218 x 0.2)
+    //         = 3.920235196; the waiting share then 3.92 x 0.5 / 10 = 19.6% (today 5%).
+    QVERIFY(v.flip);
+    QCOMPARE(v.flip->rivalId, std::string("ib-ndr"));
+    COMPARE_WITHIN(v.flip->commMultiple, 3.920235196, kHand);
+    COMPARE_WITHIN(v.flip->rivalCommShare, 0.1960117598, kHand);
+    QCOMPARE(v.headline, std::string("Choose RoCEv2: the lowest cost per trained token over the "
+                                     "cluster's life, $0.307 per million tokens."));
+    VERIFY_SAYS(v, "InfiniBand NDR: $0.331 per million tokens, $3,221,960 owned over 36 months");
+    VERIFY_SAYS(v, "for the same spend it trains 7% fewer tokens");
+    VERIFY_SAYS(v, "This holds for llama3-70b at 4.2 million tokens per batch. InfiniBand NDR "
+                   "would cost less per token than RoCEv2 once communication grows 3.9 times (the "
+                   "step waiting on the fabric 20% of the time it computes on RoCEv2, today 5%)");
+    VERIFY_SAYS(v, "RoCEv2 is also the cheapest fabric to build.");
 }
 
-void tst_FabricVerdict::twoFabrics() {
-    QFETCH(int, gpus);
-    QFETCH(double, cheapCapex);
-    QFETCH(double, cheapStep);
-    QFETCH(double, cheapComm);
-    QFETCH(double, cheapHours);
-    QFETCH(double, fastCapex);
-    QFETCH(double, fastStep);
-    QFETCH(double, fastComm);
-    QFETCH(double, fastHours);
-    QFETCH(double, rate);
-    QFETCH(QString, recommended);
-    QFETCH(double, premium);
-    QFETCH(double, saved);
-    QFETCH(QString, challenger);
-    QFETCH(double, breakEven);
-    QFETCH(int, tier);
-
-    // The dearer fabric is listed first, so the baseline is found by capex, not by order.
-    const FabricVerdict v = fabricVerdict(
-        {outcome("ib-ndr", "InfiniBand NDR", gpus, fastCapex, fastStep, fastComm, fastHours),
-         outcome("roce-v2", "RoCEv2", gpus, cheapCapex, cheapStep, cheapComm, cheapHours)},
-        rate);
-
-    QCOMPARE(QString::fromStdString(v.recommendedId), recommended);
-    COMPARE_WITHIN(v.premiumUsd, premium, kExact);
-    COMPARE_WITHIN(v.savedUsd, saved, kExact);
-    QCOMPARE(QString::fromStdString(v.challengerId), challenger);
-    COMPARE_WITHIN(v.breakEvenGpuHourUsd, breakEven, kExact);
-    QCOMPARE(v.scaleTier, tier);
-    const char* name = recommended == QLatin1String("ib-ndr") ? "InfiniBand NDR" : "RoCEv2";
-    QVERIFY(v.headline.starts_with(std::string("Choose ") + name + ":"));
+void tst_FabricVerdict::largeClusterPaysForTheFasterFabric() {
+    // RoCE $734,880,000 ($27,963.47 an hour) at 16,777,216 / 12 = 1,398,101.33 tokens/s:
+    //   $5.5558423836 per million. InfiniBand $785,380,000 ($29,885.08 an hour) at
+    //   16,777,216 / 10.5 = 1,597,830.10 tokens/s: $5.1954285800 per million. InfiniBand.
+    const FabricVerdict v = fabricVerdict({roce16k(), ib16k()}, {"deepseek-v3", true, 16777216});
+    QCOMPARE(v.recommendedId, std::string("ib-ndr"));
+    QCOMPARE(v.baselineId, std::string("roce-v2"));
+    QCOMPARE(v.premiumUsd, 50e6);
+    COMPARE_WITHIN(v.tokensPerDollarVsBest[0], 0.9351288646, kHand);
+    // Payback: each hour on InfiniBand saves 27,963.47 x (1,597,830.10 / 1,398,101.33 - 1)
+    // = $3,994.78 of the RoCE cluster's time, less (40.5M - 40M) / 26,280 = $19.03 of extra
+    // energy: $50,000,000 / $3,975.76 = 12,576.23 h = 524.0 days, 7.23e13 tokens, within
+    // the 1,095-day life (and so also the cheaper per token, as the ranking says).
+    QVERIFY(v.payback);
+    QCOMPARE(v.payback->againstId, std::string("roce-v2"));
+    COMPARE_WITHIN(v.payback->days, 524.0094068747, kHand);
+    COMPARE_WITHIN(v.payback->tokens, 7.234081924e13, kHand);
+    QVERIFY(v.payback->withinLife);
+    // Flip: InfiniBand is dearer per hour and waits less, so less communication would flip
+    // it: k = (27,963.47 x 10 - 29,885.08 x 10) / (29,885.08 x 0.5 - 27,963.47 x 2)
+    //   = 0.4688646049; the share then 0.469 x 0.5 / 10 = 2.3% (today 5%).
+    QVERIFY(v.flip);
+    COMPARE_WITHIN(v.flip->commMultiple, 0.4688646049, kHand);
+    VERIFY_SAYS(v, "Choose InfiniBand NDR: the lowest cost per trained token over the "
+                   "cluster's life, $5.20 per million tokens.");
+    VERIFY_SAYS(v, "This holds for deepseek-v3 (mixture of experts) at 16.8 million tokens per "
+                   "batch. RoCEv2 would cost less per token than InfiniBand NDR if communication "
+                   "fell below 0.47 of today's");
+    VERIFY_SAYS(v, "Its $50,000,000 fabric premium over RoCEv2 is repaid by the GPU time it "
+                   "saves after 524 days of training (72.3 trillion tokens), well within the "
+                   "1,095-day life costed.");
+    VERIFY_SAYS(v, "At 16,384 GPUs this is a large cluster");
 }
 
-void tst_FabricVerdict::threeFabrics_data() {
+void tst_FabricVerdict::orderDoesNotDecide_data() {
     QTest::addColumn<QString>("order");
-    // 1,024 GPUs at $2.90, baseline RoCEv2 ($2,800,000, 10,000,000 GPU-hours, 35%):
-    //   Spectrum-X: premium 5,070,000 - 2,800,000 = $2,270,000; saves 1,800,000 GPU-hours
-    //               = $5,220,000; net $2,950,000.
-    //   InfiniBand: premium 7,840,000 - 2,800,000 = $5,040,000; saves 2,400,000 GPU-hours
-    //               = $6,960,000; net $1,920,000.
-    // The largest net wins: Spectrum-X, whatever the order. Break-even 2,270,000 / 1,800,000.
-    QTest::addRow("roce, spx, ib") << QStringLiteral("roce,spx,ib");
-    QTest::addRow("ib, spx, roce") << QStringLiteral("ib,spx,roce");
-    QTest::addRow("spx, roce, ib") << QStringLiteral("spx,roce,ib");
+    QTest::addRow("roce, ib, tcp") << QStringLiteral("roce,ib,tcp");
+    QTest::addRow("tcp, ib, roce") << QStringLiteral("tcp,ib,roce");
+    QTest::addRow("ib, tcp, roce") << QStringLiteral("ib,tcp,roce");
 }
 
-void tst_FabricVerdict::threeFabrics() {
+void tst_FabricVerdict::orderDoesNotDecide() {
+    // The 16K case with a TCP fabric cheapest to build ($40M) but waiting 6 s a step:
+    // $714,880,000 at 16,777,216 / 16 tokens/s = $7.20 per million. InfiniBand still wins,
+    // RoCE is its closest rival, and TCP is the baseline premiums are measured against.
     QFETCH(QString, order);
     std::vector<FabricOutcome> list;
     for (const QString& id : order.split(QLatin1Char(','))) {
         if (id == QLatin1String("roce"))
-            list.push_back(outcome("roce-v2", "RoCEv2", 1024, 2.8e6, 14.0, 0.35, 1.0e7));
-        else if (id == QLatin1String("spx"))
-            list.push_back(outcome("spectrum-x", "Spectrum-X", 1024, 5.07e6, 11.5, 0.25, 8.2e6));
+            list.push_back(roce16k());
+        else if (id == QLatin1String("ib"))
+            list.push_back(ib16k());
         else
-            list.push_back(outcome("ib-ndr", "InfiniBand NDR", 1024, 7.84e6, 10.6, 0.18, 7.6e6));
+            list.push_back(owned("ethernet-tcp", "Ethernet TCP", 16384, 40e6,
+                                 634.88e6 + 40e6 + 39.5e6, 39.5e6, 10.0, 6.0, 16777216));
     }
-    const FabricVerdict v = fabricVerdict(list, 2.90);
-    QCOMPARE(v.recommendedId, std::string("spectrum-x"));
-    QCOMPARE(v.baselineId, std::string("roce-v2")); // the cheapest, whatever the order
-    COMPARE_WITHIN(v.premiumUsd, 2.27e6, kExact);
-    COMPARE_WITHIN(v.savedUsd, 5.22e6, kExact);
-    COMPARE_WITHIN(v.breakEvenGpuHourUsd, 2.27e6 / 1.8e6, kExact);
-    QCOMPARE(v.scaleTier, 1);
-    VERIFY_SAYS(v, "by $2,950,000.");
-    VERIFY_SAYS(v, "InfiniBand NDR would save $6,960,000 for a $5,040,000 premium.");
-
-    // A fourth fabric at the baseline's capex but slower is neither a challenger nor dearer.
-    list.push_back(outcome("roce-v2-untuned", "RoCEv2 untuned", 1024, 2.8e6, 18.0, 0.6, 1.3e7));
-    const FabricVerdict four = fabricVerdict(list, 2.90);
-    QCOMPARE(four.recommendedId, std::string("spectrum-x"));
-    QCOMPARE(four.baselineId, std::string("roce-v2")); // as cheap and faster than untuned
-    VERIFY_SAYS(four, "RoCEv2 untuned trains no faster than RoCEv2 at the same capex.");
+    const FabricVerdict v = fabricVerdict(list);
+    QCOMPARE(v.recommendedId, std::string("ib-ndr"));
+    QCOMPARE(v.baselineId, std::string("ethernet-tcp"));
+    QCOMPARE(v.premiumUsd, 70e6);
+    QVERIFY(v.flip);
+    QCOMPARE(v.flip->rivalId, std::string("roce-v2"));
+    QVERIFY(v.payback);
+    QCOMPARE(v.payback->againstId, std::string("ethernet-tcp"));
 }
 
-void tst_FabricVerdict::sentencesCarryTheNumbers() {
-    // The "40% share, large saving" row: 2,500,000 GPU-hours saved, $7,250,000 against
-    // $5,040,000, $2,210,000 ahead; step 14.0 s -> 10.5 s is 25% shorter; break-even
-    // $2.016 -> "$2.02"; the premium is 5.04 / 7.25 = 69.5% -> "70%" of the token budget.
-    const FabricVerdict wins =
-        fabricVerdict({outcome("roce-v2", "RoCEv2", 1024, 2.8e6, 14.0, 0.40, 1.0e7),
-                       outcome("ib-ndr", "InfiniBand NDR", 1024, 7.84e6, 10.5, 0.20, 7.5e6)},
-                      2.90);
-    QCOMPARE(wins.headline, std::string("Choose InfiniBand NDR: the GPU-hours it saves outweigh "
-                                        "its capex premium over RoCEv2 by $2,210,000."));
-    VERIFY_SAYS(wins, "Communication is 40% of compute on RoCEv2, over ~25%");
-    VERIFY_SAYS(wins, "from 14.0 s to 10.5 s (25%), saving 2,500,000 GPU-hours");
-    VERIFY_SAYS(wins, "At $2.90 per GPU-hour that is $7,250,000 against its $5,040,000 capex "
-                      "premium over RoCEv2, $2,210,000 ahead.");
-    VERIFY_SAYS(wins, "It breaks even at $2.02 per GPU-hour, or after 70% of the token budget.");
-    VERIFY_SAYS(wins, "At 1,024 GPUs this is a mid-size cluster (129 to 1,024 GPUs)");
+void tst_FabricVerdict::closeCallGoesToTheWiderFabric() {
+    // 16,384 GPUs, 16,777,216 tokens a step, 9.4608e7 s of life:
+    //   TCP        $714,880,000, 12.0 s a step, 70 GB/s:  $5.4046 per million tokens (lowest)
+    //   Spectrum-X $750,080,000, 11.6 s,       318 GB/s:  $5.4817 (+1.4%)
+    //   RoCE       $734,880,000, 12.0 s,       217 GB/s:  $5.5558 (+2.8%)
+    // All three within 5%: a tie the prices cannot break. The most bandwidth among them is
+    // Spectrum-X's, and no other is within 5% of it: Spectrum-X, 318 / 70 - 1 = 354% more.
+    FabricOutcome tcp =
+        owned("ethernet-tcp", "Ethernet TCP", 16384, 40e6, 714.88e6, 39.5e6, 10.0, 2.0, 16777216);
+    tcp.busBwGBps = 70;
+    FabricOutcome spx =
+        owned("spectrum-x", "Spectrum-X", 16384, 75e6, 750.08e6, 40.2e6, 10.0, 1.6, 16777216);
+    spx.busBwGBps = 318;
+    FabricOutcome roce = roce16k();
+    roce.busBwGBps = 217;
+    const FabricVerdict v = fabricVerdict({roce, tcp, spx});
+    QCOMPARE(v.recommendedId, std::string("spectrum-x"));
+    QCOMPARE(v.baselineId, std::string("ethernet-tcp"));
+    QCOMPARE(v.headline,
+             std::string("Choose Spectrum-X: within 5% of the lowest cost per trained token ($5.48 "
+                         "against Ethernet TCP's $5.40 per million tokens), with 354% more bus "
+                         "bandwidth for a workload that communicates more."));
+    VERIFY_SAYS(v, "RoCEv2 and Ethernet TCP cost within 5% per token of it");
+    VERIFY_SAYS(v, "Ethernet TCP: $5.40 per million tokens, $714,880,000 owned over 36 months, "
+                   "132 trillion tokens trained; for the same spend it trains 1% more tokens.");
+    // The rival the flip is weighed against is the cheapest per token, which Spectrum-X
+    // overtakes as communication grows: k = (H_t c_t - H_s c_s) / (H_s e_s - H_t e_t) with
+    // H = lifetime / 26,280: (27,202.44 x 10 - 28,541.86 x 10) / (28,541.86 x 1.6 -
+    // 27,202.44 x 2) = 13,394.2 / 8,737.9 = 1.53.
+    QVERIFY(v.flip);
+    QCOMPARE(v.flip->rivalId, std::string("ethernet-tcp"));
+    COMPARE_WITHIN(v.flip->commMultiple,
+                   (714.88e6 * 10 - 750.08e6 * 10) / (750.08e6 * 1.6 - 714.88e6 * 2.0), kHand);
+    VERIFY_SAYS(v, "Spectrum-X would cost less per token than Ethernet TCP once communication "
+                   "grows 1.5 times");
 
-    // The "18% share, saving short of premium" row: $580,000 - $2,520,000 = $1,940,000
-    // short; 2,520,000 / 580,000 = 4.34 token budgets -> "4.3".
-    const FabricVerdict loses =
-        fabricVerdict({outcome("roce-v2", "RoCEv2", 512, 1.4e6, 12.0, 0.18, 2.0e6),
-                       outcome("ib-ndr", "InfiniBand NDR", 512, 3.92e6, 10.8, 0.09, 1.8e6)},
-                      2.90);
-    QCOMPARE(loses.headline, std::string("Choose RoCEv2: no faster fabric saves enough GPU-hours "
-                                         "to pay back its capex premium."));
-    VERIFY_SAYS(loses, "between ~10% and ~25%");
-    VERIFY_SAYS(loses, "$580,000 against its $2,520,000 capex premium over RoCEv2, $1,940,000 "
-                       "short.");
-    VERIFY_SAYS(loses,
-                "It breaks even at $12.60 per GPU-hour, or after 4.3 times the token budget.");
+    // Without Spectrum-X, RoCE and TCP are within 5% per token and RoCE has 217 GB/s
+    // against 70: RoCE, the wider, though TCP is 2.8% cheaper per token.
+    QCOMPARE(fabricVerdict({roce, tcp}).recommendedId, std::string("roce-v2"));
+    // Bandwidth within 5% of the widest is a tie too, which goes to the cheaper.
+    roce.busBwGBps = 310;
+    QCOMPARE(fabricVerdict({roce, tcp, spx}).recommendedId, std::string("spectrum-x"));
+    spx.busBwGBps = 300;
+    roce.busBwGBps = 314;
+    QCOMPARE(fabricVerdict({roce, tcp, spx}).recommendedId, std::string("spectrum-x"));
+}
 
-    // The "9% share, pays on paper" row: $3,480,000 - $3,000,000 = $480,000 ahead on paper
-    // on a (10.0 - 9.4) / 10.0 = 6% step-time gain.
-    const FabricVerdict gated =
-        fabricVerdict({outcome("roce-v2", "RoCEv2", 2048, 5.0e6, 10.0, 0.09, 2.0e7),
-                       outcome("ib-ndr", "InfiniBand NDR", 2048, 8.0e6, 9.4, 0.04, 1.88e7)},
-                      2.90);
-    QCOMPARE(gated.headline, std::string("Choose RoCEv2: communication is too small a share of "
-                                         "the step for a faster fabric to matter."));
-    VERIFY_SAYS(gated, "9% of compute on RoCEv2, under ~10%");
-    VERIFY_SAYS(gated, "$480,000 ahead on paper, but resting on a step-time gain of 6%");
-    VERIFY_SAYS(gated, "At 2,048 GPUs this is a large cluster (over 1,024 GPUs)");
+void tst_FabricVerdict::rentedGpusRankBySpeed() {
+    // Rented: every fabric's GPU-hour at the same $2.90 (64 x 26,280 x 2.90 = $4,877,568 over
+    // the period), so the faster fabric is cheaper per token whatever its capex, and there is
+    // no premium of one's own to repay.
+    FabricOutcome slow = owned("roce-v2", "RoCEv2", 64, 175136, 4877568, 0, 10.0, 0.5, 1050000);
+    FabricOutcome fast =
+        owned("ib-ndr", "InfiniBand NDR", 64, 489960, 4877568, 0, 10.0, 0.2, 1050000);
+    for (FabricOutcome* o : {&slow, &fast}) {
+        o->rented = true;
+        o->pricing = "rented over 36 months (h100-sxm on demand)";
+    }
+    const FabricVerdict v = fabricVerdict({slow, fast});
+    QCOMPARE(v.recommendedId, std::string("ib-ndr"));
+    QVERIFY(!v.payback);
+    // Same hourly cost: tokens per dollar are the speeds' ratio, 10.2 / 10.5.
+    COMPARE_WITHIN(v.tokensPerDollarVsBest[0], 10.2 / 10.5, kHand);
+    // Same hourly cost and InfiniBand waits less: no communication share flips it.
+    QVERIFY(!v.flip);
+    VERIFY_SAYS(v, "InfiniBand NDR stays ahead of RoCEv2 whatever the workload's share of "
+                   "communication");
+}
 
-    // 9.96% shows as 10%, so the sentence says "just under" rather than "10%, under ~10%".
-    const FabricVerdict edge =
-        fabricVerdict({outcome("roce-v2", "RoCEv2", 2048, 5.0e6, 10.0, 0.0996, 2.0e7),
-                       outcome("ib-ndr", "InfiniBand NDR", 2048, 8.0e6, 9.4, 0.04, 1.88e7)},
-                      2.90);
-    VERIFY_SAYS(edge, "Communication is 10% of compute on RoCEv2, just under ~10%");
+void tst_FabricVerdict::noFlipWhenCheaperAndFaster() {
+    // A fabric cheaper to own and waiting less than its rival: nothing flips them.
+    const FabricOutcome cheapFast =
+        owned("spectrum-x", "Spectrum-X", 64, 300000, 3.0e6, 250000, 10.0, 0.2, 1050000);
+    const FabricOutcome dearSlow =
+        owned("roce-v2", "RoCEv2", 64, 320000, 3.1e6, 250000, 10.0, 0.5, 1050000);
+    QVERIFY(!rankingFlip(cheapFast, dearSlow));
+    QVERIFY(!payback(cheapFast, dearSlow)); // no premium to repay
+    const FabricVerdict v = fabricVerdict({dearSlow, cheapFast});
+    QCOMPARE(v.recommendedId, std::string("spectrum-x"));
+    QVERIFY(!v.flip);
+}
+
+void tst_FabricVerdict::paybackBeyondTheLifeMeansTheCheaperWins() {
+    // The 64-GPU pair: InfiniBand's $314,824 premium over RoCE, saving 110.545510 x
+    // (10.5 / 10.2 - 1) = $3.2513 an hour less 2,000 / 26,280 = $0.0761 of energy:
+    // 314,824 / 3.1752 = 99,150 h, beyond the 26,280-hour life: RoCE is cheaper per token.
+    const std::optional<Payback> p = payback(ib64(), roce64());
+    QVERIFY(p);
+    QVERIFY(!p->withinLife);
+    COMPARE_WITHIN(p->days * 24, 314824 / (110.545510 * (10.5 / 10.2 - 1) - 2000 / kLifeHours),
+                   1e-6); // 1e-6: the hourly cost above is rounded to 9 digits
+    QVERIFY(p->days * 24 > kLifeHours);
+}
+
+void tst_FabricVerdict::extrapolationIsMarked() {
+    // The 16K InfiniBand case with its nearest published measurement at 8 servers (2,048
+    // servers / 8 = 256 times away): the recommendation is an extrapolation and says so.
+    // RoCE's nearest is 4 times away exactly, which kEvidenceReach (4x) still counts as near.
+    FabricOutcome ib = ib16k();
+    ib.evidence = evidenceAt("ndr-8-nodes-default", 8, 256, true);
+    FabricOutcome roce = roce16k();
+    roce.evidence = evidenceAt("roce-512-servers", 512, 4, false);
+    const FabricVerdict v = fabricVerdict({roce, ib});
+    QVERIFY(v.extrapolation);
+    VERIFY_SAYS(v, "(an extrapolation beyond the published measurements).");
+    VERIFY_SAYS(v, "InfiniBand NDR: nearest published measurement ndr-8-nodes-default (8 "
+                   "servers), 256 times smaller than this design: an extrapolation.");
+    VERIFY_SAYS(v, "RoCEv2: nearest published measurement roce-512-servers (512 servers), within "
+                   "4 times of this design's scale.");
+
+    ib.evidence = evidenceAt("ndr-2048-servers", 2048, 1, false);
+    const FabricVerdict near = fabricVerdict({roce, ib});
+    QVERIFY(!near.extrapolation);
+    QVERIFY(!allText(near).contains(QLatin1String("(an extrapolation")));
+
+    // No measurement of a fabric at all is an extrapolation too.
+    ib.evidence.reset();
+    QVERIFY(fabricVerdict({roce, ib}).extrapolation);
+    VERIFY_SAYS(fabricVerdict({roce, ib}),
+                "InfiniBand NDR: no published measurement on this fabric");
+}
+
+void tst_FabricVerdict::unpricedGpuFallsBackToThroughput() {
+    // A GPU the price list cannot price (an inline one): the fastest fabric is named, and the
+    // verdict says why the cost per token is missing.
+    FabricOutcome a = roce16k();
+    FabricOutcome b = ib16k();
+    a.priced = b.priced = false;
+    const FabricVerdict v = fabricVerdict({a, b});
+    QCOMPARE(v.recommendedId, std::string("ib-ndr"));
+    QCOMPARE(v.premiumUsd, 50e6);
+    VERIFY_SAYS(v, "no server or rental price for this GPU");
 }
 
 void tst_FabricVerdict::noWorkload_data() {
@@ -295,15 +385,12 @@ void tst_FabricVerdict::noWorkload() {
     QFETCH(double, premium);
     // InfiniBand carries a workload figure but the others do not, which is not a workload
     // comparison: the verdict falls back to busbw for all three.
-    const FabricVerdict v =
-        fabricVerdict({outcome("ib-ndr", "InfiniBand NDR", 64, 489960, 9.0, 0.2, 1000, 350),
-                       outcome("spectrum-x", "Spectrum-X", 64, 316568, 0, 0, 0, 350),
-                       outcome("roce-v2", "RoCEv2", 64, 175136, 0, 0, 0, roceBusBw)},
-                      2.90);
+    FabricOutcome ib = ib64();
+    ib.busBwGBps = 350;
+    const FabricVerdict v = fabricVerdict({ib, bare("spectrum-x", "Spectrum-X", 64, 316568, 350),
+                                           bare("roce-v2", "RoCEv2", 64, 175136, roceBusBw)});
     QCOMPARE(QString::fromStdString(v.recommendedId), recommended);
-    COMPARE_WITHIN(v.premiumUsd, premium, kExact);
-    QCOMPARE(v.savedUsd, 0.0);
-    QVERIFY(v.challengerId.empty());
+    COMPARE_WITHIN(v.premiumUsd, premium, kHand);
     VERIFY_SAYS(v, "Spectrum-X: 350 GB/s for $316,568, $904 per GB/s.");
     VERIFY_SAYS(v, "InfiniBand NDR: 350 GB/s for $489,960, $1,400 per GB/s.");
     VERIFY_SAYS(v, "At 64 GPUs this is a small cluster (up to 128 GPUs)");
@@ -311,107 +398,58 @@ void tst_FabricVerdict::noWorkload() {
 
 void tst_FabricVerdict::singleFabric() {
     // One fabric: it is the verdict, with nothing to weigh against it.
-    const FabricVerdict v =
-        fabricVerdict({outcome("ib-ndr", "InfiniBand NDR", 2048, 1234567, 9.0, 0.3, 5.0e6)}, 2.9);
+    const FabricVerdict v = fabricVerdict({ib16k()});
     QCOMPARE(v.recommendedId, std::string("ib-ndr"));
     QCOMPARE(v.baselineId, std::string("ib-ndr"));
     QCOMPARE(v.headline, std::string("InfiniBand NDR is the only fabric in the comparison."));
     QCOMPARE(v.premiumUsd, 0.0);
-    QCOMPARE(v.savedUsd, 0.0);
     QCOMPARE(v.scaleTier, 2);
-    VERIFY_SAYS(v, "5,000,000 GPU-hours for $1,234,567 of fabric capex.");
-    VERIFY_SAYS(v, "Communication is 30% of compute on InfiniBand NDR");
+    VERIFY_SAYS(v, "It trains at $5.20 per million tokens, $785,380,000 owned over 36 months.");
+    VERIFY_SAYS(v, "Communication is 5% of compute on InfiniBand NDR");
 
-    const FabricVerdict bare =
-        fabricVerdict({outcome("roce-v2", "RoCEv2", 64, 175136, 0, 0, 0, 280)}, 2.9);
-    QCOMPARE(bare.recommendedId, std::string("roce-v2"));
-    VERIFY_SAYS(bare, "It delivers 280 GB/s of bus bandwidth for $175,136 of fabric capex.");
+    const FabricVerdict plain = fabricVerdict({bare("roce-v2", "RoCEv2", 64, 175136, 280)});
+    QCOMPARE(plain.recommendedId, std::string("roce-v2"));
+    VERIFY_SAYS(plain, "It delivers 280 GB/s of bus bandwidth for $175,136 of fabric capex.");
 }
 
 void tst_FabricVerdict::emptyList() {
-    const FabricVerdict v = fabricVerdict({}, 2.9);
+    const FabricVerdict v = fabricVerdict({});
     QVERIFY(v.recommendedId.empty());
     QVERIFY(v.reasons.empty());
     QCOMPARE(v.headline, std::string("No fabrics to compare."));
     QCOMPARE(v.premiumUsd, 0.0);
-    QCOMPARE(v.savedUsd, 0.0);
     QCOMPARE(v.scaleTier, 0);
 }
 
 void tst_FabricVerdict::ties() {
     // Identical figures under two ids: the first listed is recommended and the tie is said.
-    const FabricVerdict same =
-        fabricVerdict({outcome("roce-v2", "RoCEv2", 64, 175136, 10.0, 0.3, 1.0e5),
-                       outcome("ethernet-tcp", "Ethernet TCP", 64, 175136, 10.0, 0.3, 1.0e5)},
-                      2.9);
+    FabricOutcome twin = roce64();
+    twin.fabricId = "ethernet-tcp";
+    twin.fabricName = "Ethernet TCP";
+    const FabricVerdict same = fabricVerdict({roce64(), twin});
     QCOMPARE(same.recommendedId, std::string("roce-v2"));
-    QVERIFY(same.challengerId.empty());
-    VERIFY_SAYS(same, "Ethernet TCP ties with RoCEv2 on capex and training time; RoCEv2 is "
+    VERIFY_SAYS(same, "Ethernet TCP ties with RoCEv2 on cost per token and speed; RoCEv2 is "
                       "listed first.");
-
-    // Equal capex, the second one faster: it is the baseline itself, so there is no premium
-    // and nothing to weigh (it is not treated as a challenger with a $0 premium).
-    const FabricVerdict faster =
-        fabricVerdict({outcome("roce-v2", "RoCEv2", 64, 175136, 10.0, 0.3, 1.0e5),
-                       outcome("spectrum-x", "Spectrum-X", 64, 175136, 9.0, 0.2, 9.0e4)},
-                      2.9);
-    QCOMPARE(faster.recommendedId, std::string("spectrum-x"));
-    QCOMPARE(faster.premiumUsd, 0.0);
-    QCOMPARE(faster.savedUsd, 0.0);
-    QVERIFY(faster.challengerId.empty());
-}
-
-void tst_FabricVerdict::zeroCapex() {
-    // Cheapest at $0 capex (say, a fabric already paid for), 50% share: 50,000 GPU-hours x
-    // $3 = $150,000 > $100,000 premium -> the faster fabric; break-even 100,000 / 50,000 = $2.
-    const FabricVerdict v =
-        fabricVerdict({outcome("owned", "Owned Ethernet", 64, 0, 10.0, 0.5, 1.0e5),
-                       outcome("ib-ndr", "InfiniBand NDR", 64, 100000, 7.0, 0.2, 5.0e4)},
-                      3.0);
-    QCOMPARE(v.recommendedId, std::string("ib-ndr"));
-    QCOMPARE(v.premiumUsd, 100000.0);
-    QCOMPARE(v.savedUsd, 150000.0);
-    QCOMPARE(v.breakEvenGpuHourUsd, 2.0);
-
-    // No workload, both at $0: $0 per GB/s each, so the higher busbw wins the tie.
-    const FabricVerdict zeroBoth = fabricVerdict({outcome("a", "Fabric A", 64, 0, 0, 0, 0, 200),
-                                                  outcome("b", "Fabric B", 64, 0, 0, 0, 0, 300)},
-                                                 3.0);
-    QCOMPARE(zeroBoth.recommendedId, std::string("b"));
-    QCOMPARE(zeroBoth.premiumUsd, 0.0);
-    VERIFY_SAYS(zeroBoth, "($0 per GB/s)");
-
-    // No workload and no busbw at all: the cheapest is all there is to go on.
-    const FabricVerdict bare = fabricVerdict(
-        {outcome("a", "Fabric A", 64, 500, 0, 0, 0), outcome("b", "Fabric B", 64, 0, 0, 0, 0)},
-        3.0);
-    QCOMPARE(bare.recommendedId, std::string("b"));
-    VERIFY_SAYS(bare, "Choose Fabric B: it is the cheapest");
 }
 
 void tst_FabricVerdict::nanFree() {
     // Non-finite and negative inputs read as 0; no figure or sentence may carry NaN or inf.
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const double inf = std::numeric_limits<double>::infinity();
-    const std::vector<std::vector<FabricOutcome>> cases = {
-        {outcome("a", "Fabric A", 64, nan, 10.0, nan, 1.0e5),
-         outcome("b", "Fabric B", 64, inf, 9.0, 0.2, 9.0e4)},
-        {outcome("a", "Fabric A", -8, 100, nan, 0.3, 1.0e5, nan),
-         outcome("b", "Fabric B", 64, -5, 9.0, 0.2, inf, inf)},
-        {outcome("a", "Fabric A", 64, 100, 10.0, 0.3, 1.0e5),
-         outcome("b", "Fabric B", 64, 200, 9.0, 0.2, 9.0e4)},
-    };
-    for (const double rate : {nan, -2.9, inf, 0.0, 2.9}) {
-        for (const auto& list : cases) {
-            const FabricVerdict v = fabricVerdict(list, rate);
-            QVERIFY(!v.recommendedId.empty());
-            QVERIFY(std::isfinite(v.premiumUsd) && v.premiumUsd >= 0);
-            QVERIFY(std::isfinite(v.savedUsd) && v.savedUsd >= 0);
-            QVERIFY(std::isfinite(v.breakEvenGpuHourUsd));
-            const QString text = allText(v).toLower();
-            QVERIFY2(!text.contains(QLatin1String("nan")) && !text.contains(QLatin1String("inf")),
-                     qPrintable(text));
-        }
+    for (const double bad : {nan, -2.9, inf, 0.0}) {
+        std::vector<FabricOutcome> list = {roce64(), ib64()};
+        list[0].lifetimeUsd = bad;
+        list[1].tokensPerSecond = bad;
+        list[1].exposedCommSeconds = bad;
+        list[0].perMillionTokensUsd = bad;
+        const FabricVerdict v = fabricVerdict(list);
+        QVERIFY(!v.recommendedId.empty());
+        QVERIFY(std::isfinite(v.premiumUsd) && v.premiumUsd >= 0);
+        for (double t : v.tokensPerDollarVsBest)
+            QVERIFY(std::isfinite(t));
+        const QString text = allText(v).toLower();
+        QVERIFY2(!text.contains(QLatin1String("nan")) && !text.contains(QLatin1String("inf")),
+                 qPrintable(text));
     }
 }
 
@@ -430,11 +468,10 @@ void tst_FabricVerdict::scaleTier_data() {
 void tst_FabricVerdict::scaleTier() {
     QFETCH(int, gpus);
     QFETCH(int, tier);
-    const FabricVerdict v =
-        fabricVerdict({outcome("roce-v2", "RoCEv2", gpus, 1000, 10.0, 0.3, 1.0e5),
-                       outcome("ib-ndr", "InfiniBand NDR", gpus, 2000, 9.0, 0.2, 9.0e4)},
-                      2.9);
-    QCOMPARE(v.scaleTier, tier);
+    FabricOutcome a = roce64();
+    FabricOutcome b = ib64();
+    a.gpus = b.gpus = gpus;
+    QCOMPARE(fabricVerdict({a, b}).scaleTier, tier);
 }
 
 QTEST_APPLESS_MAIN(tst_FabricVerdict)

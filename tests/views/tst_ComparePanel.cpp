@@ -1,14 +1,15 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// Compare fabrics: the panel shows, for every fabric, exactly what runDesign computes for
-// that fabric on the same design, and the verdict model::fabricVerdict reaches on those
-// figures. A fabric the design cannot run on is a row with the engine's reason, not a
-// failed comparison. An edit while the fabrics run stops them and nothing is shown as
-// current; a comparison shown goes stale on an edit. The chart draws one bar pair per
-// fabric and exports as PNG, SVG and CSV.
+// Compare fabrics: the panel shows, for every fabric, exactly what model::compareOnFabric
+// computes for that fabric (the design built like for like with the fabric's own switches),
+// and the verdict model::comparisonVerdict reaches on those figures. A fabric the design cannot run
+// on is a row with the engine's reason, not a failed comparison. An edit while the fabrics run
+// stops them and nothing is shown as current; a comparison shown goes stale on an edit. The chart
+// draws one bar pair per fabric and exports as PNG, SVG and CSV.
 #include "model/advice/FabricVerdict.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/io/DesignFile.hpp"
+#include "model/report/FabricComparison.hpp"
 #include "model/report/RunReport.hpp"
 #include "views/charts/CompareChart.hpp"
 #include "views/document/TopologyDocument.hpp"
@@ -19,6 +20,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -48,28 +51,21 @@ const char* const kSample = FABRICLAB_SOURCE_DIR "/samples/article000-64gpu-ib-n
 /// Seven simulations on a 64-GPU design take well under a second; CI machines are shared.
 constexpr int kTimeoutMs = 30000;
 
-/// The engine on one fabric, as the comparison runs it (detail off).
-RunReport runOn(const fabriclab::model::Design& design, const std::string& fabricId) {
-    fabriclab::model::RunOptions options;
-    options.fabricId = fabricId;
-    options.detail = false;
-    return fabriclab::model::runDesign(design, Catalog::builtin(), options);
+/// The engine on one fabric, as the comparison runs it (detail off, owned unless asked).
+fabriclab::model::ComparedFabric
+compareOn(const fabriclab::model::Design& design, const std::string& fabricId,
+          fabriclab::model::OwnershipMode mode = fabriclab::model::OwnershipMode::Owned) {
+    fabriclab::model::ComparisonOptions options;
+    options.run.detail = false;
+    options.ownership.mode = mode;
+    return fabriclab::model::compareOnFabric(design, Catalog::builtin(), fabricId, options);
 }
 
-/// The verdict's inputs written out from the report, independently of the controller.
-FabricOutcome outcomeOf(const RunReport& r, const std::string& fabricId) {
-    FabricOutcome o;
-    o.fabricId = fabricId;
-    o.fabricName = r.fabric.name;
-    o.gpus = r.gpus;
-    o.busBwGBps = r.collective.busBwGBps;
-    o.capexUsd = r.cost.capex.value;
-    o.perGpuHourUsd = r.cost.perGpuHour;
-    o.stepSeconds = r.step->stepSeconds;
-    o.commToCompute = r.step->commToCompute;
-    o.trainGpuHours = r.training->gpuHours;
-    o.trainCostUsd = r.training->costUsd;
-    return o;
+RunReport runOn(const fabriclab::model::Design& design, const std::string& fabricId) {
+    fabriclab::model::ComparedFabric row = compareOn(design, fabricId);
+    if (!row.ok())
+        throw std::invalid_argument(row.error);
+    return *row.report;
 }
 
 /// Relative comparison (STYLE.md §8); the figures come from the same deterministic engine.
@@ -115,6 +111,7 @@ private Q_SLOTS:
     void anEditDuringARunIsNeverShownAsCurrent();
     void aShownComparisonGoesStaleOnAnEdit();
     void chartDrawsEveryFabricAndExports();
+    void cloudFabricsAndRentalAreTheUsersChoice();
 };
 
 void tst_ComparePanel::tableShowsWhatTheEngineComputes() {
@@ -129,13 +126,18 @@ void tst_ComparePanel::tableShowsWhatTheEngineComputes() {
     QCOMPARE(finished.at(0).at(0).value<CompareResultPtr>()->revision, f.controller.revision());
 
     const CompareTableModel& model = *f.panel.tableModel();
-    const QStringList ids = CompareController::fabricIds();
-    QCOMPARE(model.rowCount(), ids.size()); // the built-in catalog has all seven
+    // Every fabric but the cloud's own (EFA), which joins only when asked for.
+    const QStringList ids = f.controller.fabricsToRun();
+    QCOMPARE(ids.size(), CompareController::fabricIds().size() - 1);
+    QVERIFY(!ids.contains(QStringLiteral("efa")));
+    QCOMPARE(model.rowCount(), ids.size());
     QCOMPARE(progress.last().at(0).toInt(), ids.size());
     QCOMPARE(progress.last().at(1).toInt(), ids.size());
     const fabriclab::model::Design design = f.document.design();
     for (const QString& id : ids) {
-        const RunReport r = runOn(design, id.toStdString());
+        const fabriclab::model::ComparedFabric compared = compareOn(design, id.toStdString());
+        QVERIFY2(compared.ok(), compared.error.c_str());
+        const RunReport& r = *compared.report;
         const int row = rowOf(model, id);
         QVERIFY2(row >= 0, qPrintable(id));
         QCOMPARE(model.index(row, CompareTableModel::FabricColumn).data().toString(),
@@ -145,8 +147,16 @@ void tst_ComparePanel::tableShowsWhatTheEngineComputes() {
         QVERIFY(same(number(model, row, CompareTableModel::BusBwColumn), r.collective.busBwGBps));
         QVERIFY(same(number(model, row, CompareTableModel::StepColumn), r.step->stepSeconds));
         QVERIFY(same(number(model, row, CompareTableModel::CapexColumn), r.cost.capex.value));
-        QVERIFY(same(number(model, row, CompareTableModel::PerGpuHourColumn), r.cost.perGpuHour));
-        QVERIFY(same(number(model, row, CompareTableModel::TrainCostColumn), r.training->costUsd));
+        QVERIFY(same(number(model, row, CompareTableModel::PerGpuHourColumn),
+                     r.ownership.perGpuHourUsd));
+        QVERIFY(same(number(model, row, CompareTableModel::PerTokenColumn),
+                     r.ownership.perMillionTokensUsd));
+        // How the design was built on the fabric is said in the row.
+        QVERIFY2(model.index(row, CompareTableModel::NoteColumn)
+                     .data()
+                     .toString()
+                     .contains(QString::fromStdString(compared.basis)),
+                 qPrintable(id));
         // The cells people read use the one formatter, with their units.
         QCOMPARE(model.index(row, CompareTableModel::BisectionColumn).data().toString(),
                  fabriclab::views::bandwidthText(r.effective.gbps));
@@ -183,12 +193,10 @@ void tst_ComparePanel::verdictIsTheModelsVerdict() {
     f.controller.compare();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
 
-    std::vector<FabricOutcome> outcomes;
-    for (const QString& id : CompareController::fabricIds())
-        outcomes.push_back(
-            outcomeOf(runOn(f.document.design(), id.toStdString()), id.toStdString()));
-    const auto expected =
-        fabriclab::model::fabricVerdict(outcomes, Catalog::builtin().prices().gpuHourUsd);
+    std::vector<fabriclab::model::ComparedFabric> rows;
+    for (const QString& id : f.controller.fabricsToRun())
+        rows.push_back(compareOn(f.document.design(), id.toStdString()));
+    const auto expected = fabriclab::model::comparisonVerdict(rows, f.document.design());
     QVERIFY(!expected.headline.empty());
 
     auto* headline = f.panel.findChild<QLabel*>(QStringLiteral("verdictHeadline"));
@@ -221,30 +229,32 @@ void tst_ComparePanel::aFabricThatCannotRunIsARow() {
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
 
     const CompareTableModel& model = *f.panel.tableModel();
-    QCOMPARE(model.rowCount(), CompareController::fabricIds().size());
-    std::vector<FabricOutcome> outcomes;
-    for (const QString& id : CompareController::fabricIds()) {
+    QCOMPARE(model.rowCount(), f.controller.fabricsToRun().size());
+    std::vector<fabriclab::model::ComparedFabric> rows;
+    int ran = 0;
+    for (const QString& id : f.controller.fabricsToRun()) {
         const int row = rowOf(model, id);
         const QString note = model.index(row, CompareTableModel::NoteColumn).data().toString();
-        try {
-            const RunReport r = runOn(design, id.toStdString());
-            outcomes.push_back(outcomeOf(r, id.toStdString()));
-            QVERIFY2(same(number(model, row, CompareTableModel::StepColumn), r.step->stepSeconds),
+        rows.push_back(compareOn(design, id.toStdString()));
+        const auto& compared = rows.back();
+        if (compared.ok()) {
+            ++ran;
+            QVERIFY2(same(number(model, row, CompareTableModel::StepColumn),
+                          compared.report->step->stepSeconds),
                      qPrintable(id));
-        } catch (const std::invalid_argument& e) {
-            QVERIFY2(note.contains(QString::fromStdString(e.what())), qPrintable(note));
+        } else {
+            QVERIFY2(note.contains(QString::fromStdString(compared.error)), qPrintable(note));
             QVERIFY(!model.index(row, CompareTableModel::StepColumn)
                          .data(CompareTableModel::SortRole)
                          .isValid());
         }
     }
-    QVERIFY(outcomes.size() >= 2);                                            // IB NDR and XDR ran
-    QVERIFY(outcomes.size() < size_t(CompareController::fabricIds().size())); // others refused
-    const auto expected =
-        fabriclab::model::fabricVerdict(outcomes, Catalog::builtin().prices().gpuHourUsd);
+    QVERIFY(ran >= 2);                                 // IB NDR and XDR ran
+    QVERIFY(ran < f.controller.fabricsToRun().size()); // others refused
+    const auto expected = fabriclab::model::comparisonVerdict(rows, design);
     QCOMPARE(f.panel.findChild<QLabel*>(QStringLiteral("verdictHeadline"))->text(),
              QString::fromStdString(expected.headline));
-    QCOMPARE(f.panel.chart()->table().rows.size(), qsizetype(outcomes.size()));
+    QCOMPARE(f.panel.chart()->table().rows.size(), qsizetype(ran));
 }
 
 void tst_ComparePanel::anEditDuringARunIsNeverShownAsCurrent() {
@@ -313,16 +323,17 @@ void tst_ComparePanel::chartDrawsEveryFabricAndExports() {
     QCOMPARE(chart->name(), QStringLiteral("compare"));
     QVERIFY(chart->hasData());
     const fabriclab::views::ChartTable table = chart->table();
-    QCOMPARE(table.rows.size(), CompareController::fabricIds().size());
+    QCOMPARE(table.rows.size(), f.controller.fabricsToRun().size());
     // Row by row the absolute figures drawn are the engine's for that fabric, in the
     // comparison's order (top to bottom).
     for (int i = 0; i < table.rows.size(); ++i) {
         const QStringList& row = table.rows.at(i);
-        QCOMPARE(row.at(0), CompareController::fabricIds().at(i));
+        QCOMPARE(row.at(0), f.controller.fabricsToRun().at(i));
         const RunReport r = runOn(f.document.design(), row.at(0).toStdString());
         QCOMPARE(row.at(1), QString::fromStdString(r.fabric.name));
         QVERIFY(std::abs(row.at(2).toDouble() - r.step->stepSeconds) < 1e-6);
-        QVERIFY(std::abs(row.at(3).toDouble() - r.training->costUsd) < 0.01);
+        // The CSV keeps six decimals of dollars per million tokens.
+        QVERIFY(std::abs(row.at(3).toDouble() - r.ownership.perMillionTokensUsd) < 1e-6);
     }
 
     QTemporaryDir dir;
@@ -342,8 +353,47 @@ void tst_ComparePanel::chartDrawsEveryFabricAndExports() {
         QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), table.rows.size() + 1);
     QCOMPARE(lines.first(), table.header.join(QLatin1Char(',')));
+    QVERIFY(lines.first().startsWith(
+        QStringLiteral("fabric,name,step time (s),lifetime cost per million tokens (USD)")));
+}
+
+void tst_ComparePanel::cloudFabricsAndRentalAreTheUsersChoice() {
+    Fixture f(sample());
+    QSignalSpy finished(&f.controller, &CompareController::finished);
+    auto* cloud = f.panel.findChild<QCheckBox*>(QStringLiteral("includeCloudFabrics"));
+    auto* mode = f.panel.findChild<QComboBox*>(QStringLiteral("ownershipMode"));
+    QVERIFY(cloud && mode);
+    QVERIFY(!cloud->isChecked());
+    QVERIFY(!f.controller.fabricsToRun().contains(QStringLiteral("efa")));
+
+    // Asked for, EFA joins, priced as AWS rents p5 instances (not bought as parts), and the
+    // rest are rented at the GPU's own rate when the user picks rented GPUs.
+    cloud->setChecked(true);
+    mode->setCurrentIndex(
+        mode->findData(static_cast<int>(fabriclab::model::OwnershipMode::Rented)));
+    QCOMPARE(f.controller.fabricsToRun(), CompareController::fabricIds());
+    f.controller.compare();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    const CompareTableModel& model = *f.panel.tableModel();
+    const int efa = rowOf(model, QStringLiteral("efa"));
+    QVERIFY(efa >= 0);
+    const auto expected =
+        compareOn(f.document.design(), "efa", fabriclab::model::OwnershipMode::Rented);
+    QVERIFY(expected.ownership.cloudOffer);
+    QVERIFY(same(number(model, efa, CompareTableModel::PerGpuHourColumn),
+                 expected.ownership.perGpuHourUsd));
+    QVERIFY(model.index(efa, CompareTableModel::PerGpuHourColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("AWS p5.48xlarge")));
+    const int roce = rowOf(model, QStringLiteral("roce-v2"));
     QVERIFY(
-        lines.first().startsWith(QStringLiteral("fabric,name,step time (s),cost to train (USD)")));
+        same(number(model, roce, CompareTableModel::PerGpuHourColumn),
+             Catalog::builtin().prices().ownership.findGpu("h100-sxm")->rentalUsdPerGpuHour.value));
+
+    // Either choice makes a shown comparison stale: it was priced the other way.
+    cloud->setChecked(false);
+    QVERIFY(f.controller.isStale());
 }
 
 QTEST_MAIN(tst_ComparePanel)

@@ -57,16 +57,20 @@ void CompareChart::setResult(const CompareResultPtr& result) {
         if (!row.ok() || !row.hasWorkload)
             continue;
         const model::FabricOutcome& o = row.outcome;
-        m_bars.append({row.fabricId, row.fabricName, o.stepSeconds, o.trainCostUsd,
+        // The cost the verdict ranks by: the cluster's lifetime cost per trained token.
+        const double baseCost = base->outcome.perMillionTokensUsd;
+        m_bars.append({row.fabricId, row.fabricName, o.stepSeconds, o.perMillionTokensUsd,
                        percentFrom(o.stepSeconds, base->outcome.stepSeconds),
-                       percentFrom(o.trainCostUsd, base->outcome.trainCostUsd)});
+                       baseCost > 0 && o.perMillionTokensUsd > 0
+                           ? percentFrom(o.perMillionTokensUsd, baseCost)
+                           : 0.0});
     }
 
     // A horizontal bar chart lists categories bottom-up; reversed, the first fabric of the
     // table is the top bar.
     QStringList categories;
     auto* step = new QBarSet(tr("Step time"));
-    auto* cost = new QBarSet(tr("Cost to train"));
+    auto* cost = new QBarSet(tr("Cost per token"));
     double low = 0;
     double high = 0;
     for (auto bar = m_bars.crbegin(); bar != m_bars.crend(); ++bar) {
@@ -106,7 +110,10 @@ void CompareChart::setResult(const CompareResultPtr& result) {
         const bool isStep = set == tr("Step time");
         const double percent = isStep ? bar.stepPercent : bar.costPercent;
         const QString value = isStep ? tr("%1 s per step").arg(numberText(bar.stepSeconds, 4))
-                                     : tr("%1 to train").arg(usdText(bar.trainCostUsd));
+                              : bar.perMillionTokensUsd > 0
+                                  ? tr("$%1 per million tokens over the cluster's life")
+                                        .arg(numberText(bar.perMillionTokensUsd, 4))
+                                  : tr("not priced (no server price for this GPU)");
         return tr("%1: %2, %3 against %4")
             .arg(bar.fabricName, value, signedPercentText(percent / 100), m_baseline);
     });
@@ -133,12 +140,12 @@ ChartTable CompareChart::table() const {
     table.header = {tr("fabric"),
                     tr("name"),
                     tr("step time (s)"),
-                    tr("cost to train (USD)"),
+                    tr("lifetime cost per million tokens (USD)"),
                     tr("step time vs %1 (%)").arg(m_baselineId),
-                    tr("cost to train vs %1 (%)").arg(m_baselineId)};
+                    tr("cost per token vs %1 (%)").arg(m_baselineId)};
     for (const Bar& bar : m_bars)
         table.rows.append({bar.fabricId, bar.fabricName, csvNumber(bar.stepSeconds, 6),
-                           csvNumber(bar.trainCostUsd, 2), csvNumber(bar.stepPercent, 4),
+                           csvNumber(bar.perMillionTokensUsd, 6), csvNumber(bar.stepPercent, 4),
                            csvNumber(bar.costPercent, 4)});
     return table;
 }

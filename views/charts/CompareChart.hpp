@@ -44,8 +44,8 @@ private:
         QString fabricId; ///< the axis label: catalog names run to 70 characters
         QString fabricName;
         double stepSeconds = 0;
-        double trainCostUsd = 0;
-        double stepPercent = 0; ///< difference from the baseline, %
+        double perMillionTokensUsd = 0; ///< lifetime cost per million tokens; 0 unpriced
+        double stepPercent = 0;         ///< difference from the baseline, %
         double costPercent = 0;
     };
 

@@ -78,9 +78,16 @@ QString CompareTableModel::display(const CompareRow& row, int column) const {
     if (column == NoteColumn) {
         if (!row.ok())
             return tr("Cannot run: %1").arg(row.error);
+        // How the design was built on this fabric comes first: it says whether the
+        // figures are the fabric's own build or the drawing priced with its parts.
+        QStringList notes;
         if (isRecommended(row))
-            return tr("Recommended");
-        return row.warnings.value(0);
+            notes << tr("Recommended");
+        if (!row.basis.isEmpty())
+            notes << row.basis;
+        if (!row.warnings.isEmpty())
+            notes << row.warnings.first();
+        return notes.join(QStringLiteral("; "));
     }
     if (!row.ok())
         return kNone;
@@ -95,9 +102,10 @@ QString CompareTableModel::display(const CompareRow& row, int column) const {
     case CapexColumn:
         return usdText(o.capexUsd);
     case PerGpuHourColumn:
-        return usdRate(o.perGpuHourUsd);
-    case TrainCostColumn:
-        return row.hasWorkload ? usdText(o.trainCostUsd) : kNone;
+        return row.ownership.priced ? usdRate(row.ownership.perGpuHourUsd) : kNone;
+    case PerTokenColumn:
+        return row.hasWorkload && o.perMillionTokensUsd > 0 ? usdRate(o.perMillionTokensUsd)
+                                                            : kNone;
     default:
         return {};
     }
@@ -129,20 +137,36 @@ QString CompareTableModel::toolTip(const CompareRow& row, int column) const {
                   "the GPUs.")
             .arg(numberText(o.capexUsd, 2));
     case PerGpuHourColumn:
-        return tr("$%1 per GPU-hour: the fabric capex spread over every GPU for the "
-                  "amortization period.")
-            .arg(exact(o.perGpuHourUsd));
-    case TrainCostColumn:
+        if (!row.ownership.priced)
+            return tr("Not priced: %1.").arg(QString::fromStdString(row.ownership.unpriced));
+        return row.ownership.mode == model::OwnershipMode::Owned
+                   ? tr("$%1 per GPU-hour: GPU servers $%2, fabric $%3 and energy $%4 over %5 "
+                        "months, spread over every GPU-hour.")
+                         .arg(exact(row.ownership.perGpuHourUsd),
+                              numberText(row.ownership.serversUsd, 0),
+                              numberText(row.ownership.fabricUsd, 0),
+                              numberText(row.ownership.energyUsd, 0),
+                              numberText(row.ownership.months))
+                   : tr("$%1 per GPU-hour, rented: %2.")
+                         .arg(exact(row.ownership.perGpuHourUsd),
+                              QString::fromStdString(row.ownership.rentalOffer));
+    case PerTokenColumn:
         if (!row.hasWorkload)
             return noWorkload;
-        return tr("Cost to train %1 tokens: $%2 in US dollars for %3 GPU-hours at $%4 per "
-                  "GPU-hour plus the fabric's $/GPU-h.")
-            .arg(numberText(m_result->trainTokens), numberText(o.trainCostUsd, 2),
-                 numberText(o.trainGpuHours, 2), numberText(m_result->gpuHourUsd, 2));
-    case NoteColumn:
+        if (o.perMillionTokensUsd <= 0)
+            return tr("Not priced: %1.").arg(QString::fromStdString(row.ownership.unpriced));
+        return tr("$%1 per million tokens: the cluster's cost over %2 months against the %3 "
+                  "tokens it trains at %4 tokens/s.")
+            .arg(exact(o.perMillionTokensUsd), numberText(row.ownership.months),
+                 numberText(row.ownership.lifetimeTokens), numberText(o.tokensPerSecond));
+    case NoteColumn: {
+        QStringList lines;
         if (isRecommended(row))
-            return QString::fromStdString(m_result->verdict.headline);
-        return row.warnings.join(QLatin1Char('\n'));
+            lines << QString::fromStdString(m_result->verdict.headline);
+        if (!row.basis.isEmpty())
+            lines << tr("Built as: %1").arg(row.basis);
+        return (lines + row.warnings).join(QLatin1Char('\n'));
+    }
     default:
         return {};
     }
@@ -166,9 +190,10 @@ QVariant CompareTableModel::sortValue(const CompareRow& row, int column) const {
     case CapexColumn:
         return o.capexUsd;
     case PerGpuHourColumn:
-        return o.perGpuHourUsd;
-    case TrainCostColumn:
-        return row.hasWorkload ? QVariant(o.trainCostUsd) : QVariant();
+        return row.ownership.priced ? QVariant(row.ownership.perGpuHourUsd) : QVariant();
+    case PerTokenColumn:
+        return row.hasWorkload && o.perMillionTokensUsd > 0 ? QVariant(o.perMillionTokensUsd)
+                                                            : QVariant();
     default:
         return {};
     }
@@ -191,8 +216,8 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
             return tr("Fabric capex");
         case PerGpuHourColumn:
             return tr("$/GPU-h");
-        case TrainCostColumn:
-            return tr("Cost to train");
+        case PerTokenColumn:
+            return tr("$/M tokens");
         case NoteColumn:
             return tr("Note");
         default:
@@ -212,10 +237,11 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
         case CapexColumn:
             return tr("Capital cost of the fabric (not the GPUs), US dollars");
         case PerGpuHourColumn:
-            return tr("Fabric capex amortized per GPU-hour, US dollars");
-        case TrainCostColumn:
-            return tr("GPU-hours to train the token budget times the GPU-hour price plus the "
-                      "fabric's $/GPU-h, US dollars");
+            return tr("The whole cluster's cost per GPU-hour over its life, owned (servers, "
+                      "fabric, energy) or rented, US dollars");
+        case PerTokenColumn:
+            return tr("The cluster's lifetime cost per million tokens it trains, US dollars: "
+                      "what the verdict ranks by");
         default:
             return {};
         }

@@ -24,8 +24,8 @@ public:
         BusBwColumn,      ///< bus bandwidth of the design's collective, GB/s
         StepColumn,       ///< training step time, s
         CapexColumn,      ///< fabric capex, USD
-        PerGpuHourColumn, ///< fabric capex per GPU-hour, USD
-        TrainCostColumn,  ///< cost to train the token budget, USD
+        PerGpuHourColumn, ///< the whole cluster's lifetime cost per GPU-hour, USD
+        PerTokenColumn,   ///< lifetime cost per million trained tokens, USD
         NoteColumn,       ///< recommended, why a fabric did not run, engine warnings
         ColumnCount
     };

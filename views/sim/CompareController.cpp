@@ -3,7 +3,7 @@
 #include "views/sim/CompareController.hpp"
 
 #include "model/core/Cancellation.hpp"
-#include "model/report/RunReport.hpp"
+#include "model/report/FabricComparison.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/sim/EnginePool.hpp"
 
@@ -14,39 +14,31 @@
 namespace fabriclab::views {
 namespace {
 
-/// The options every fabric runs with: the full simulation (effective bisection, busbw,
-/// step time) without the detail only the results view draws.
-model::RunOptions runOptions(const QString& fabricId, std::stop_token stop) {
-    model::RunOptions options;
-    options.fabricId = fabricId.toStdString();
-    options.detail = false;
-    options.stop = std::move(stop);
-    return options;
-}
-
 /// The worker: one fabric on the snapshot, never the live document.
 CompareRow runFabric(const model::Design& design, const model::Catalog& catalog,
-                     const QString& fabricId, std::stop_token stop) {
+                     const QString& fabricId, const model::ComparisonOptions& options) {
     CompareRow row;
     row.fabricId = fabricId;
-    row.fabricName = fabricId;
-    if (const model::Fabric* fabric = catalog.findFabric(fabricId.toStdString()))
-        row.fabricName = QString::fromStdString(fabric->name);
     try {
-        const model::RunReport report =
-            model::runDesign(design, catalog, runOptions(fabricId, std::move(stop)));
+        const model::ComparedFabric compared =
+            model::compareOnFabric(design, catalog, fabricId.toStdString(), options);
+        row.fabricName = QString::fromStdString(compared.fabricName);
+        row.basis = QString::fromStdString(compared.basis);
+        row.error = QString::fromStdString(compared.error);
+        if (!compared.ok())
+            return row;
+        const model::RunReport& report = *compared.report;
         for (const std::string& warning : report.warnings)
             row.warnings << QString::fromStdString(warning);
         row.theoreticalBisectionGbps = report.bisection.minCut.value;
         row.effectiveBisectionGbps = report.effective.gbps;
         row.collectiveSeconds = report.collective.seconds;
         row.hasWorkload = report.step.has_value() && report.training.has_value();
-        row.outcome = model::fabricOutcome(report);
+        row.outcome = compared.outcome;
+        row.ownership = compared.ownership;
     } catch (const model::Cancelled&) {
         // The whole comparison is dropped with it (the watcher was cancelled too).
         row.error = QStringLiteral("cancelled");
-    } catch (const std::exception& e) {
-        row.error = QString::fromStdString(e.what());
     }
     return row;
 }
@@ -54,13 +46,10 @@ CompareRow runFabric(const model::Design& design, const model::Catalog& catalog,
 } // namespace
 
 QStringList CompareController::fabricIds() {
-    return {QStringLiteral("ib-ndr"),
-            QStringLiteral("ib-xdr"),
-            QStringLiteral("spectrum-x"),
-            QStringLiteral("roce-v2"),
-            QStringLiteral("roce-v2-untuned"),
-            QStringLiteral("ethernet-tcp"),
-            QStringLiteral("efa")};
+    QStringList ids;
+    for (const std::string& id : model::comparableFabrics(model::Catalog::builtin()))
+        ids << QString::fromStdString(id);
+    return ids;
 }
 
 CompareController::CompareController(TopologyDocument& document, QObject* parent)
@@ -82,11 +71,28 @@ CompareController::~CompareController() {
 }
 
 QStringList CompareController::fabricsToRun() const {
-    QStringList ids;
-    for (const QString& id : fabricIds())
-        if (m_document.catalog().findFabric(id.toStdString()))
-            ids << id;
-    return ids;
+    const model::Catalog& catalog = m_document.catalog();
+    const std::vector<std::string> ids =
+        m_includeCloud ? model::comparableFabrics(catalog)
+                       : model::defaultComparisonFabrics(m_document.design(), catalog);
+    QStringList list;
+    for (const std::string& id : ids)
+        list << QString::fromStdString(id);
+    return list;
+}
+
+void CompareController::setIncludeCloudFabrics(bool include) {
+    if (m_includeCloud == include)
+        return;
+    m_includeCloud = include;
+    edited();
+}
+
+void CompareController::setOwnershipMode(model::OwnershipMode mode) {
+    if (m_mode == mode)
+        return;
+    m_mode = mode;
+    edited();
 }
 
 void CompareController::compare() {
@@ -136,11 +142,18 @@ void CompareController::start() {
     // The snapshot is taken here, on the GUI thread, and shared read-only by the workers;
     // the catalog is immutable while the document lives.
     auto design = m_document.snapshot();
+    m_snapshot = design;
     const model::Catalog& catalog = m_document.catalog();
-    m_watcher.setFuture(QtConcurrent::mapped(
-        &enginePool(), ids, [design, &catalog, stop = m_stop.get_token()](const QString& id) {
+    model::ComparisonOptions options;
+    // The full simulation (effective bisection, busbw, step time) without the detail only
+    // the results view draws.
+    options.run.detail = false;
+    options.run.stop = m_stop.get_token();
+    options.ownership.mode = m_mode;
+    m_watcher.setFuture(
+        QtConcurrent::mapped(&enginePool(), ids, [design, &catalog, options](const QString& id) {
             enterEngineThread();
-            return runFabric(*design, catalog, id, stop);
+            return runFabric(*design, catalog, id, options);
         }));
 }
 
@@ -150,14 +163,13 @@ void CompareController::runFinished() {
         auto result = std::make_shared<CompareResult>();
         result->revision = m_running;
         result->rows = m_watcher.future().results();
-        result->gpuHourUsd = m_document.catalog().prices().gpuHourUsd;
-        result->trainTokens = model::RunOptions{}.trainTokens;
+        result->mode = m_mode;
         std::vector<model::FabricOutcome> outcomes;
         for (const CompareRow& row : result->rows)
             if (row.ok())
                 outcomes.push_back(row.outcome);
         // The rules are the model's; this only hands them the figures.
-        result->verdict = model::fabricVerdict(outcomes, result->gpuHourUsd);
+        result->verdict = model::fabricVerdict(outcomes, model::verdictContext(*m_snapshot));
         m_result = std::move(result);
         setStale(false);
         Q_EMIT finished(m_result);

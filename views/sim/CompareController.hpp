@@ -3,6 +3,8 @@
 #pragma once
 
 #include "model/advice/FabricVerdict.hpp"
+#include "model/cost/Ownership.hpp"
+#include "model/design/Design.hpp"
 
 #include <QFutureWatcher>
 #include <QList>
@@ -22,6 +24,9 @@ class TopologyDocument;
 struct CompareRow {
     QString fabricId;   ///< catalog id, e.g. "ib-ndr"
     QString fabricName; ///< for people, from the catalog
+    /// How the design was built on this fabric (model::DesignOnFabric::basis): regenerated
+    /// with the fabric's own switches, or drawn and priced with its parts.
+    QString basis;
     /// Why the engine refused the design on this fabric, in its words; empty when it ran.
     QString error;
     QStringList warnings;                ///< what the figures leave out (engine sentences)
@@ -30,8 +35,9 @@ struct CompareRow {
     double collectiveSeconds = 0;        ///< the design's collective, s
     bool hasWorkload = false; ///< step time and training figures in `outcome` are meaningful
     /// The figures the verdict weighs, copied from the engine's report: step time (s),
-    /// busbw (GB/s), capex (USD), $/GPU-hour, training GPU-hours and cost (USD).
+    /// busbw (GB/s), capex (USD), the cluster's lifetime cost and cost per token.
     model::FabricOutcome outcome;
+    model::OwnershipCost ownership; ///< the whole cluster over its life on this fabric
 
     bool ok() const { return error.isEmpty(); }
 };
@@ -42,18 +48,18 @@ struct CompareResult {
     quint64 revision = 0;   ///< the document revision the snapshot was taken at
     QList<CompareRow> rows; ///< in CompareController::fabricIds() order
     model::FabricVerdict verdict;
-    double gpuHourUsd = 0;  ///< the GPU-hour price the verdict used, USD
-    double trainTokens = 0; ///< the token budget behind training GPU-hours and cost
+    model::OwnershipMode mode = model::OwnershipMode::Owned; ///< how the clusters were priced
 };
 
 /// Shared read-only between the controller, the table, the chart and the verdict.
 using CompareResultPtr = std::shared_ptr<const CompareResult>;
 
 /// Runs the document's design on every fabric the comparison covers (InfiniBand NDR and
-/// XDR, Spectrum-X, RoCEv2 tuned and untuned, TCP Ethernet, EFA; ids the catalog lacks are
-/// skipped), one model::runDesign per fabric on the global thread pool, so they run in
-/// parallel on the cores available. A fabric the design cannot run on becomes a row with
-/// the engine's reason; the comparison goes on without it.
+/// XDR, Spectrum-X, RoCEv2 tuned and untuned, TCP Ethernet; a cloud's own fabric such as
+/// EFA only when asked for, or when the design is on it; ids the catalog lacks are
+/// skipped), each built like for like (model::compareOnFabric) on the engine pool, so they
+/// run in parallel on the cores available. A fabric the design cannot run on becomes a row
+/// with the engine's reason; the comparison goes on without it.
 ///
 /// Every document change bumps the revision: a comparison shown becomes stale, and one in
 /// flight is stopped through its stop token and dropped. A result is only delivered for
@@ -62,7 +68,7 @@ class CompareController : public QObject {
     Q_OBJECT
 
 public:
-    /// The fabrics a comparison covers, in the order rows come out.
+    /// Every fabric a comparison can cover, in the order rows come out.
     static QStringList fabricIds();
 
     explicit CompareController(TopologyDocument& document, QObject* parent = nullptr);
@@ -78,8 +84,13 @@ public:
     bool isStale() const { return m_stale; }
     /// The newest comparison delivered (null before the first); check isStale().
     const CompareResultPtr& result() const { return m_result; }
-    /// The fabric ids of fabricIds() that the document's catalog holds.
+    /// The fabric ids of fabricIds() that the document's catalog holds and this comparison
+    /// covers: cloud fabrics only with includeCloudFabrics() or when the design is on one.
     QStringList fabricsToRun() const;
+    /// Whether a cloud's own fabric (EFA), which cannot be bought, is compared, priced as
+    /// that cloud rents it. Off by default.
+    bool includeCloudFabrics() const { return m_includeCloud; }
+    model::OwnershipMode ownershipMode() const { return m_mode; }
 
 public Q_SLOTS:
     /// Compares the current revision. A run in flight for an older revision is stopped
@@ -87,6 +98,9 @@ public Q_SLOTS:
     void compare();
     /// Stops the runs in flight; nothing is delivered and the result shown stays.
     void cancel();
+    /// Changing either makes the comparison shown stale.
+    void setIncludeCloudFabrics(bool include);
+    void setOwnershipMode(fabriclab::model::OwnershipMode mode);
 
 Q_SIGNALS:
     void started();
@@ -112,7 +126,10 @@ private:
     bool m_restart = false;  ///< start again once the runs in flight have stopped
     bool m_busy = false;     ///< a comparison started and its end not yet handled
     bool m_stale = false;
+    bool m_includeCloud = false;
+    model::OwnershipMode m_mode = model::OwnershipMode::Owned;
     CompareResultPtr m_result;
+    std::shared_ptr<const model::Design> m_snapshot; ///< what the runs in flight run
 };
 
 } // namespace fabriclab::views

@@ -6,6 +6,8 @@
 #include "views/models/CompareTableModel.hpp"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -117,8 +119,30 @@ ComparePanel::ComparePanel(CompareController& controller, QWidget* parent)
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
 
+    // How the clusters are paid for, and whether a cloud's own fabric joins (priced as the
+    // cloud rents it): both change the verdict, so both make the comparison stale.
+    auto* mode = new QComboBox(this);
+    mode->setObjectName(QStringLiteral("ownershipMode"));
+    mode->addItem(tr("Owned cluster"), static_cast<int>(model::OwnershipMode::Owned));
+    mode->addItem(tr("Rented GPUs"), static_cast<int>(model::OwnershipMode::Rented));
+    mode->setToolTip(tr("Owned: GPU servers, fabric and energy over the amortization period. "
+                        "Rented: every GPU-hour at the GPU's on-demand price."));
+    mode->setCurrentIndex(mode->findData(static_cast<int>(m_controller.ownershipMode())));
+    connect(mode, &QComboBox::currentIndexChanged, this, [this, mode] {
+        m_controller.setOwnershipMode(
+            static_cast<model::OwnershipMode>(mode->currentData().toInt()));
+    });
+    auto* cloud = new QCheckBox(tr("Cloud fabrics"), this);
+    cloud->setObjectName(QStringLiteral("includeCloudFabrics"));
+    cloud->setToolTip(tr("Also compare a cloud's own fabric (AWS EFA), which cannot be "
+                         "bought: it is priced as that cloud rents its servers."));
+    cloud->setChecked(m_controller.includeCloudFabrics());
+    connect(cloud, &QCheckBox::toggled, &m_controller, &CompareController::setIncludeCloudFabrics);
+
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_compareButton);
+    bar->addWidget(mode);
+    bar->addWidget(cloud);
     bar->addWidget(m_progress, 1);
     bar->addWidget(m_cancelButton);
     bar->addWidget(m_status, 2);

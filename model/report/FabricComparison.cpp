@@ -1,0 +1,131 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/report/FabricComparison.hpp"
+
+#include "model/catalog/PartChoice.hpp"
+#include "model/core/Cancellation.hpp"
+#include "model/fabric/Generators.hpp"
+#include "model/validation/PublishedFigures.hpp"
+
+#include <stdexcept>
+
+namespace fabriclab::model {
+namespace {
+
+/// The fabrics FabricLab compares, in the order rows come out.
+constexpr const char* kCompared[] = {"ib-ndr",          "ib-xdr",       "spectrum-x", "roce-v2",
+                                     "roce-v2-untuned", "ethernet-tcp", "efa"};
+
+std::string speedText(Gbps speed) {
+    return std::to_string(static_cast<long long>(speed.value)) + "G";
+}
+
+} // namespace
+
+DesignOnFabric designOnFabric(const Design& design, const Fabric& fabric, const Catalog& catalog) {
+    DesignOnFabric result;
+    if (!design.generator) {
+        result.design = design;
+        result.design.fabric = {fabric, false};
+        result.basis = "drawn topology kept; each switch priced as this fabric's part of its radix";
+        return result;
+    }
+    GeneratorParams params = *design.generator;
+    params.nicSpeed = fabric.portSpeed;
+    const FabricHardware& parts = fabric.hardware;
+    const PriceCatalog& prices = catalog.prices();
+    params.leafRadix = switchRadixAt(fabric, prices, parts.switchId, params.nicSpeed);
+    params.spineRadix = switchRadixAt(fabric, prices, parts.spineSwitch(), params.nicSpeed);
+    params.coreRadix = switchRadixAt(fabric, prices, parts.coreSwitch(), params.nicSpeed);
+    Design next = withTopology(design, generate(params)); // throws the generator's reason
+    next.generator = params;
+    next.fabric = {fabric, false};
+    if (next.workload)
+        next.workload = rescaled(*next.workload, next.topology.gpuCount());
+    result.design = std::move(next);
+    result.regenerated = true;
+    result.basis =
+        "regenerated with " + std::to_string(params.leafRadix) + "-port leaves" +
+        (params.kind == "rail-only" ? std::string()
+                                    : ", " + std::to_string(params.spineRadix) + "-port spines") +
+        ", " + speedText(params.nicSpeed) + " NICs";
+    return result;
+}
+
+std::vector<std::string> comparableFabrics(const Catalog& catalog) {
+    std::vector<std::string> ids;
+    for (const char* id : kCompared)
+        if (catalog.findFabric(id))
+            ids.emplace_back(id);
+    return ids;
+}
+
+std::vector<std::string> defaultComparisonFabrics(const Design& design, const Catalog& catalog) {
+    std::vector<std::string> ids;
+    for (const std::string& id : comparableFabrics(catalog)) {
+        const Fabric& fabric = *catalog.findFabric(id);
+        // A cloud's own fabric cannot be bought for a cluster of one's own: only when the
+        // design already runs there.
+        if (fabric.cloud.empty() || design.fabric.spec.id == id)
+            ids.push_back(id);
+    }
+    return ids;
+}
+
+ComparedFabric compareOnFabric(const Design& design, const Catalog& catalog,
+                               const std::string& fabricId, const ComparisonOptions& options) {
+    ComparedFabric row;
+    row.fabricId = fabricId;
+    row.fabricName = fabricId;
+    const Fabric* fabric = catalog.findFabric(fabricId);
+    if (!fabric) {
+        row.error = "unknown fabric \"" + fabricId + "\"";
+        return row;
+    }
+    row.fabricName = fabric->name;
+    try {
+        const DesignOnFabric built = designOnFabric(design, *fabric, catalog);
+        row.basis = built.basis;
+        RunOptions run = options.run;
+        run.fabricId = fabricId;
+        run.ownership = options.ownership.mode;
+        if (options.ownership.amortizationMonths)
+            run.amortizationMonths = options.ownership.amortizationMonths;
+        row.report = runDesign(built.design, catalog, run);
+        row.ownership = row.report->ownership;
+        row.outcome = fabricOutcome(*row.report);
+        const Design& ran = built.design;
+        row.outcome.evidence =
+            nearestEvidence(builtinPublishedFigures(), fabricId,
+                            ran.workload ? ran.workload->gpu.spec.id : std::string("h100-sxm"),
+                            ran.topology.serverCount(),
+                            static_cast<double>(ran.collective.value_or(CollectiveSpec{}).bytes));
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const std::exception& e) {
+        row.error = e.what();
+        row.report.reset();
+    }
+    return row;
+}
+
+VerdictContext verdictContext(const Design& design) {
+    VerdictContext context;
+    if (design.workload) {
+        const Workload& w = *design.workload;
+        context.workloadName = w.model.spec.id.empty() ? w.model.spec.name : w.model.spec.id;
+        context.mixtureOfExperts = w.model.spec.experts > 1;
+        context.globalBatchTokens = static_cast<double>(w.globalBatchTokens);
+    }
+    return context;
+}
+
+FabricVerdict comparisonVerdict(const std::vector<ComparedFabric>& rows, const Design& design) {
+    std::vector<FabricOutcome> outcomes;
+    for (const ComparedFabric& row : rows)
+        if (row.ok())
+            outcomes.push_back(row.outcome);
+    return fabricVerdict(outcomes, verdictContext(design));
+}
+
+} // namespace fabriclab::model
