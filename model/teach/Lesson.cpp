@@ -3,6 +3,7 @@
 #include "model/teach/Lesson.hpp"
 
 #include "model/core/EnumNames.hpp"
+#include "model/sim/Collectives.hpp"
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSimulator.hpp"
 
@@ -55,7 +56,6 @@ public:
 
     const std::vector<model::NodeId>& servers() const { return m_servers; }
     const sim::FabricNetwork& network() const { return m_network; }
-    int rails() const { return m_rails; }
     std::string name(model::NodeId id) const { return m_network.topology().node(id).name; }
 
     /// Times server-to-server moves of `bytes` each on the fabric, one flow per rail, and
@@ -264,10 +264,6 @@ void sharpSteps(const Classroom& room, LessonRun& run) {
                     upLinks.push_back(up);
             }
         }
-    const double goodputBps =
-        model::bitsPerSecond(room.network().nicGoodput({run.order.front(), 0}));
-    const double perStepBytes = run.bytes / chunks;
-    const double latency = model::microseconds(room.network().fabric().stepLatencyUs).value;
     for (int t = 0; t <= chunks; ++t) {
         LessonStep step;
         std::vector<int> moving;
@@ -288,8 +284,10 @@ void sharpSteps(const Classroom& room, LessonRun& run) {
             step.linkLoad[id.value] = 1.0f;
             step.linkChunks[id.value] = moving;
         }
-        // Each byte crosses each NIC once each way: the NICs set the pace.
-        step.seconds = perStepBytes / (room.rails() * goodputBps) + latency;
+        // The sums the switches make cannot be drawn as flows between NICs, so this step is
+        // not simulated: every step moves one chunk each way over every NIC (the cables
+        // carry both directions at once), so each takes an equal share of the engine's time.
+        step.seconds = 1;
         step.caption =
             t == 0 ? "SHARP, step 1: every server sends chunk c0 up; the switches add the "
                      "chunks as they pass, so only one summed copy reaches the top."
@@ -329,7 +327,67 @@ void allToAllSteps(const Classroom& room, LessonRun& run) {
     }
 }
 
+/// Puts the drawn steps on the engine's clock: they share its time for the collective in
+/// proportion to what each took as drawn. The bus bandwidth so far counts the chunk moves
+/// done as the share of the collective done (every move of a lesson carries one chunk),
+/// over nccl-tests' ranks, so a pipeline filling up reads low. The schedule drawn is simpler
+/// than NCCL's (a few large chunks, one tree, servers for GPUs), so its own time is not the
+/// collective's: the last step ends on the engine's time and bus bandwidth.
+void onEnginesClock(LessonRun& run, const model::NcclTestsReport& engine) {
+    if (engine.rows.size() != 1)
+        throw std::logic_error("lesson: nccl-tests should time one size, not " +
+                               std::to_string(engine.rows.size()));
+    run.engine = engine.rows.front();
+    run.ranks = engine.ranks;
+    const double seconds = model::microseconds(run.engine.timeUs).value;
+    const double busFactor = sim::busBandwidthFactor(engine.op, engine.ranks);
+    double drawn = 0;
+    std::size_t moves = 0;
+    for (const LessonStep& step : run.steps) {
+        drawn += step.seconds;
+        moves += step.moves.size();
+    }
+    if (!(drawn > 0) || moves == 0)
+        throw std::logic_error("lesson: a schedule without moves or time");
+    double elapsed = 0;
+    std::size_t moved = 0;
+    for (LessonStep& step : run.steps) {
+        step.seconds *= seconds / drawn;
+        elapsed += step.seconds;
+        moved += step.moves.size();
+        step.elapsedSeconds = elapsed;
+        step.busBwGBps = model::rateOf(model::Bytes(run.bytes * (double(moved) / double(moves))),
+                                       model::Seconds(elapsed))
+                             .value *
+                         busFactor;
+    }
+    // The sums above meet the engine's figures to rounding; the last step reports them.
+    run.steps.back().elapsedSeconds = seconds;
+    run.steps.back().busBwGBps = run.engine.busBwGBps;
+}
+
 } // namespace
+
+model::NcclTestsOptions engineOptions(Lesson lesson, double bytes) {
+    model::NcclTestsOptions options;
+    options.minBytes = bytes;
+    options.maxBytes = bytes;
+    switch (lesson) {
+    case Lesson::RingAllReduce:
+        options.algorithm = model::CollectiveAlgorithm::Ring;
+        break;
+    case Lesson::TreeAllReduce:
+        options.algorithm = model::CollectiveAlgorithm::Tree;
+        break;
+    case Lesson::SharpAllReduce:
+        options.algorithm = model::CollectiveAlgorithm::Sharp;
+        break;
+    case Lesson::AllToAll:
+        options.op = model::CollectiveOp::AllToAll; // NCCL's own way: PXN on multi-NIC servers
+        break;
+    }
+    return options;
+}
 
 std::string_view toString(Lesson lesson) {
     return model::enumName(kNames, lesson);
@@ -343,7 +401,8 @@ std::string_view title(Lesson lesson) {
     return model::enumName(kTitles, lesson);
 }
 
-LessonRun teach(const model::Design& design, Lesson lesson, double bytes) {
+LessonRun teach(const model::Design& design, Lesson lesson, double bytes,
+                const model::Catalog& catalog) {
     if (!(bytes > 0) || !std::isfinite(bytes))
         throw std::invalid_argument("lesson: the buffer must be a positive number of bytes");
     const int gpus = design.topology.gpuCount();
@@ -381,21 +440,7 @@ LessonRun teach(const model::Design& design, Lesson lesson, double bytes) {
         allToAllSteps(room, run);
         break;
     }
-    // nccl-tests' bus bandwidth: what each server's links carry per second, so a ring
-    // all-reduce that keeps every NIC busy reads the NICs' speed.
-    const int n = run.servers;
-    const double busFactor =
-        lesson == Lesson::AllToAll ? double(n - 1) / n : 2.0 * double(n - 1) / n;
-    double elapsed = 0;
-    const auto total = static_cast<double>(run.steps.size());
-    for (std::size_t k = 0; k < run.steps.size(); ++k) {
-        LessonStep& step = run.steps[k];
-        elapsed += step.seconds;
-        step.elapsedSeconds = elapsed;
-        step.busBwGBps = model::rateOf(model::Bytes(busFactor * bytes * (double(k + 1) / total)),
-                                       model::Seconds(elapsed))
-                             .value;
-    }
+    onEnginesClock(run, model::runNcclTests(design, catalog, engineOptions(lesson, bytes)));
     return run;
 }
 

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: MIT
 // Teaching lessons: each schedule is replayed on paper (who holds which partial sums after
 // every step) and must end with the collective's result; step counts follow the algorithm;
-// step times are held to the NICs' speed worked out by hand, and refusals name the reason.
+// step times are held to the NICs' speed worked out by hand, every lesson ends on the bus
+// bandwidth fabriclab-cli nccl-tests reports for the same design, size and algorithm, and
+// refusals name the reason.
 #include <QTest>
 
 #ifndef Q_MOC_RUN
@@ -11,7 +13,9 @@
 #include "model/design/Failures.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
+#include "model/report/NcclTests.hpp"
 #include "model/teach/Lesson.hpp"
+#include "support/DesignText.hpp"
 #include "support/GeneratorRequests.hpp"
 
 #include <bitset>
@@ -25,6 +29,7 @@ using namespace fabriclab;
 using teach::Lesson;
 
 Q_DECLARE_METATYPE(fabriclab::teach::Lesson)
+Q_DECLARE_METATYPE(fabriclab::model::Design)
 
 namespace {
 
@@ -86,6 +91,8 @@ private Q_SLOTS:
     void aFailedSpineStillTeaches();
     void railOptimizedAllToAllStaysUnderTheLeaves();
     void sharpClimbsEveryRailPlane();
+    void endsOnTheEnginesBusBandwidth_data();
+    void endsOnTheEnginesBusBandwidth();
 };
 
 void tst_Lesson::allReduceLeavesEveryServerTheFullSum_data() {
@@ -147,16 +154,22 @@ void tst_Lesson::ringKeepsEveryLinkOfTheRingBusy() {
 
 void tst_Lesson::ringRunsAtTheNicsSpeedOnANonBlockingFabric() {
     // Each step moves 1/8 of 256 MiB per server over its 2 NICs: 16 MiB per NIC at
-    // 400 Gb/s x 0.96 (ib-ndr line efficiency) = 349.5 us, plus a few us of start-up
-    // (NCCL's 4 us step latency and the path). Tolerance 2%: that start-up share.
+    // 400 Gb/s x 0.96 (ib-ndr line efficiency) = 349.5 us on the wire. On a non-blocking
+    // fabric every step of the ring is alike, so each takes 1/14 of NCCL's ring time, which
+    // cannot beat the wire: NCCL's ring over 16 GPUs sends 2 x 15/16 of the buffer out of
+    // every server, the drawn one over 8 servers 2 x 7/8. Tolerance 1e-9: rounding.
     const teach::LessonRun run = teach::teach(sample(kSixteen), Lesson::RingAllReduce, kBuffer);
     const double wire = 16.0 * 1024 * 1024 * 8 / (400e9 * 0.96);
     for (const auto& step : run.steps) {
         QVERIFY2(step.seconds >= wire, "a step cannot beat the NICs");
-        QVERIFY2(step.seconds <= wire * 1.02, qPrintable(QString::number(step.seconds * 1e6)));
+        QVERIFY2(std::abs(step.seconds / run.steps.front().seconds - 1) < 1e-9,
+                 qPrintable(QString::number(step.seconds * 1e6)));
     }
-    // Bus bandwidth at the end reads the server's NIC goodput: 2 x 48 GB/s.
-    QVERIFY(std::abs(run.steps.back().busBwGBps / 96.0 - 1) < 0.02);
+    // Bus bandwidth at the end reads near the servers' NIC goodput, 2 x 48 GB/s: NCCL's
+    // ring keeps every NIC busy, less what its protocol costs (within 10%; the engine's
+    // ring, calibrated on published runs, reads 89 GB/s here).
+    QVERIFY2(run.steps.back().busBwGBps <= 96.0 && run.steps.back().busBwGBps >= 0.9 * 96.0,
+             qPrintable(QString::number(run.steps.back().busBwGBps)));
     QCOMPARE(run.steps.back().elapsedSeconds, [&] {
         double sum = 0;
         for (const auto& step : run.steps)
@@ -167,19 +180,29 @@ void tst_Lesson::ringRunsAtTheNicsSpeedOnANonBlockingFabric() {
 
 void tst_Lesson::stepsNeverBeatTheNics() {
     // Physical bound: no server sends faster than its NICs (8 x 400G x 0.96 on
-    // roce-v2-cx7), so no step is shorter than its per-NIC bytes at that rate and the bus
-    // bandwidth never exceeds 8 x 48 GB/s.
+    // roce-v2-cx7: 384 GB/s). A ring or all-to-all step moves at least the chunk drawn
+    // through each NIC, so none is shorter than that at the NICs' rate. The tree drawn is
+    // slower than NCCL's (one tree of 4 large chunks where NCCL pipelines many small ones
+    // over two), so its steps, sharing NCCL's time, may beat the chunk drawn; the whole
+    // collective may not: an all-reduce without the switches reducing sends 2 x 7/8 of the
+    // buffer out of each of the 8 servers, and an all-to-all each of a server's 8 GPUs'
+    // buffers but the 8/64 that stays home. The bus bandwidth never reads above 384 GB/s.
     const model::Design design = sample(kSixtyFour);
+    const double serverBytesPerSecond = 8 * 400e9 * 0.96 / 8;
     for (const Lesson lesson : {Lesson::RingAllReduce, Lesson::TreeAllReduce, Lesson::AllToAll}) {
         const teach::LessonRun run = teach::teach(design, lesson, kBuffer);
         const double perNic = kBuffer / run.chunks / 8;
         for (const auto& step : run.steps) {
-            QVERIFY(step.seconds >= perNic * 8 / (400e9 * 0.96));
+            if (lesson != Lesson::TreeAllReduce)
+                QVERIFY(step.seconds >= perNic * 8 / (400e9 * 0.96));
             QVERIFY(step.busBwGBps <= 8 * 48.0 * 1.0001);
             QVERIFY(!step.caption.empty());
             for (const auto& [link, load] : step.linkLoad)
                 QVERIFY(load > 0 && load <= 1.0001f);
         }
+        const double leavingServer =
+            lesson == Lesson::AllToAll ? 8 * (56.0 / 64) * kBuffer : 2 * (7.0 / 8) * kBuffer;
+        QVERIFY(run.steps.back().elapsedSeconds >= leavingServer / serverBytesPerSecond);
     }
 }
 
@@ -293,6 +316,111 @@ void tst_Lesson::sharpClimbsEveryRailPlane() {
             leavesClimbing.insert(link.a.value);
     }
     QCOMPARE(int(leavesClimbing.size()), design.topology.switchCounts().leaf);
+}
+
+void tst_Lesson::endsOnTheEnginesBusBandwidth_data() {
+    // Every lesson on every workshop sample and a few small generated designs (one leaf,
+    // a 2:1 leaf-spine on static ECMP, a three-tier fat-tree, rail-only), at a size where
+    // start-up latency counts and one where bandwidth does. The lesson's last bus
+    // bandwidth must be what nccl-tests reports for that design, size and algorithm: the
+    // ring lesson with --algo ring, the tree with --algo tree, SHARP with --algo sharp
+    // (CollNet, or NVLS reducing in the switches) on a fabric that has it and the design's
+    // "sharp" switch on, and the all-to-all as NCCL runs it by default.
+    QTest::addColumn<model::Design>("design");
+    QTest::addColumn<Lesson>("lesson");
+    QTest::addColumn<double>("bytes");
+    const model::Catalog& catalog = model::Catalog::builtin();
+    const auto generated = [&](const char* name, const char* fabric, nlohmann::json generator) {
+        return model::parseDesign(testing::generatedDesign(name, fabric, generator).dump(), name,
+                                  catalog);
+    };
+    nlohmann::json twoToOne = testing::railGenerator(8);
+    twoToOne.update({{"gpusPerServer", 4},
+                     {"nicsPerServer", 2},
+                     {"railOptimized", false},
+                     {"leafRadix", 6},
+                     {"spineRadix", 8},
+                     {"oversubscription", 2.0}});
+    nlohmann::json fatTree = testing::railGenerator(8, "fat-tree");
+    fatTree.update({{"gpusPerServer", 4},
+                    {"nicsPerServer", 2},
+                    {"railOptimized", false},
+                    {"leafRadix", 4},
+                    {"spineRadix", 4},
+                    {"coreRadix", 4},
+                    {"spineOversubscription", 1.0}});
+    const std::vector<std::pair<std::string, model::Design>> designs{
+        {"workshop-16", sample(kSixteen)},
+        {"workshop-64", sample(kSixtyFour)},
+        {"teaching-4", sample(FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json")},
+        {"one-leaf", model::parseDesign(testing::generatorDesign().dump(), "one leaf", catalog)},
+        {"roce-2to1", generated("8 x 4 GPUs, 2:1, RoCE", "roce-v2", twoToOne)},
+        {"fat-tree", generated("8 x 4 GPUs, fat-tree", "spectrum-x", fatTree)},
+        {"rail-only",
+         generated("4 x 8 GPUs, rail-only", "ib-ndr", testing::railGenerator(4, "rail-only"))},
+    };
+    for (const auto& [name, design] : designs)
+        for (const Lesson lesson : {Lesson::RingAllReduce, Lesson::TreeAllReduce,
+                                    Lesson::SharpAllReduce, Lesson::AllToAll})
+            for (const double mib : {4.0, 256.0}) {
+                model::Design taught = design;
+                if (lesson == Lesson::SharpAllReduce) {
+                    // SHARP needs switches that reduce: InfiniBand NDR where the design
+                    // has another fabric, and the job's SHARP switch on.
+                    if (!taught.fabric.spec.inNetworkReduction)
+                        taught.fabric.spec = *catalog.findFabric("ib-ndr");
+                    taught.sharp = true;
+                }
+                QTest::addRow("%s %s %g MiB", name.c_str(), teach::toString(lesson).data(), mib)
+                    << taught << lesson << mib * 1024 * 1024;
+            }
+}
+
+void tst_Lesson::endsOnTheEnginesBusBandwidth() {
+    QFETCH(model::Design, design);
+    QFETCH(Lesson, lesson);
+    QFETCH(double, bytes);
+    model::NcclTestsOptions options;
+    options.minBytes = options.maxBytes = bytes;
+    switch (lesson) {
+    case Lesson::RingAllReduce:
+        options.algorithm = model::CollectiveAlgorithm::Ring;
+        break;
+    case Lesson::TreeAllReduce:
+        options.algorithm = model::CollectiveAlgorithm::Tree;
+        break;
+    case Lesson::SharpAllReduce:
+        options.algorithm = model::CollectiveAlgorithm::Sharp;
+        break;
+    case Lesson::AllToAll:
+        options.op = model::CollectiveOp::AllToAll;
+        break;
+    }
+    const model::NcclTestsReport engine =
+        model::runNcclTests(design, model::Catalog::builtin(), options);
+    QCOMPARE(int(engine.rows.size()), 1);
+    const double expected = engine.rows.front().busBwGBps;
+    const teach::LessonRun run = teach::teach(design, lesson, bytes);
+    QVERIFY(!run.steps.empty());
+    const double taught = run.steps.back().busBwGBps;
+    const double seconds = engine.rows.front().timeUs * 1e-6;
+    // Within 5%: issue 31's bound for a lesson agreeing with the engine. A lesson reports
+    // the engine's own figure, so the two meet to rounding; 5% is not slack for a lesson to
+    // time its drawn schedule instead (a few large chunks, one tree, servers for GPUs):
+    // that misses by 6% (the ring) to several times (SHARP, whose hand-made step time
+    // once divided bytes by bits per second).
+    QVERIFY2(std::abs(taught / expected - 1) <= 0.05,
+             qPrintable(QStringLiteral("lesson %1 GB/s, nccl-tests %2 GB/s (%3, %4 ranks)")
+                            .arg(taught, 0, 'f', 1)
+                            .arg(expected, 0, 'f', 1)
+                            .arg(QString::fromStdString(
+                                std::string(model::toString(engine.rows.front().algorithm))))
+                            .arg(engine.ranks)));
+    // The steps' times add up to the engine's time for the collective, within the same bound.
+    QVERIFY2(std::abs(run.steps.back().elapsedSeconds / seconds - 1) <= 0.05,
+             qPrintable(QStringLiteral("lesson %1 us, nccl-tests %2 us")
+                            .arg(run.steps.back().elapsedSeconds * 1e6)
+                            .arg(seconds * 1e6)));
 }
 
 QTEST_APPLESS_MAIN(tst_Lesson)

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/teach/TeachingPanel.hpp"
 
+#include "model/core/Units.hpp"
+#include "model/design/CollectiveSpec.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
 
@@ -127,10 +129,11 @@ void TeachingPanel::start(std::optional<teach::Lesson> lesson) {
     m_stepLabel->setText(tr("Working out the lesson…"));
     ++m_asked;
     // The design is copied: the worker must not see later edits.
-    m_watcher.setFuture(QtConcurrent::run([design = m_document.design(), chosen,
-                                           bytes]() -> LessonOutcome {
+    m_watcher.setFuture(QtConcurrent::run([design = m_document.design(), chosen, bytes,
+                                           &catalog = m_document.catalog()]() -> LessonOutcome {
         try {
-            return {std::make_shared<const teach::LessonRun>(teach::teach(design, chosen, bytes)),
+            return {std::make_shared<const teach::LessonRun>(
+                        teach::teach(design, chosen, bytes, catalog)),
                     {}};
         } catch (const std::exception& e) {
             return {nullptr, QString::fromUtf8(e.what())};
@@ -232,9 +235,18 @@ void TeachingPanel::showStep(int step) {
                      .arg(move.chunk)
                      .arg(move.reduce ? QStringLiteral(" (+)") : QString());
     m_moves->setText(tr("Moves: %1").arg(moves.join(QStringLiteral(", "))));
-    m_figures->setText(tr("This step %1 · elapsed %2 · bus bandwidth so far %3")
-                           .arg(durationText(s.seconds), durationText(s.elapsedSeconds),
-                                busBandwidthText(s.busBwGBps)));
+    // Every figure is the lesson's, and the lesson's clock is the engine's: say so, with
+    // what NCCL runs, so the last step's figure can be checked against nccl-tests.
+    const model::NcclTestsRow& engine = m_run->engine;
+    m_figures->setText(
+        tr("This step %1 · elapsed %2 · bus bandwidth so far %3\n"
+           "NCCL runs this as %4 with its %5 protocol over %6 GPUs: %7, bus bandwidth %8, as "
+           "fabriclab-cli nccl-tests reports it; the steps drawn here share that time.")
+            .arg(durationText(s.seconds), durationText(s.elapsedSeconds),
+                 busBandwidthText(s.busBwGBps), engineText(model::toString(engine.algorithm)),
+                 engineText(model::toString(engine.protocol)), QString::number(m_run->ranks),
+                 durationText(model::microseconds(engine.timeUs).value),
+                 busBandwidthText(engine.busBwGBps)));
     std::unordered_map<std::uint32_t, QString> notes;
     for (const auto& [link, chunks] : s.linkChunks)
         notes.emplace(link, chunkLabel(chunks));
