@@ -2,9 +2,12 @@
 // SPDX-License-Identifier: MIT
 #include "model/report/ScalingStudy.hpp"
 
+#include "model/report/FabricComparison.hpp"
+
 #include "model/core/TextFormat.hpp"
 
 #include "model/core/Cancellation.hpp"
+#include "model/report/FabricComparison.hpp"
 #include "model/report/RunReport.hpp"
 
 #include <algorithm>
@@ -87,19 +90,25 @@ ScalingStudy scalingStudy(const Design& design, const Catalog& catalog,
         std::vector<ScalingPoint> row;
         for (std::size_t f = 0; why.empty() && f < study.fabricIds.size(); ++f) {
             RunOptions run;
-            run.fabricId = runOn(study.fabricIds[f]);
             run.trainTokens = options.trainTokens;
             run.stop = options.stop;
             run.bisection = false; // the study reads step, collective and cost only
             try {
-                const RunReport report = runDesign(sized, catalog, run);
+                // Another fabric builds the design with its own switches, as a comparison
+                // does, so each is priced like for like.
+                const std::optional<std::string> other = runOn(study.fabricIds[f]);
+                const RunReport report =
+                    other ? runDesign(
+                                designOnFabric(sized, *catalog.findFabric(*other), catalog).design,
+                                catalog, run)
+                          : runDesign(sized, catalog, run);
                 if (!report.step || !report.training)
                     throw std::invalid_argument("no step time");
                 row.push_back({report.servers, report.gpus, study.fabricIds[f],
                                report.step->stepSeconds, report.step->commToCompute,
                                report.collective.busBwGBps, report.cost.capex.value,
                                report.cost.perGpuHour, report.training->gpuHours,
-                               report.training->costUsd});
+                               report.training->costUsd, report.ownership.perMillionTokensUsd});
             } catch (const std::invalid_argument& e) {
                 why = study.fabricIds[f] + ": " + e.what();
             }
@@ -114,11 +123,11 @@ ScalingStudy scalingStudy(const Design& design, const Catalog& catalog,
     for (auto& points : byFabric)
         std::move(points.begin(), points.end(), std::back_inserter(study.points));
 
-    weighBreakEven(study, catalog.prices().gpuHourUsd);
+    weighBreakEven(study);
     return study;
 }
 
-void weighBreakEven(ScalingStudy& study, double gpuHourUsd) {
+void weighBreakEven(ScalingStudy& study) {
     study.breakEvenGpus.reset();
     study.fasterId.clear();
     study.cheaperId.clear();
@@ -153,23 +162,28 @@ void weighBreakEven(ScalingStudy& study, double gpuHourUsd) {
     study.cheaperId = cheaper->fabricId;
     study.fasterId = faster->fabricId;
 
-    double saved = 0;
-    double premium = 0;
-    for (std::size_t i = 0; i < sizes; ++i) {
-        saved = (cheaper[i].trainGpuHours - faster[i].trainGpuHours) * gpuHourUsd;
-        premium = faster[i].capexUsd - cheaper[i].capexUsd;
-        if (saved > premium) {
-            study.breakEvenGpus = faster[i].gpus;
-            std::string note = "From " + grouped(faster[i].gpus) + " GPUs " + study.fasterId;
-            note += " pays for itself: the GPU-hours it saves over the token budget, at " +
-                    usdCents(gpuHourUsd) + " per GPU-hour, come to ";
-            note += usd(saved);
-            note +=
-                ", more than its " + usd(premium) + " capex premium over " + study.cheaperId + ".";
-            study.note = note;
+    for (std::size_t i = 0; i < sizes; ++i)
+        if (!(cheaper[i].perMillionTokensUsd > 0) || !(faster[i].perMillionTokensUsd > 0)) {
+            study.note = "The price list has no server price for this GPU, so the fabrics "
+                         "cannot be weighed by cost per trained token.";
             return;
         }
-    }
+    const auto perMillion = [](double usd) {
+        std::string text = "$";
+        return text.append(fixed(usd, usd < 1 ? 3 : 2));
+    };
+    for (std::size_t i = 0; i < sizes; ++i)
+        if (faster[i].perMillionTokensUsd < cheaper[i].perMillionTokensUsd) {
+            study.breakEvenGpus = faster[i].gpus;
+            study.note = "From " + grouped(faster[i].gpus) + " GPUs " + study.fasterId +
+                         " costs less per trained token over the cluster's life (" +
+                         perMillion(faster[i].perMillionTokensUsd) + " against " +
+                         perMillion(cheaper[i].perMillionTokensUsd) +
+                         " per million tokens): the GPU time it saves repays its " +
+                         usd(faster[i].capexUsd - cheaper[i].capexUsd) + " capex premium over " +
+                         study.cheaperId + ".";
+            return;
+        }
     bool everFaster = false;
     for (std::size_t i = 0; i < sizes; ++i)
         everFaster = everFaster || faster[i].trainGpuHours < cheaper[i].trainGpuHours;
@@ -180,12 +194,12 @@ void weighBreakEven(ScalingStudy& study, double gpuHourUsd) {
                      study.fasterId + " from " + range + ": there is no premium to pay back.";
         return;
     }
-    std::string note = "From " + range + " the GPU-hours " + study.fasterId + " saves, at " +
-                       usdCents(gpuHourUsd) + " per GPU-hour, stay under its capex premium over " +
-                       study.cheaperId + " (at " + grouped(faster[sizes - 1].gpus) + " GPUs: ";
-    note += usd(saved);
-    note += " saved against " + usd(premium) + ").";
-    study.note = note;
+    const ScalingPoint& last = faster[sizes - 1];
+    study.note = "From " + range + " " + study.fasterId +
+                 " trains faster but costs more per trained token over the cluster's life than " +
+                 study.cheaperId + " (at " + grouped(last.gpus) +
+                 " GPUs: " + perMillion(last.perMillionTokensUsd) + " against " +
+                 perMillion(cheaper[sizes - 1].perMillionTokensUsd) + " per million tokens).";
 }
 
 } // namespace fabriclab::model

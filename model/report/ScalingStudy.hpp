@@ -24,7 +24,10 @@ struct ScalingPoint {
     double capexUsd = 0;      ///< fabric capex, USD
     double perGpuHourUsd = 0; ///< fabric capex amortized per GPU-hour, USD
     double trainGpuHours = 0; ///< GPU-hours to train the token budget
-    double trainCostUsd = 0;  ///< GPU-hours x (GPU rental + the fabric's $/GPU-hour), USD
+    double trainCostUsd = 0;  ///< GPU-hours x the GPU's rental price (network included), USD
+    /// The owned cluster's lifetime cost per million trained tokens (model::ownershipCost);
+    /// 0 when the price list cannot price its GPU.
+    double perMillionTokensUsd = 0;
 };
 
 struct ScalingOptions {
@@ -48,9 +51,9 @@ struct ScalingStudy {
     std::vector<std::string> fabricIds;
     std::vector<ScalingPoint> points; ///< fabric-major, then servers ascending
     std::vector<std::string> skipped; ///< sentences: server counts that could not be run and why
-    /// The smallest GPU count at which the faster fabric's saved GPU-hours x $/GPU-hour
-    /// (over the token budget) exceed its capex premium over the cheaper one (article
-    /// 002's "GPU-hour math"), if any.
+    /// The smallest GPU count at which the faster fabric's owned cluster costs less per
+    /// trained token over its life than the cheaper one's, its premium repaid by the GPU
+    /// time it saves (article 002's "GPU-hour math" over the refresh cycle), if any.
     std::optional<int> breakEvenGpus;
     std::string fasterId, cheaperId; ///< the two fabrics the break-even weighs
     std::string note;                ///< one sentence: the break-even, or why there is none
@@ -68,16 +71,15 @@ inline constexpr int kDefaultMaxGpusAbove = 4096;
 /// without a workload gives an empty study whose `note` says why.
 ///
 /// `cheaperId` is the fabric with the lower capex summed over the sizes, `fasterId` the
-/// other; the break-even is the first size at which (cheaper's train GPU-hours -
-/// faster's) x catalog.prices().gpuHourUsd > faster's capex - cheaper's.
+/// other; the break-even is the first size at which the faster one's lifetime cost per
+/// trained token is strictly below the cheaper one's (model::fabricVerdict's ranking).
 /// Throws std::invalid_argument for a fabric id the catalog lacks, model::Cancelled when
 /// stopped. Runs on the calling thread; safe to call from any thread.
 ScalingStudy scalingStudy(const Design& design, const Catalog& catalog,
                           const ScalingOptions& options = {});
 
 /// Fills `breakEvenGpus`, `fasterId`, `cheaperId` and `note` from `study.points` (fabric-
-/// major, every fabric at the same sizes) at `gpuHourUsd` per GPU-hour, as scalingStudy()
-/// does: a new GPU-hour rate needs no new simulation.
-void weighBreakEven(ScalingStudy& study, double gpuHourUsd);
+/// major, every fabric at the same sizes), as scalingStudy() does.
+void weighBreakEven(ScalingStudy& study);
 
 } // namespace fabriclab::model

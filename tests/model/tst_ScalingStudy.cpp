@@ -38,14 +38,14 @@ QString joined(const std::vector<std::string>& lines) {
 }
 
 /// The break-even by its definition, straight from the points: the cheaper fabric has the
-/// lower capex summed over the sizes; the first size where (cheaper's GPU-hours -
-/// faster's) x rate > faster's capex - cheaper's.
+/// lower capex summed over the sizes; the first size where the faster one's lifetime cost
+/// per trained token is strictly below the cheaper one's.
 struct BreakEven {
     std::string faster, cheaper;
     std::optional<int> gpus;
 };
 
-BreakEven breakEvenOf(const ScalingStudy& study, double gpuHourUsd) {
+BreakEven breakEvenOf(const ScalingStudy& study) {
     const std::size_t sizes = study.points.size() / study.fabricIds.size();
     double capex[2] = {};
     double hours[2] = {};
@@ -61,21 +61,22 @@ BreakEven breakEvenOf(const ScalingStudy& study, double gpuHourUsd) {
     for (std::size_t i = 0; i < sizes && !result.gpus; ++i) {
         const ScalingPoint& cheap = study.points[c * sizes + i];
         const ScalingPoint& fast = study.points[x * sizes + i];
-        if ((cheap.trainGpuHours - fast.trainGpuHours) * gpuHourUsd >
-            fast.capexUsd - cheap.capexUsd)
+        if (fast.perMillionTokensUsd < cheap.perMillionTokensUsd)
             result.gpus = fast.gpus;
     }
     return result;
 }
 
 /// A hand-made point: only what the break-even reads.
-ScalingPoint point(const char* fabric, int gpus, double capexUsd, double gpuHours) {
+ScalingPoint point(const char* fabric, int gpus, double capexUsd, double gpuHours,
+                   double perMillionTokensUsd) {
     ScalingPoint p;
     p.fabricId = fabric;
     p.gpus = gpus;
     p.servers = gpus / 8;
     p.capexUsd = capexUsd;
     p.trainGpuHours = gpuHours;
+    p.perMillionTokensUsd = perMillionTokensUsd;
     return p;
 }
 
@@ -91,7 +92,7 @@ private Q_SLOTS:
     void defaultSizes_data();
     void defaultSizes();
     void chosenFabricsAndSizes();
-    void breakEvenWithALargerBudget();
+    void breakEvenAgainstUntunedRoce();
     void breakEvenOnHandMadePoints_data();
     void breakEvenOnHandMadePoints();
     void nothingToScale_data();
@@ -162,13 +163,14 @@ void tst_ScalingStudy::defaultSizes() {
                     2 * study.points[static_cast<std::size_t>(f) * servers.size() + i - 1].gpus);
             QVERIFY(p.stepSeconds > 0 && p.commToCompute > 0 && p.busBwGBps > 0);
             QVERIFY(p.capexUsd > 0 && p.perGpuHourUsd > 0);
-            // Rented GPU-hours ($2.90, figures.md) already include the network.
+            // Rented GPU-hours ($2.90 for H100, article 000) already include the network.
             QVERIFY(p.trainGpuHours > 0);
             QCOMPARE(p.trainCostUsd, p.trainGpuHours * 2.90);
+            QVERIFY(p.perMillionTokensUsd > 0);
         }
 
     // The break-even follows its definition on these very points.
-    const BreakEven expected = breakEvenOf(study, Catalog::builtin().prices().gpuHourUsd);
+    const BreakEven expected = breakEvenOf(study);
     QCOMPARE(study.fasterId, expected.faster);
     QCOMPARE(study.cheaperId, expected.cheaper);
     QCOMPARE(study.breakEvenGpus.value_or(0), expected.gpus.value_or(0));
@@ -192,61 +194,54 @@ void tst_ScalingStudy::chosenFabricsAndSizes() {
         QCOMPARE(study.points[k].fabricId, options.fabricIds[k / 3]);
         QCOMPARE(study.points[k].servers, servers[k % 3]);
     }
-    const BreakEven expected = breakEvenOf(study, Catalog::builtin().prices().gpuHourUsd);
+    const BreakEven expected = breakEvenOf(study);
     QCOMPARE(study.fasterId, expected.faster);
     QCOMPARE(study.cheaperId, expected.cheaper);
     QCOMPARE(study.breakEvenGpus.value_or(0), expected.gpus.value_or(0));
     QVERIFY(study.fasterId != "roce-v2" && study.cheaperId != "roce-v2");
 }
 
-void tst_ScalingStudy::breakEvenWithALargerBudget() {
-    // Tuned RoCE runs at InfiniBand's rate per NIC on these one-leaf and rail-optimized
-    // sizes, so ib-ndr saves almost nothing over roce-v2 (at 256 GPUs, $2 of GPU-hours over
-    // 1e12 tokens, against a $1.58M premium). Untuned RoCE (0.49 of line rate) loses GPU-hours at
-    // every size, and more per dollar of premium as the job grows: over 1e12 tokens ib-ndr saves
-    // 187 h at 16 GPUs against a $109,960 premium, 561 h at 32 against $174,920. Saved GPU-hours
-    // grow with the budget, capex does not; at 1.5e14 tokens that is $81K against $110K at
-    // 16 GPUs and $244K against $175K at 32. The test holds the study to the definition on
-    // its own points rather than to these calibration-dependent hours, and asks that the
-    // break-even is not the first size (a break-even that is not trivially there).
+void tst_ScalingStudy::breakEvenAgainstUntunedRoce() {
+    // Untuned RoCE (0.49 of line rate) loses GPU-hours at every size, more as the job grows,
+    // against a smaller capex. Whether InfiniBand's owned cluster costs less per token at a
+    // size depends on calibrated step times, so the test holds the study to the definition
+    // on its own points, and asks that the note names the figures it rests on.
     ScalingOptions options;
     options.fabricIds = {"ib-ndr", "roce-v2-untuned"};
-    options.trainTokens = 1.5e14;
     const ScalingStudy study = scalingStudy(loadSample("article000-64gpu-ib-ndr.fabric.json"),
                                             Catalog::builtin(), options);
-    const BreakEven expected = breakEvenOf(study, Catalog::builtin().prices().gpuHourUsd);
-    QVERIFY2(study.breakEvenGpus.has_value(), study.note.c_str());
+    const BreakEven expected = breakEvenOf(study);
     QCOMPARE(study.breakEvenGpus.value_or(0), expected.gpus.value_or(0));
-    QVERIFY2(*study.breakEvenGpus > study.points.front().gpus, study.note.c_str());
     QCOMPARE(study.fasterId, std::string("ib-ndr"));
     QCOMPARE(study.cheaperId, std::string("roce-v2-untuned"));
+    QVERIFY2(study.note.find("per million tokens") != std::string::npos, study.note.c_str());
     qInfo("%s", study.note.c_str());
 }
 
 void tst_ScalingStudy::breakEvenOnHandMadePoints_data() {
     QTest::addColumn<ScalingStudy>("study");
-    QTest::addColumn<double>("gpuHourUsd");
     QTest::addColumn<QByteArray>("faster");
     QTest::addColumn<QByteArray>("cheaper");
     QTest::addColumn<int>("breakEvenGpus"); // 0: none
 
-    // "cheap" and "fast" at 64, 128, 256 and 512 GPUs (capex $, train GPU-hours):
-    //   cheap: 200,000 / 1,000,000   400,000 / 1,100,000   800,000 / 1,400,000   1,600,000 /
-    //   2,000,000 fast:  500,000 /   950,000 1,000,000 /   900,000 2,000,000 /   750,000 4,000,000
-    //   /   700,000
-    // cheap has the lower capex in total, so fast is weighed against it. At $2 per GPU-hour:
-    //    64: saves  50,000 h = $100,000 against a $300,000 premium: no
-    //   128: saves 200,000 h = $400,000 against $600,000: no
-    //   256: saves 650,000 h = $1,300,000 against $1,200,000: yes -> 256 GPUs
-    //   (512: 1,300,000 h = $2,600,000 against $2,400,000, also yes, but later).
-    const auto study = [](bool fastFirst, double fastCapex256) {
+    // "cheap" and "fast" at 64, 128, 256 and 512 GPUs (capex $, train GPU-hours, lifetime
+    // $ per million tokens):
+    //   cheap: 200,000 / 1,000,000 / $1.00   400,000 / 1,100,000 / $1.00
+    //          800,000 / 1,400,000 / $1.00 1,600,000 / 2,000,000 / $1.00
+    //   fast:  500,000 /   950,000 / $1.10 1,000,000 /   900,000 / $1.02
+    //        2,000,000 /   750,000 / $0.98 4,000,000 /   700,000 / $0.95
+    // cheap has the lower capex in total, so fast is weighed against it; fast first costs
+    // less per token at 256 GPUs.
+    const auto study = [](bool fastFirst, double fastCost256) {
         ScalingStudy s;
-        const std::vector<ScalingPoint> cheap = {
-            point("cheap", 64, 200000, 1000000), point("cheap", 128, 400000, 1100000),
-            point("cheap", 256, 800000, 1400000), point("cheap", 512, 1600000, 2000000)};
-        const std::vector<ScalingPoint> fast = {
-            point("fast", 64, 500000, 950000), point("fast", 128, 1000000, 900000),
-            point("fast", 256, fastCapex256, 750000), point("fast", 512, 4000000, 700000)};
+        const std::vector<ScalingPoint> cheap = {point("cheap", 64, 200000, 1000000, 1.00),
+                                                 point("cheap", 128, 400000, 1100000, 1.00),
+                                                 point("cheap", 256, 800000, 1400000, 1.00),
+                                                 point("cheap", 512, 1600000, 2000000, 1.00)};
+        const std::vector<ScalingPoint> fast = {point("fast", 64, 500000, 950000, 1.10),
+                                                point("fast", 128, 1000000, 900000, 1.02),
+                                                point("fast", 256, 2000000, 750000, fastCost256),
+                                                point("fast", 512, 4000000, 700000, 0.95)};
         s.fabricIds = fastFirst ? std::vector<std::string>{"fast", "cheap"}
                                 : std::vector<std::string>{"cheap", "fast"};
         for (const auto* list : fastFirst ? std::vector{&fast, &cheap} : std::vector{&cheap, &fast})
@@ -254,39 +249,37 @@ void tst_ScalingStudy::breakEvenOnHandMadePoints_data() {
         return s;
     };
     QTest::addRow("pays back at 256 GPUs")
-        << study(false, 2000000) << 2.0 << QByteArray("fast") << QByteArray("cheap") << 256;
+        << study(false, 0.98) << QByteArray("fast") << QByteArray("cheap") << 256;
     // Listing order does not decide which is cheaper.
     QTest::addRow("fast listed first")
-        << study(true, 2000000) << 2.0 << QByteArray("fast") << QByteArray("cheap") << 256;
-    // "Exceed" is strict: at 256 a premium of exactly the $1,300,000 saved does not pay
-    // back (fast's capex 800,000 + 1,300,000 = 2,100,000); 512 does.
+        << study(true, 0.98) << QByteArray("fast") << QByteArray("cheap") << 256;
+    // "Below" is strict: an equal cost per token at 256 buys nothing; 512 does.
     QTest::addRow("equal is not enough")
-        << study(false, 2100000) << 2.0 << QByteArray("fast") << QByteArray("cheap") << 512;
-    // At $1 per GPU-hour every saving is halved: 512 saves $1,300,000 < $2,400,000.
-    QTest::addRow("never at $1 per GPU-hour")
-        << study(false, 2000000) << 1.0 << QByteArray("fast") << QByteArray("cheap") << 0;
-    // A cheaper fabric that is also faster everywhere leaves nothing to pay back: "fast"
-    // is weighed (the other one) but saves negative hours against a positive premium.
-    ScalingStudy dominated = study(false, 2000000);
+        << study(false, 1.00) << QByteArray("fast") << QByteArray("cheap") << 512;
+    // Dearer per token at every size: no break-even.
+    ScalingStudy never = study(false, 1.05);
+    never.points[7].perMillionTokensUsd = 1.01;
+    QTest::addRow("never") << never << QByteArray("fast") << QByteArray("cheap") << 0;
+    // A cheaper fabric that is also faster everywhere leaves nothing to pay back.
+    ScalingStudy dominated = never;
     for (std::size_t i = 4; i < 8; ++i)
         dominated.points[i].trainGpuHours = dominated.points[i - 4].trainGpuHours + 1;
     QTest::addRow("cheaper and faster")
-        << dominated << 2.0 << QByteArray("fast") << QByteArray("cheap") << 0;
+        << dominated << QByteArray("fast") << QByteArray("cheap") << 0;
 }
 
 void tst_ScalingStudy::breakEvenOnHandMadePoints() {
     QFETCH(ScalingStudy, study);
-    QFETCH(double, gpuHourUsd);
     QFETCH(QByteArray, faster);
     QFETCH(QByteArray, cheaper);
     QFETCH(int, breakEvenGpus);
 
-    weighBreakEven(study, gpuHourUsd);
+    weighBreakEven(study);
     QCOMPARE(QByteArray::fromStdString(study.fasterId), faster);
     QCOMPARE(QByteArray::fromStdString(study.cheaperId), cheaper);
     QCOMPARE(study.breakEvenGpus.value_or(0), breakEvenGpus);
     // The definition, recomputed, agrees (a check of breakEvenOf as much as of the engine).
-    QCOMPARE(breakEvenOf(study, gpuHourUsd).gpus.value_or(0), breakEvenGpus);
+    QCOMPARE(breakEvenOf(study).gpus.value_or(0), breakEvenGpus);
     // The note names the GPU count when there is one.
     QVERIFY(!study.note.empty());
     if (breakEvenGpus > 0)

@@ -125,7 +125,8 @@ ChartTable ScalingChart::table() const {
                 QStringLiteral("capex (USD)"),
                 QStringLiteral("per GPU-hour (USD)"),
                 QStringLiteral("train GPU-hours"),
-                QStringLiteral("train cost (USD)")};
+                QStringLiteral("train cost (USD)"),
+                QStringLiteral("lifetime cost per million tokens (USD)")};
     for (const auto& p : m_points)
         t.rows << QStringList{QString::fromStdString(p.fabricId),
                               QString::number(p.servers),
@@ -136,7 +137,8 @@ ChartTable ScalingChart::table() const {
                               csvNumber(p.capexUsd, 2),
                               csvNumber(p.perGpuHourUsd, 4),
                               csvNumber(p.trainGpuHours, 1),
-                              csvNumber(p.trainCostUsd, 0)};
+                              csvNumber(p.trainCostUsd, 0),
+                              csvNumber(p.perMillionTokensUsd, 6)};
     return t;
 }
 
