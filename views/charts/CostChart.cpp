@@ -110,9 +110,27 @@ void CostChart::showReport(const model::RunReport& r) {
                             QStringLiteral("$") + numberText(r.cost.perGpuHour, 3),
                             numberText(r.cost.amortizationMonths));
     if (r.training)
-        text += tr(" Training %1 tokens takes %2 (%3 GPU-hours) and costs %4.")
+        text += tr(" Training %1 tokens takes %2 (%3 GPU-hours) and costs %4 rented.")
                     .arg(numberText(r.training->tokens), durationText(r.training->seconds),
                          numberText(r.training->gpuHours, 0), usdText(r.training->costUsd));
+    // The whole cluster, as the comparison verdict weighs it: which mode, and per token.
+    const model::OwnershipCost& own = r.ownership;
+    if (own.priced && own.mode == model::OwnershipMode::Owned)
+        text += tr(" Owned over %1 months the cluster costs %2 (GPU servers %3, energy %4): "
+                   "%5 per GPU-hour")
+                    .arg(numberText(own.months), usdText(own.totalUsd), usdText(own.serversUsd),
+                         usdText(own.energyUsd),
+                         QStringLiteral("$") + numberText(own.perGpuHourUsd, 2));
+    else if (own.priced)
+        text +=
+            tr(" Rented over %1 months (%2) the cluster costs %3: %4 per GPU-hour")
+                .arg(numberText(own.months), QString::fromStdString(own.rentalOffer),
+                     usdText(own.totalUsd), QStringLiteral("$") + numberText(own.perGpuHourUsd, 2));
+    if (own.priced)
+        text += own.perMillionTokensUsd > 0
+                    ? tr(", %1 per million tokens trained.")
+                          .arg(QStringLiteral("$") + numberText(own.perMillionTokensUsd, 3))
+                    : QStringLiteral(".");
     setCaption(text);
     setHasData(true);
 }

@@ -4,6 +4,7 @@
 
 #include "views/charts/CompareChart.hpp"
 #include "views/models/CompareTableModel.hpp"
+#include "views/models/NumberFormat.hpp"
 
 #include <QAction>
 #include <QCheckBox>
@@ -204,7 +205,30 @@ void ComparePanel::showResult(const CompareResultPtr& result) {
     for (const std::string& reason : result->verdict.reasons)
         reasons +=
             QStringLiteral("<li>%1</li>").arg(QString::fromStdString(reason).toHtmlEscaped());
-    m_reasons->setText(reasons.isEmpty() ? QString() : QStringLiteral("<ul>%1</ul>").arg(reasons));
+    // Which prices the costs rest on, each with its source: every distinct price any row
+    // was costed with (the servers and energy of an owned cluster, a GPU's or a cloud's
+    // rental), so a customer can check or change them in the price list.
+    QStringList prices;
+    for (const CompareRow& row : result->rows)
+        for (const model::PriceUsed& price : row.ownership.prices) {
+            const QString line =
+                tr("%1: %2 %3 (%4)")
+                    .arg(QString::fromStdString(price.what), numberText(price.value, 4),
+                         QString::fromStdString(price.unit), QString::fromStdString(price.source))
+                    .toHtmlEscaped();
+            if (!prices.contains(line))
+                prices << line;
+        }
+    const QString mode = result->mode == model::OwnershipMode::Owned
+                             ? tr("Costs are for an owned cluster: GPU servers, fabric and energy "
+                                  "over the amortization period.")
+                             : tr("Costs are for rented GPUs at each GPU's on-demand price.");
+    QString text = reasons.isEmpty() ? QString() : QStringLiteral("<ul>%1</ul>").arg(reasons);
+    text += QStringLiteral("<p>%1</p>").arg(mode.toHtmlEscaped());
+    if (!prices.isEmpty())
+        text += tr("<p>Prices used:</p><ul><li>%1</li></ul>")
+                    .arg(prices.join(QStringLiteral("</li><li>")));
+    m_reasons->setText(text);
     showStale(m_controller.isStale());
 }
 
