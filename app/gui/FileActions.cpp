@@ -3,6 +3,7 @@
 #include "app/gui/FileActions.hpp"
 
 #include "app/gui/MainWindow.hpp"
+#include "app/gui/WelcomePage.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/io/JsonCursor.hpp"
 #include "views/document/TopologyDocument.hpp"
@@ -61,6 +62,9 @@ FileActions::FileActions(views::TopologyDocument& document, MainWindow& window)
     rebuildRecentMenu();
 
     connect(&window, &MainWindow::closeRequested, this, &FileActions::onClose);
+    connect(window.welcome(), &WelcomePage::openRequested, this, &FileActions::openDialog);
+    connect(window.welcome(), &WelcomePage::sampleRequested, this,
+            [this](const QString& path) { open(path); });
     m_autosave.setInterval(kAutosaveMs);
     connect(&m_autosave, &QTimer::timeout, this, &FileActions::autosave);
     if (m_ownsAutosave)
@@ -193,7 +197,8 @@ void FileActions::rebuildRecentMenu() {
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-void FileActions::buildSamplesMenu(QMenu* menu) {
+QList<std::pair<QString, QString>> FileActions::samples() {
+    QList<std::pair<QString, QString>> found;
     const QDir folder(samplesFolder());
     for (const QString& file :
          folder.entryList({QStringLiteral("*.fabric.json")}, QDir::Files, QDir::Name)) {
@@ -204,9 +209,16 @@ void FileActions::buildSamplesMenu(QMenu* menu) {
         const auto json = nlohmann::json::parse(in, nullptr, false);
         if (json.is_object() && json.contains("name") && json["name"].is_string())
             purpose = QString::fromStdString(json["name"].get<std::string>());
+        found.append({path, purpose});
+    }
+    return found;
+}
+
+void FileActions::buildSamplesMenu(QMenu* menu) {
+    for (const auto& [path, purpose] : samples()) {
         QAction* action = menu->addAction(purpose);
-        action->setToolTip(file);
-        connect(action, &QAction::triggered, this, [this, path] { open(path); });
+        action->setToolTip(QFileInfo(path).fileName());
+        connect(action, &QAction::triggered, this, [this, path = path] { open(path); });
     }
     menu->setEnabled(!menu->isEmpty());
 }

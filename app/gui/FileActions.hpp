@@ -2,11 +2,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QList>
 #include <QLockFile>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
+
+#include <utility>
 
 class QCloseEvent;
 class QMenu;
@@ -41,6 +44,9 @@ public:
 
     static QString samplesFolder();
     static QString autosavePath();
+    /// The sample designs as (path, what each is for: its "name", else its file name),
+    /// by file name.
+    static QList<std::pair<QString, QString>> samples();
 
 private:
     bool save();

@@ -56,12 +56,14 @@ void flatten(const nlohmann::ordered_json& json, const QString& path, QStringLis
 
 QStringList HeadlessCapture::views() {
     return {QStringLiteral("results"),  QStringLiteral("compare"),      QStringLiteral("playback"),
-            QStringLiteral("teaching"), QStringLiteral("presentation"), QStringLiteral("explain")};
+            QStringLiteral("teaching"), QStringLiteral("presentation"), QStringLiteral("explain"),
+            QStringLiteral("welcome")};
 }
 
-HeadlessCapture::HeadlessCapture(MainWindow& window, Mode mode, QString target, QString view)
+HeadlessCapture::HeadlessCapture(MainWindow& window, Mode mode, QString target, QString view,
+                                 QSize size)
     : QObject(&window), m_window(window), m_mode(mode), m_target(std::move(target)),
-      m_view(std::move(view)) {
+      m_view(std::move(view)), m_size(size) {
     m_timeout.setSingleShot(true);
     m_timeout.setInterval(kTimeoutMs);
     connect(&m_timeout, &QTimer::timeout, this, [this] {
@@ -71,6 +73,11 @@ HeadlessCapture::HeadlessCapture(MainWindow& window, Mode mode, QString target, 
 
 void HeadlessCapture::start() {
     m_timeout.start();
+    if (m_mode == Mode::Screenshot && m_view == QLatin1String("welcome")) {
+        // The first start: no design, so nothing to wait for but the layout.
+        QTimer::singleShot(kSettleMs, this, &HeadlessCapture::capture);
+        return;
+    }
     auto& controller = m_window.simulation()->controller();
     connect(&controller, &views::SimulationController::resultReady, this,
             &HeadlessCapture::resultsArrived);
@@ -89,8 +96,9 @@ void HeadlessCapture::resultsArrived() {
     const auto& result = controller.result();
     if (!result || result->revision != controller.revision())
         return; // an older revision; the current one follows
+    // The engine's own words: "cannot evaluate this design: ...".
     if (!result->ok())
-        return fail(tr("the engine refused the design: %1").arg(result->error), 2);
+        return fail(result->error, 2);
     const bool compare = m_view == QLatin1String("compare") || m_mode == Mode::ExportCharts;
     if (compare) {
         auto* comparisons = m_window.comparisons();
@@ -118,6 +126,8 @@ void HeadlessCapture::resultsArrived() {
         m_presenting = true;
         const std::size_t steps = m_window.document().design().story.size();
         const auto before = controller.revision();
+        // In the window at the size asked for, as a screen of that size shows it.
+        m_window.presentation()->setFullScreen(false);
         m_window.presentation()->enter(steps > 1 ? 1 : 0);
         if (controller.revision() != before)
             return;
@@ -183,6 +193,13 @@ void HeadlessCapture::capture() {
         }
         return;
     }
+    if (m_window.size() != m_size)
+        return fail(tr("the window grew from %1x%2 to %3x%4: a panel asks for more room than "
+                       "the window has")
+                        .arg(m_size.width())
+                        .arg(m_size.height())
+                        .arg(m_window.width())
+                        .arg(m_window.height()));
     const QImage image = m_window.grab().toImage();
     if (image.isNull() || !image.save(m_target, "PNG"))
         return fail(tr("could not write the screenshot %1").arg(m_target));

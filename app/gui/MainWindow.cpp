@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/MainWindow.hpp"
 
+#include "app/gui/FileActions.hpp"
 #include "app/gui/ShortcutsDialog.hpp"
 #include "app/gui/SimulationActions.hpp"
 #include "app/gui/Theme.hpp"
+#include "app/gui/WelcomePage.hpp"
 #include "model/layout/TieredLayout.hpp"
 #include "views/canvas/CanvasView.hpp"
 #include "views/canvas/TopologyScene.hpp"
@@ -34,22 +36,75 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QKeySequence>
+#include <QLayout>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QUndoStack>
+
+#include <algorithm>
 
 namespace fabriclab::app {
 
 using views::CanvasTool;
 
+namespace {
+
+/// A window that opens this large where the screen has the room.
+constexpr QSize kDefaultSize(1400, 900);
+/// What a first window may take of its screen's free area, leaving the desktop a border.
+constexpr double kScreenShare = 0.96;
+
+/// Keeps a docked panel's minimum size at what its layout needs now, at its width, for
+/// the scroll area around it to read. Qt's scroll area takes a panel with word-wrapped
+/// text at its preferred height for its width (where a list that asks for no height
+/// counts as none) and a panel's minimum as it was when its dock was last shown (a
+/// comparison that arrived behind the Results tab): either way the panel was drawn
+/// squeezed, its buttons over its list.
+class PanelMinimum : public QObject {
+public:
+    using QObject::QObject;
+
+    static void fit(QWidget* panel) {
+        const QLayout* layout = panel->layout();
+        if (!layout)
+            return;
+        QSize need = layout->totalMinimumSize();
+        if (layout->hasHeightForWidth())
+            need.setHeight(std::max(need.height(), layout->minimumHeightForWidth(panel->width())));
+        if (need != panel->minimumSize())
+            panel->setMinimumSize(need);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::LayoutRequest || event->type() == QEvent::Resize ||
+            event->type() == QEvent::Show)
+            fit(static_cast<QWidget*>(watched));
+        return false;
+    }
+};
+
+} // namespace
+
+QSize MainWindow::minimumWindowSize() {
+    return {720, 480};
+}
+
 MainWindow::MainWindow(views::TopologyDocument& document, QWidget* parent)
     : QMainWindow(parent), m_document(document) {
     setObjectName(QStringLiteral("MainWindow"));
     m_canvas = new views::CanvasView(document, this);
-    setCentralWidget(m_canvas);
+    m_welcome = new WelcomePage(FileActions::samples(), this);
+    m_centre = new QStackedWidget(this);
+    m_centre->addWidget(m_canvas);
+    m_centre->addWidget(m_welcome);
+    setCentralWidget(m_centre);
     m_analyzer = new views::DesignAnalyzer(document, this);
 
     m_fileMenu = menuBar()->addMenu(tr("&File"));
@@ -74,22 +129,59 @@ MainWindow::MainWindow(views::TopologyDocument& document, QWidget* parent)
     connect(&document, &views::TopologyDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(&document, &views::TopologyDocument::designReset, this, &MainWindow::updateTitle);
     updateTitle();
-    resize(1400, 900);
+    // The window's size is the user's: a panel filling up (results arriving, a long
+    // inspector table, the larger type of presentation mode) must not make it grow. The
+    // layout would raise the window's minimum to the sum of the docks' minimums; every
+    // panel scrolls inside its dock instead (addPanelDock), and the minimum is pinned.
+    layout()->setSizeConstraint(QLayout::SetNoConstraint);
+    setMinimumSize(minimumWindowSize());
+    resize(kDefaultSize);
     m_defaultState = saveState();
     restoreLayout();
+
+    // The welcome page asks; the generator is here, files are FileActions' business.
+    connect(m_welcome, &WelcomePage::generateRequested, m_generate, &QAction::trigger);
+    connect(m_welcome, &WelcomePage::emptyCanvasRequested, this, &MainWindow::leaveWelcome);
+    connect(&document, &views::TopologyDocument::designReset, this, &MainWindow::leaveWelcome);
+    connect(&document, &views::TopologyDocument::changed, this, &MainWindow::leaveWelcome);
     // Single-key tools and arrow nudges act on the canvas from the first keystroke.
     m_canvas->setFocus();
 }
 
+QDockWidget* MainWindow::addPanelDock(const QString& title, const QString& name, QWidget* widget,
+                                      Qt::DockWidgetArea area, bool scrolled) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name); // saveState() keys docks by object name
+    if (!scrolled) {
+        dock->setWidget(widget);
+        addDockWidget(area, dock);
+        m_viewMenu->addAction(dock->toggleViewAction());
+        return dock;
+    }
+    // The panel fills its dock and keeps its own minimum; a dock smaller than that (a
+    // 1280 x 720 screen, the comparison's chart and table, a lesson's controls) scrolls
+    // rather than pushing the window larger or drawing docks over each other.
+    auto* scroll = new QScrollArea(dock);
+    scroll->setObjectName(name + QStringLiteral("Scroll"));
+    widget->installEventFilter(new PanelMinimum(widget));
+    // A dock brought forward shows its panel as it is now, not as it was when hidden.
+    connect(dock, &QDockWidget::visibilityChanged, widget, [widget](bool visible) {
+        if (visible)
+            PanelMinimum::fit(widget);
+    });
+    scroll->setWidget(widget);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    dock->setWidget(scroll);
+    addDockWidget(area, dock);
+    m_viewMenu->addAction(dock->toggleViewAction());
+    return dock;
+}
+
 void MainWindow::buildDocks() {
     const auto dock = [this](const QString& title, const QString& name, QWidget* widget,
-                             Qt::DockWidgetArea area) {
-        auto* d = new QDockWidget(title, this);
-        d->setObjectName(name); // saveState() keys docks by object name
-        d->setWidget(widget);
-        addDockWidget(area, d);
-        m_viewMenu->addAction(d->toggleViewAction());
-        return d;
+                             Qt::DockWidgetArea area, bool scrolled = true) {
+        return addPanelDock(title, name, widget, area, scrolled);
     };
     m_viewMenu->addSeparator();
     auto* palette = new views::PalettePanel(this);
@@ -112,6 +204,12 @@ void MainWindow::buildDocks() {
             &views::ExplainPanel::setSelection);
     connect(m_explain, &views::ExplainPanel::elementsRequested, &m_canvas->topologyScene(),
             &views::TopologyScene::selectElements);
+    // Another design opened: what Explain said was about the one before.
+    connect(&m_document, &views::TopologyDocument::designReset, m_explain,
+            [this](views::DesignReset how) {
+                if (how == views::DesignReset::Opened)
+                    m_explain->clear(tr("No results for this design yet."));
+            });
 
     auto* fabric = new views::FabricPanel(m_document, this);
     QDockWidget* fabricDock =
@@ -130,8 +228,10 @@ void MainWindow::buildDocks() {
     resizeDocks({inspectorDock}, {330}, Qt::Horizontal);
 
     m_dashboard = new views::ResultsDashboard(this);
-    QDockWidget* results =
-        dock(tr("Results"), QStringLiteral("ResultsDock"), m_dashboard, Qt::BottomDockWidgetArea);
+    // The dashboard scrolls its charts itself, and its header gives up width by eliding:
+    // a second scroll area around it would only scroll the charts' captions out of view.
+    QDockWidget* results = dock(tr("Results"), QStringLiteral("ResultsDock"), m_dashboard,
+                                Qt::BottomDockWidgetArea, false);
     m_comparisons = new views::CompareController(m_document, this);
     m_compare = new views::ComparePanel(*m_comparisons, this);
     QDockWidget* compare = dock(tr("Compare fabrics"), QStringLiteral("CompareDock"), m_compare,
@@ -253,14 +353,17 @@ void MainWindow::buildViewMenu() {
     connect(addStep, &QAction::triggered, this, [this] { m_story->addCurrentState(); });
     QAction* present = m_viewMenu->addAction(tr("&Presentation mode"));
     present->setShortcut(QKeySequence(Qt::Key_F11));
-    connect(present, &QAction::triggered, this, [this] { m_presentation->toggle(); });
+    connect(present, &QAction::triggered, this, [this] {
+        leaveWelcome(); // the design is what is presented
+        m_presentation->toggle();
+    });
     QAction* reset = m_viewMenu->addAction(tr("Reset &layout"));
     connect(reset, &QAction::triggered, this, &MainWindow::resetLayout);
 }
 
 void MainWindow::buildFabricMenu() {
     QMenu* fabric = menuBar()->addMenu(tr("F&abric"));
-    QAction* generate = fabric->addAction(
+    QAction* generate = m_generate = fabric->addAction(
         views::ThemedIcon::fromResource(QStringLiteral("generate.svg")), tr("&Generate…"));
     generate->setShortcut(QKeySequence(tr("Ctrl+G")));
     connect(generate, &QAction::triggered, this, [this] {
@@ -333,7 +436,38 @@ void MainWindow::restoreLayout() {
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 }
 
+void MainWindow::fitScreen() {
+    const QScreen* where = screen();
+    if (!where)
+        return;
+    const QSize room = where->availableGeometry().size() * kScreenShare;
+    if (width() > room.width() || height() > room.height())
+        resize(size().boundedTo(room).expandedTo(minimumWindowSize()));
+}
+
+bool MainWindow::isWelcomeShown() const {
+    return m_centre->currentWidget() == m_welcome;
+}
+
+void MainWindow::showWelcome() {
+    if (isWelcomeShown())
+        return;
+    m_welcomeState = saveState();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        dock->hide();
+    m_centre->setCurrentWidget(m_welcome);
+}
+
+void MainWindow::leaveWelcome() {
+    if (!isWelcomeShown())
+        return;
+    m_centre->setCurrentWidget(m_canvas);
+    restoreState(m_welcomeState);
+    m_canvas->setFocus();
+}
+
 void MainWindow::resetLayout() {
+    leaveWelcome();
     restoreState(m_defaultState);
     for (auto* dock : findChildren<QDockWidget*>())
         dock->show();
@@ -346,7 +480,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         return;
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    // The docks as the user arranged them, not as the welcome page hid them.
+    settings.setValue(QStringLiteral("window/state"),
+                      isWelcomeShown() ? m_welcomeState : saveState());
 }
 
 } // namespace fabriclab::app

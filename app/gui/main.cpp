@@ -15,11 +15,20 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QIcon>
+#include <QRegularExpression>
 #include <QTimer>
 
 #include <cstdio>
+#include <optional>
 
 namespace {
+
+/// What --screenshot shows without a design: the first start.
+constexpr QLatin1String kWelcomeView("welcome");
+/// The window --screenshot and --export-charts draw, unless --size says otherwise.
+constexpr QSize kCaptureSize(1600, 1000);
+/// Larger than any screen FabricLab is shown on (8K).
+constexpr QSize kLargestSize(7680, 4320);
 
 /// Every option fabriclab takes, for both passes over the command line below.
 void configureParser(QCommandLineParser& parser) {
@@ -40,9 +49,16 @@ void configureParser(QCommandLineParser& parser) {
     parser.addOption(
         {QStringLiteral("view"),
          QCoreApplication::translate("main", "What --screenshot shows: results (default), "
-                                             "compare, playback, teaching, presentation or "
-                                             "explain."),
+                                             "compare, playback, teaching, presentation, "
+                                             "explain, or welcome (the first start, without "
+                                             "a DESIGN)."),
          QStringLiteral("view"), QStringLiteral("results")});
+    parser.addOption({QStringLiteral("size"),
+                      QCoreApplication::translate(
+                          "main", "The window's size in pixels, WIDTHxHEIGHT (1280x720): what "
+                                  "--screenshot captures (1600x1000 if not given), or the "
+                                  "window opened."),
+                      QStringLiteral("WxH")});
     parser.addOption({QStringLiteral("export-charts"),
                       QCoreApplication::translate(
                           "main", "Open DESIGN, wait for its results, write every chart as "
@@ -50,37 +66,70 @@ void configureParser(QCommandLineParser& parser) {
                       QStringLiteral("folder")});
 }
 
+/// --size: "1280x720" as a size within what a window can be, or nothing (and the reason
+/// printed) when it is not one.
+std::optional<QSize> parseSize(const QString& text) {
+    static const QRegularExpression pattern(QStringLiteral("^([0-9]{1,5})[xX]([0-9]{1,5})$"));
+    const auto match = pattern.match(text.trimmed());
+    const QSize smallest = fabriclab::app::MainWindow::minimumWindowSize();
+    if (!match.hasMatch()) {
+        std::fprintf(stderr,
+                     "fabriclab: --size \"%s\" is not WIDTHxHEIGHT in pixels, such as 1280x720\n",
+                     qPrintable(text));
+        return std::nullopt;
+    }
+    const QSize size(match.captured(1).toInt(), match.captured(2).toInt());
+    if (size.width() < smallest.width() || size.height() < smallest.height() ||
+        size.width() > kLargestSize.width() || size.height() > kLargestSize.height()) {
+        std::fprintf(stderr, "fabriclab: --size %dx%d is outside %dx%d to %dx%d\n", size.width(),
+                     size.height(), smallest.width(), smallest.height(), kLargestSize.width(),
+                     kLargestSize.height());
+        return std::nullopt;
+    }
+    return size;
+}
+
 /// --screenshot and --export-charts: the design is loaded without dialogs and the
 /// capture quits the application when done. Returns the exit status.
 int runHeadless(QApplication& app, const QCommandLineParser& parser,
-                fabriclab::views::TopologyDocument& document, fabriclab::app::MainWindow& window) {
+                fabriclab::views::TopologyDocument& document, fabriclab::app::MainWindow& window,
+                QSize size) {
     using fabriclab::app::HeadlessCapture;
     const QStringList designs = parser.positionalArguments();
     const bool screenshot = parser.isSet(QStringLiteral("screenshot"));
     const QString view = parser.value(QStringLiteral("view"));
-    if (designs.size() != 1) {
-        std::fprintf(stderr, "fabriclab: --screenshot and --export-charts need one DESIGN\n");
-        return 2;
-    }
     if (!HeadlessCapture::views().contains(view)) {
         std::fprintf(stderr, "fabriclab: unknown --view \"%s\"; use one of: %s\n", qPrintable(view),
                      qPrintable(HeadlessCapture::views().join(QStringLiteral(", "))));
         return 2;
     }
-    try {
-        document.load(QDir::current().absoluteFilePath(designs.front()));
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "fabriclab: %s\n", e.what());
+    const bool welcome = screenshot && view == kWelcomeView;
+    if (welcome && !designs.isEmpty()) {
+        std::fprintf(stderr, "fabriclab: --view welcome shows the first start: give no DESIGN\n");
         return 2;
     }
-    window.resize(1600, 1000);
+    if (!welcome && designs.size() != 1) {
+        std::fprintf(stderr, "fabriclab: --screenshot and --export-charts need one DESIGN\n");
+        return 2;
+    }
+    if (!welcome) {
+        try {
+            document.load(QDir::current().absoluteFilePath(designs.front()));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "fabriclab: %s\n", e.what());
+            return 2;
+        }
+    }
+    window.resize(size);
+    if (welcome)
+        window.showWelcome();
     window.show();
     window.giveResultsRoom(0.62);
     auto* capture = new HeadlessCapture(
         window,
         screenshot ? HeadlessCapture::Mode::Screenshot : HeadlessCapture::Mode::ExportCharts,
         parser.value(screenshot ? QStringLiteral("screenshot") : QStringLiteral("export-charts")),
-        view);
+        view, size);
     QObject::connect(capture, &HeadlessCapture::finished, &app, &QCoreApplication::exit);
     capture->start();
     return QApplication::exec();
@@ -126,19 +175,33 @@ int main(int argc, char** argv) {
     configureParser(parser);
     parser.process(app);
 
+    std::optional<QSize> size;
+    if (parser.isSet(QStringLiteral("size")) &&
+        !(size = parseSize(parser.value(QStringLiteral("size")))))
+        return 2;
+
     fabriclab::app::applyTheme(fabriclab::app::savedTheme());
     fabriclab::views::TopologyDocument document(fabriclab::model::Catalog::builtin());
     fabriclab::app::MainWindow window(document);
     if (parser.isSet(QStringLiteral("screenshot")) || parser.isSet(QStringLiteral("export-charts")))
-        return runHeadless(app, parser, document, window);
+        return runHeadless(app, parser, document, window, size.value_or(kCaptureSize));
     fabriclab::app::FileActions files(document, window);
+    if (size)
+        window.resize(*size);
+    else
+        window.fitScreen();
+    const QStringList designs = parser.positionalArguments();
+    // Nothing to open: the welcome page rather than an empty canvas and empty charts. A
+    // recovered autosave or a design opened below takes its place.
+    if (designs.isEmpty())
+        window.showWelcome();
     window.show();
 
-    const QStringList designs = parser.positionalArguments();
     // After the event loop starts, so a failure dialog has a window to sit on.
     QTimer::singleShot(0, &window, [&] {
-        if (!files.offerRecovery() && !designs.isEmpty())
-            files.open(QDir::current().absoluteFilePath(designs.front()));
+        if (!files.offerRecovery() && !designs.isEmpty() &&
+            !files.open(QDir::current().absoluteFilePath(designs.front())))
+            window.showWelcome(); // the design named could not be opened: start from here
     });
     return QApplication::exec();
 }

@@ -1,14 +1,20 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// fabriclab-gui-bench DESIGN [--edits N] [--json]: opens DESIGN in the real main window
-// (offscreen unless a platform is set), waits for its first results, then makes N edits
-// as a user would, alternating the leaf oversubscription (1:1 <-> 2:1) and the fabric
-// (the design's <-> a second one, --fabric or one that routes alike), each as one undo step through
-// the document, and times each edit until the results of that very revision are shown. A fine timer
-// measures the longest time the GUI thread stayed away from its event loop meanwhile.
+// fabriclab-gui-bench DESIGN [--edits N] [--background-load N] [--edit-on-gui-thread] [--json]:
+// opens DESIGN in the real main window (offscreen unless a platform is set), waits for its first
+// results, then makes N edits as a user would, alternating the leaf oversubscription (1:1 <-> 2:1)
+// and the fabric (the design's <-> a second one, --fabric or one that routes alike), each
+// regenerated off the GUI thread and applied as one undo step through the document
+// (TopologyDocument::replaceDesignLater; --edit-on-gui-thread regenerates on the GUI thread and
+// applies with replaceDesign instead), and times each edit, from the request, until the results
+// of that very revision are shown. A fine timer measures the longest time the GUI thread stayed
+// away from its event loop during the edits (guiStallMsMax); --background-load N keeps N other
+// processes busy on the cores meanwhile. Panning is timed afterwards, on its own and unloaded
+// (pan* keys, expandAllMs).
 #include "app/ProcessMemory.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/SimulationActions.hpp"
+#include "bench/gui/BackgroundLoad.hpp"
 #include "bench/gui/PanTiming.hpp"
 #include "bench/gui/StallMonitor.hpp"
 #include "model/catalog/Catalog.hpp"
@@ -29,12 +35,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace {
 
 using fabriclab::views::DesignRegeneration;
 using fabriclab::views::SimulationController;
+using fabriclab::views::TopologyDocument;
 
 /// Pause between one edit's results and the next edit, as a user looks at them.
 constexpr int kLookMs = 250;
@@ -43,14 +52,17 @@ constexpr int kTimeoutMs = 600'000;
 constexpr int kPanFrames = 120;
 
 struct Bench {
-    Bench(fabriclab::views::TopologyDocument& d, SimulationController& c, int n, std::string other)
-        : document(d), controller(c), edits(n), firstFabric(d.design().fabric.spec.id),
-          secondFabric(std::move(other)) {}
+    Bench(fabriclab::views::TopologyDocument& d, SimulationController& c, int n, std::string other,
+          fabriclab::bench::BackgroundLoad& l, bool onGuiThread)
+        : document(d), controller(c), load(l), edits(n), editOnGuiThread(onGuiThread),
+          firstFabric(d.design().fabric.spec.id), secondFabric(std::move(other)) {}
 
     fabriclab::views::TopologyDocument& document;
     SimulationController& controller;
+    fabriclab::bench::BackgroundLoad& load;
     fabriclab::bench::StallMonitor stalls;
     int edits = 0;
+    bool editOnGuiThread = false;
     int done = 0;
     std::string firstFabric;
     std::string secondFabric;
@@ -58,29 +70,55 @@ struct Bench {
     std::vector<double> editToResultsMs;
     QString refusal;
 
-    /// The next edit as a user makes it: even ones the slider, odd ones the fabric picker.
-    DesignRegeneration nextEdit() const {
+    /// The next edit as a user makes it: even ones the slider, odd ones the fabric picker,
+    /// as the design those make (the generator's refusal thrown).
+    TopologyDocument::DesignBuild nextEdit() const {
+        const auto accepted = [](DesignRegeneration regenerated) {
+            if (!regenerated.accepted())
+                throw std::invalid_argument(regenerated.refusal.toStdString());
+            return std::move(*regenerated.design);
+        };
         const auto& design = document.design();
         if (done % 2 == 0 && design.generator) {
             const double ratio = design.generator->oversubscription > 1.5 ? 1.0 : 2.0;
-            return DesignRegeneration::withOversubscription(design, ratio);
+            return [accepted, ratio](const fabriclab::model::Design& current) {
+                return accepted(DesignRegeneration::withOversubscription(current, ratio));
+            };
         }
         const std::string& next = design.fabric.spec.id == firstFabric ? secondFabric : firstFabric;
-        return DesignRegeneration::withFabric(design, *document.catalog().findFabric(next));
+        const fabriclab::model::Fabric* fabric = document.catalog().findFabric(next);
+        return [accepted, fabric](const fabriclab::model::Design& current) {
+            return accepted(DesignRegeneration::withFabric(current, *fabric));
+        };
     }
 
+    /// The user lets go of the slider or picks the fabric: from here until the results of
+    /// the new design are shown. The fabric is regenerated off the GUI thread and swapped
+    /// in as one undo step (designReplaced follows), or, with --edit-on-gui-thread, on the
+    /// GUI thread and applied with replaceDesign, as the fabric panel still does.
     void edit() {
-        auto regenerated = nextEdit();
-        if (!regenerated.accepted()) {
-            refusal = regenerated.refusal;
-            QCoreApplication::exit(2);
+        clock.start();
+        if (!editOnGuiThread) {
+            document.replaceDesignLater(nextEdit(), QStringLiteral("bench edit"));
             return;
         }
-        clock.start();
-        document.replaceDesign(std::move(*regenerated.design), QStringLiteral("bench edit"));
+        try {
+            document.replaceDesign(nextEdit()(document.design()), QStringLiteral("bench edit"));
+        } catch (const std::exception& e) {
+            refused(QString::fromStdString(e.what()));
+        }
+    }
+
+    /// Every change of the document, seen after the controller has seen it.
+    void designReplaced() {
         // A design that takes over a second turns live updates off; the user presses F5.
-        if (!controller.isLive())
+        if (clock.isValid() && !controller.isLive())
             controller.run();
+    }
+
+    void refused(const QString& why) {
+        refusal = why;
+        QCoreApplication::exit(2);
     }
 
     /// Called when the dashboard's charts all show a result: the edit is done when the
@@ -92,7 +130,12 @@ struct Bench {
         editToResultsMs.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
         clock.invalidate();
         if (++done == edits)
-            QTimer::singleShot(kLookMs, qApp, [] { QCoreApplication::exit(0); });
+            QTimer::singleShot(kLookMs, qApp, [this] {
+                // The edits end here: what follows (panning) is timed on its own, unloaded.
+                stalls.stop();
+                load.stop();
+                QCoreApplication::exit(0);
+            });
         else
             QTimer::singleShot(kLookMs, qApp, [this] { edit(); });
     }
@@ -135,6 +178,14 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("edits"), QStringLiteral("Edits to make (default 10)."),
                       QStringLiteral("n"), QStringLiteral("10")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object.")});
+    parser.addOption({QStringLiteral("background-load"),
+                      QStringLiteral("Busy processes to run beside the app during the edits, "
+                                     "each keeping a core busy (default 0)."),
+                      QStringLiteral("n"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("edit-on-gui-thread"),
+                      QStringLiteral("Regenerate each edit's fabric on the GUI thread and apply it "
+                                     "with replaceDesign, as the fabric panel does, instead of "
+                                     "replaceDesignLater.")});
     parser.addOption({QStringLiteral("fabric"),
                       QStringLiteral("The fabric the odd edits switch to (default: another "
                                      "fabric with the same routing as the design's)."),
@@ -144,6 +195,21 @@ int main(int argc, char** argv) {
     const int edits = parser.value(QStringLiteral("edits")).toInt(&ok);
     if (parser.positionalArguments().size() != 1 || !ok || edits < 1) {
         std::fprintf(stderr, "fabriclab-gui-bench: need one DESIGN and --edits >= 1\n");
+        return 2;
+    }
+    const int busy = parser.value(QStringLiteral("background-load")).toInt(&ok);
+    if (!ok || busy < 0) {
+        std::fprintf(stderr, "fabriclab-gui-bench: --background-load needs a count >= 0\n");
+        return 2;
+    }
+    // Forked now, while the bench is small; they spin only during the edits, and die with
+    // this object on every way out of main (and with the bench, should it crash).
+    std::unique_ptr<fabriclab::bench::BackgroundLoad> load;
+    try {
+        load = std::make_unique<fabriclab::bench::BackgroundLoad>(busy);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fabriclab-gui-bench: cannot start the background load: %s\n",
+                     e.what());
         return 2;
     }
 
@@ -166,7 +232,14 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "fabriclab-gui-bench: unknown fabric \"%s\"\n", other.c_str());
         return 2;
     }
-    Bench bench(document, controller, edits, other);
+    const bool onGuiThread = parser.isSet(QStringLiteral("edit-on-gui-thread"));
+    Bench bench(document, controller, edits, other, *load, onGuiThread);
+    // Connected after the window's views and the controller: a run asked for here is for
+    // the new design's revision.
+    QObject::connect(&document, &TopologyDocument::changed, &app,
+                     [&bench] { bench.designReplaced(); });
+    QObject::connect(&document, &TopologyDocument::designBuildRefused, &app,
+                     [&bench](const QString&, const QString& why) { bench.refused(why); });
 
     // The first result is the design opening, not an edit: start once it is shown. The
     // stall monitor starts with the first edit, after the look pause: until then the
@@ -178,6 +251,7 @@ int main(int argc, char** argv) {
                          if (!started) {
                              started = true;
                              QTimer::singleShot(kLookMs, &app, [&] {
+                                 load->start();
                                  bench.stalls.start();
                                  bench.edit();
                              });
@@ -198,12 +272,18 @@ int main(int argc, char** argv) {
     // then with every group expanded, the most a canvas can hold.
     fabriclab::bench::PanTiming opened;
     fabriclab::bench::PanTiming expanded;
+    double expandAllMs = 0;
     if (auto* canvas = window.findChild<fabriclab::views::CanvasView*>()) {
         canvas->fitAll();
         opened = fabriclab::bench::timePan(*canvas, kPanFrames);
         if (auto* scene = qobject_cast<fabriclab::views::TopologyScene*>(canvas->scene())) {
+            // Opening every group at once is one long task on the GUI thread by design (the
+            // most a canvas can hold); timed here, apart from the edits.
+            QElapsedTimer expanding;
+            expanding.start();
             scene->expandAll();
             canvas->fitAll();
+            expandAllMs = static_cast<double>(expanding.nsecsElapsed()) / 1e6;
             expanded = fabriclab::bench::timePan(*canvas, kPanFrames);
         }
     }
@@ -216,6 +296,8 @@ int main(int argc, char** argv) {
         {QStringLiteral("design"), parser.positionalArguments().front()},
         {QStringLiteral("gpus"), document.topology().gpuCount()},
         {QStringLiteral("edits"), edits},
+        {QStringLiteral("backgroundLoad"), busy},
+        {QStringLiteral("editOnGuiThread"), onGuiThread},
         {QStringLiteral("fabrics"), QJsonArray{QString::fromStdString(bench.firstFabric),
                                                QString::fromStdString(bench.secondFabric)}},
         {QStringLiteral("editToResultsMsMedian"), median(bench.editToResultsMs)},
@@ -225,13 +307,17 @@ int main(int argc, char** argv) {
         {QStringLiteral("panFrameMsMedian"), opened.medianMs},
         {QStringLiteral("panFrameMsMax"), opened.maxMs},
         {QStringLiteral("panExpandedFrameMsMedian"), expanded.medianMs},
-        {QStringLiteral("panExpandedFrameMsMax"), expanded.maxMs}};
+        {QStringLiteral("panExpandedFrameMsMax"), expanded.maxMs},
+        {QStringLiteral("expandAllMs"), expandAllMs},
+        {QStringLiteral("panStallMsMax"), std::max({opened.maxMs, expandAllMs, expanded.maxMs})}};
     if (parser.isSet(QStringLiteral("json")))
         std::printf("%s\n", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());
     else
-        std::printf("edit to results: median %.1f ms, max %.1f ms; GUI stall max %.1f ms; pan "
-                    "frame median %.1f ms (%.1f ms with every group expanded)\n",
+        std::printf("edit to results: median %.1f ms, max %.1f ms; GUI stall max %.1f ms "
+                    "during the edits%s; pan frame median %.1f ms (%.1f ms with every group "
+                    "expanded, after %.1f ms to expand them)\n",
                     median(bench.editToResultsMs), worst, bench.stalls.longestStallMs(),
-                    opened.medianMs, expanded.medianMs);
+                    busy > 0 ? qPrintable(QStringLiteral(" with %1 busy processes").arg(busy)) : "",
+                    opened.medianMs, expanded.medianMs, expandAllMs);
     return 0;
 }

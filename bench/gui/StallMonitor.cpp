@@ -12,7 +12,7 @@ StallMonitor::StallMonitor(QObject* parent) : QObject(parent) {
     connect(&m_timer, &QTimer::timeout, this, [this] {
         const qint64 now = m_clock.nsecsElapsed();
         const double gapMs = static_cast<double>(now - m_last) / 1e6;
-        m_longest = std::max(m_longest, gapMs - kIntervalMs);
+        note(gapMs);
         m_last = now;
     });
 }
@@ -22,6 +22,17 @@ void StallMonitor::start() {
     m_last = 0;
     m_longest = 0;
     m_timer.start();
+}
+
+void StallMonitor::stop() {
+    if (!m_timer.isActive())
+        return;
+    m_timer.stop();
+    note(static_cast<double>(m_clock.nsecsElapsed() - m_last) / 1e6);
+}
+
+void StallMonitor::note(double gapMs) {
+    m_longest = std::max(m_longest, gapMs - kIntervalMs);
 }
 
 } // namespace fabriclab::bench

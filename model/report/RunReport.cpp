@@ -46,6 +46,51 @@ void requireRunnable(const Topology& topology, const Topology& cabled, const Ser
             ": they are cabled into separate parts of the fabric");
 }
 
+/// The fabric as a run evaluates it: the design's topology with the what-if failures whose
+/// element it has (a failure whose element an edit removed or renamed is set aside rather
+/// than refusing the run; files are checked strictly when read), and without the servers
+/// that have no cable, which take no part in traffic (ids stay as they are, so playback
+/// frames still name the design's links).
+class FabricAsRun {
+public:
+    explicit FabricAsRun(const Design& design) : m_design(design) {
+        if (!design.failures.empty())
+            m_failed = afterFailures(design.topology, design.failures, &m_setAside);
+        m_anyFailed = design.failures.size() > m_setAside.size();
+        m_reach = serverReach(topology());
+        if (!m_reach.unlinked.empty()) {
+            m_withoutUnlinked = topology();
+            for (const NodeId id : m_reach.unlinked)
+                m_withoutUnlinked.removeNode(id);
+        }
+    }
+    FabricAsRun(const FabricAsRun&) = delete;
+    FabricAsRun& operator=(const FabricAsRun&) = delete;
+
+    /// The design's topology with its failures applied.
+    const Topology& topology() const { return m_anyFailed ? m_failed : m_design.topology; }
+    /// That without uncabled servers: what the simulations route on.
+    const Topology& simulated() const {
+        return m_reach.unlinked.empty() ? topology() : m_withoutUnlinked;
+    }
+    const ServerReach& reach() const { return m_reach; }
+    const std::vector<Failure>& setAside() const { return m_setAside; }
+
+private:
+    const Design& m_design;
+    std::vector<Failure> m_setAside;
+    Topology m_failed;
+    bool m_anyFailed = false;
+    ServerReach m_reach;
+    Topology m_withoutUnlinked;
+};
+
+/// The fabric under the other routing: ECMP for an adaptive fabric, adaptive for an ECMP one.
+Fabric withOtherRouting(Fabric fabric) {
+    fabric.routing = fabric.routing == Routing::Adaptive ? Routing::Ecmp : Routing::Adaptive;
+    return fabric;
+}
+
 nlohmann::ordered_json stepJson(const RunReport& r) {
     if (!r.step)
         return nullptr;
@@ -90,15 +135,11 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     }
     // What-if failures: the fabric runs without what failed, but is counted and costed as
     // built.
-    // A failure whose element an edit removed or renamed is set aside with a word rather
-    // than refusing the run (files are checked strictly when read).
-    std::vector<Failure> setAsideFailures;
-    const Topology failedFabric =
-        design.failures.empty()
-            ? Topology()
-            : afterFailures(design.topology, design.failures, &setAsideFailures);
-    const bool anyFailed = design.failures.size() > setAsideFailures.size();
-    const Topology& topology = anyFailed ? failedFabric : design.topology;
+    const FabricAsRun asRun(design);
+    const Topology& topology = asRun.topology();
+    const Topology& simulated = asRun.simulated();
+    const ServerReach& reach = asRun.reach();
+    const std::vector<Failure>& setAsideFailures = asRun.setAside();
     std::vector<std::string> setAside;
     for (const Failure& failure : design.failures) {
         if (std::find(setAsideFailures.begin(), setAsideFailures.end(), failure) ==
@@ -108,16 +149,6 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             setAside.push_back("failure of \"" + failure.element +
                                "\" set aside: the design has no such node, link or rail");
     }
-    // A server without a cable takes no part in traffic: the engine evaluates the fabric
-    // without it (ids stay as they are, so playback frames still name the design's links).
-    const ServerReach reach = serverReach(topology);
-    Topology withoutUnlinked;
-    if (!reach.unlinked.empty()) {
-        withoutUnlinked = topology;
-        for (const NodeId id : reach.unlinked)
-            withoutUnlinked.removeNode(id);
-    }
-    const Topology& simulated = reach.unlinked.empty() ? topology : withoutUnlinked;
     requireRunnable(topology, simulated, reach);
     report.gpus = design.topology.gpuCount();
     report.servers = design.topology.serverCount();
@@ -236,9 +267,8 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     std::future<sim::EffectiveBisection> otherRouting;
     if (options.detail && options.bisection)
         otherRouting = std::async(std::launch::async, [&] {
-            Fabric other = report.fabric;
-            other.routing = other.routing == Routing::Adaptive ? Routing::Ecmp : Routing::Adaptive;
-            const sim::FabricNetwork otherNetwork(simulated, other, options.seed);
+            const sim::FabricNetwork otherNetwork(simulated, withOtherRouting(report.fabric),
+                                                  options.seed);
             return sim::effectiveBisection(otherNetwork, report.bisection, options.seed,
                                            options.stop, true, options.bisectionSeeds);
         });
@@ -249,11 +279,15 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
                                     options.detail, options.bisectionSeeds);
 
     stage("collective", 300);
-    {
+    try {
         CollectiveOutcome outcome = collectiveRun.get();
         report.collective = std::move(outcome.result);
         report.playback = std::move(outcome.playback);
         report.busBwCurve = std::move(outcome.busBwCurve);
+    } catch (const std::invalid_argument& e) {
+        if (!options.partial)
+            throw;
+        report.collectiveRefusal = e.what();
     }
 
     if (workload) {
@@ -261,9 +295,15 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         try {
             report.step = sim::estimateStep(network, *workload, options.stop);
         } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument(std::string("cannot estimate the training step: ") +
-                                        e.what());
+            const std::string why = std::string("cannot estimate the training step: ") + e.what();
+            if (!options.partial)
+                throw std::invalid_argument(why);
+            report.stepRefusal = why;
         }
+    } else if (design.workload) {
+        report.stepRefusal = workloadWarning; // its split does not fit the connected GPUs
+    }
+    if (report.step) {
         TrainingEstimate training;
         training.tokens = options.trainTokens;
         training.seconds = options.trainTokens / report.step->tokensPerSecond;
@@ -281,6 +321,29 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         report.otherRouting = otherRouting.get();
     stage("done", 1000);
     return report;
+}
+
+EffectiveBisections effectiveBisections(const Design& design, const Fabric& fabric,
+                                        const BisectionResult& theoretical,
+                                        const RunOptions& options) {
+    const FabricAsRun asRun(design);
+    const Topology& simulated = asRun.simulated();
+    EffectiveBisections out;
+    // As runDesign: the other routing on a thread of its own, with its own network.
+    std::future<sim::EffectiveBisection> otherRouting;
+    if (options.detail)
+        otherRouting = std::async(std::launch::async, [&] {
+            const sim::FabricNetwork otherNetwork(simulated, withOtherRouting(fabric),
+                                                  options.seed);
+            return sim::effectiveBisection(otherNetwork, theoretical, options.seed, options.stop,
+                                           true, options.bisectionSeeds);
+        });
+    const sim::FabricNetwork network(simulated, fabric, options.seed);
+    out.effective = sim::effectiveBisection(network, theoretical, options.seed, options.stop,
+                                            options.detail, options.bisectionSeeds);
+    if (otherRouting.valid())
+        out.otherRouting = otherRouting.get();
+    return out;
 }
 
 int interactiveBisectionSeeds(int servers) {

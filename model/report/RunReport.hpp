@@ -59,6 +59,12 @@ struct RunOptions {
     /// already, or has it being worked out (the app computes it once per edit for its
     /// status bar too). Unset: runDesign computes it.
     std::function<BisectionResult()> theoretical;
+    /// False (the CLI): a part the engine cannot compute refuses the whole run (throws
+    /// std::invalid_argument). True (the app, which shows whatever it can): the collective
+    /// and the training step are computed apart, and one that cannot be is left out of the
+    /// report with its reason (RunReport::collectiveRefusal, stepRefusal) while the rest
+    /// is reported as usual. A design that cannot be evaluated at all still throws.
+    bool partial = false;
     /// Polled throughout (routing, solving, between stages): a stopped run throws
     /// model::Cancelled within a few milliseconds.
     std::stop_token stop;
@@ -105,6 +111,13 @@ struct RunReport {
     std::vector<std::string> warnings;
     /// The design's what-if failures as run, in words ("spine-1 down").
     std::vector<std::string> failures;
+    /// Why the collective (and with it the playback and the message-size curve) or the
+    /// training step (and the training estimate) of a run that went on without it was not
+    /// computed, in the words a whole refusal would have used; empty when it was. The run
+    /// goes on without them with RunOptions::partial, and without the step of a workload
+    /// whose split does not fit the GPUs of its cabled servers.
+    std::string collectiveRefusal;
+    std::string stepRefusal;
 
     // With RunOptions::detail only.
     /// The same bisection traffic under the other routing: ECMP for an adaptive fabric,
@@ -119,6 +132,20 @@ struct RunReport {
 /// switches over their radix). Servers outside the fabric's main part are left out of
 /// the bisection and named in `warnings`.
 RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptions& options = {});
+
+/// The effective bisection of a design, and with RunOptions::detail the same traffic under
+/// the other routing, exactly as runDesign computes them with the same options (its
+/// what-if failures applied, uncabled servers left out, `fabric` as evaluated), from the
+/// theoretical bisection a run already has. The app shows a preview over fewer draws
+/// (interactiveBisectionSeeds) and completes it with this at RunOptions' default, the
+/// draws `fabriclab-cli run` reports. Polls `options.stop`.
+struct EffectiveBisections {
+    sim::EffectiveBisection effective;
+    std::optional<sim::EffectiveBisection> otherRouting;
+};
+EffectiveBisections effectiveBisections(const Design& design, const Fabric& fabric,
+                                        const BisectionResult& theoretical,
+                                        const RunOptions& options);
 
 /// The `run --json` object of DESIGN.md. `step` is null for a design without a workload.
 nlohmann::ordered_json reportToJson(const RunReport& report);

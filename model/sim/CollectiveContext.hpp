@@ -82,9 +82,11 @@ double nicFloorSeconds(const Context& c, model::CollectiveOp op, double bytes, b
 /// `kind` as the phase cache keys it: each draw of flow keys is a phase of its own.
 std::string saltedKind(const Context& c, std::string_view kind);
 
-/// Draws of flow keys a pattern of `flows` flows is timed over: one on adaptive fabrics
-/// and on one server; on static ECMP, fewer as the flows grow, since many flows average the
-/// luck of any one hash (as the effective bisection's draws do), from 32 to one past 64K.
+/// Draws of flow keys a pattern of `flows` flows is timed over: one on adaptive fabrics,
+/// on one server and where routing has no equal-cost choice (FabricNetwork::
+/// hasEqualCostChoice: a single switch); on static ECMP, fewer as the flows grow, since many flows
+/// average the luck of any one hash (as the effective bisection's draws do), from 32 to one past
+/// 64K.
 int ecmpDrawCount(const Context& c, double flows);
 
 /// Times `timeDraw` over ecmpDrawCount(c, flows) draws of flow keys (Context::flowSalt):

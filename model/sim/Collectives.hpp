@@ -63,7 +63,8 @@ struct CollectiveResult {
     /// Static ECMP hashes each flow onto one cable, so one set of hash keys can be lucky or
     /// unlucky. NCCL's collectives on such a fabric are timed over `ecmpDraws` sets of flow
     /// keys: `seconds` is their mean, and these the slowest and fastest draws. One draw on
-    /// adaptive fabrics and single servers, whose times do not depend on hashes.
+    /// adaptive fabrics, single servers and fabrics with one path between any two NICs (a
+    /// single switch), whose times do not depend on hashes.
     int ecmpDraws = 1;
     double fastestSeconds = 0;
     double slowestSeconds = 0;

@@ -96,6 +96,20 @@ FabricNetwork::FabricNetwork(const model::Topology& topology, const model::Fabri
                                        static_cast<std::uint32_t>(s.switchHops[ib].size())});
     }
 
+    // A hash has something to choose where a switch offers two or more cables onward: a
+    // bundle of several, or cables to two or more switches of its own tier or above (the
+    // uplinks of a Clos). Down a tree every switch has one way to each target.
+    for (std::uint32_t u = 0; u < s.switchHops.size() && !s.equalCostChoice; ++u) {
+        int onward = 0;
+        for (const Hop& hop : s.switchHops[u]) {
+            if (hop.members > 1)
+                s.equalCostChoice = true;
+            if (s.tier[hop.to] >= s.tier[u])
+                onward += hop.members;
+        }
+        s.equalCostChoice = s.equalCostChoice || onward > 1;
+    }
+
     s.linkChannels = s.capacity.size();
     constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
     s.upGroup.assign(s.index.size(), kNone);

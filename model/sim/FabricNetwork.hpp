@@ -71,6 +71,11 @@ public:
     const model::Topology& topology() const { return *m_s->topology; }
     const model::Fabric& fabric() const { return m_s->fabric; }
     bool adaptive() const { return m_s->fabric.routing == model::Routing::Adaptive; }
+    /// Whether routing ever has more than one cable to put a flow on: a bundle of several
+    /// cables between two switches, or a switch with cables to two or more switches of its
+    /// own tier or above. False for a single switch (or a tree of single cables), where
+    /// every flow has one path, so ECMP hash keys cannot change any rate.
+    bool hasEqualCostChoice() const { return m_s->equalCostChoice; }
 
     std::size_t channelCount() const { return m_s->capacity.size(); }
     double capacityGbps(std::uint32_t channel) const { return m_s->capacity[channel]; }
@@ -155,6 +160,7 @@ private:
         std::vector<double> capacity;
         std::vector<model::LinkId> channelLink;
         std::vector<char> channelIsServer;
+        bool equalCostChoice = false;                       ///< see hasEqualCostChoice
         std::size_t linkChannels = 0;                       ///< channels before the groups
         std::vector<std::vector<model::LinkId>> groupLinks; ///< per group channel
         std::map<model::NodeId, std::uint32_t> index;

@@ -3,6 +3,7 @@
 #include "model/teach/Lesson.hpp"
 
 #include "model/core/EnumNames.hpp"
+#include "model/core/TextFormat.hpp"
 #include "model/sim/Collectives.hpp"
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSimulator.hpp"
@@ -409,7 +410,7 @@ LessonRun teach(const model::Design& design, Lesson lesson, double bytes,
     if (gpus > kMaxTeachingGpus)
         throw std::invalid_argument("lessons are drawn step by step for up to " +
                                     std::to_string(kMaxTeachingGpus) + " GPUs; this design has " +
-                                    std::to_string(gpus));
+                                    model::grouped(gpus));
     const model::Fabric& fabric = design.fabric.spec;
     if (lesson == Lesson::SharpAllReduce && !fabric.inNetworkReduction)
         throw std::invalid_argument("fabric " + fabric.id +

@@ -58,6 +58,9 @@ private Q_SLOTS:
     void trainingCostCountsTheNetworkOnce();
     void refused_data();
     void refused();
+    void partialRunLeavesOutOnlyWhatItCannotCompute();
+    void effectiveBisectionsAreRunDesigns();
+    void singleSwitchLeavesTheHashNoChoice();
 };
 
 void tst_RunReport::uncabledServerIsWarnedAbout() {
@@ -214,6 +217,110 @@ void tst_RunReport::suppliedTheoreticalBisectionIsUsed() {
     options.bisection = false; // no bisection at all: not asked for
     runDesign(design, Catalog::builtin(), options);
     QCOMPARE(calls, 1);
+}
+
+void tst_RunReport::partialRunLeavesOutOnlyWhatItCannotCompute() {
+    // One server's GPU count changed (as the inspector does): the workload's split no longer
+    // fits, so the training step cannot be estimated. The CLI refuses the whole run; the
+    // app, asking for a partial run, gets every other figure and the step's reason.
+    Design design = teachingDesign();
+    const NodeId server = *design.topology.findNode("srv-1");
+    Node edited = design.topology.node(server);
+    edited.server.gpus = 4;
+    design.topology.replaceNode(server, edited);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runDesign(design, Catalog::builtin()));
+    RunOptions partial;
+    partial.partial = true;
+    partial.detail = true;
+    const RunReport report = runDesign(design, Catalog::builtin(), partial);
+    QVERIFY(!report.step);
+    QVERIFY(!report.training);
+    QVERIFY2(report.stepRefusal.find("cannot estimate the training step") == 0,
+             report.stepRefusal.c_str());
+    QVERIFY(report.collectiveRefusal.empty());
+    QCOMPARE(report.gpus, 28);
+    QVERIFY(report.effective.gbps > 0);
+    QVERIFY(report.otherRouting);
+    QVERIFY(report.collective.seconds > 0);
+    QVERIFY(report.playback);
+    QVERIFY(!report.busBwCurve.empty());
+    QVERIFY(report.cost.capex.value > 0);
+    // The same figures as a run of the same fabric without the workload.
+    Design withoutWorkload = design;
+    withoutWorkload.workload.reset();
+    const RunReport bare = runDesign(withoutWorkload, Catalog::builtin(), partial);
+    QCOMPARE(report.effective.gbps, bare.effective.gbps);
+    QCOMPARE(report.collective.busBwGBps, bare.collective.busBwGBps);
+
+    // The collective refused (SHARP asked of RoCE, whose switches do not reduce): its figures
+    // go, with the reason; the step and the rest stay.
+    Design sharp = teachingDesign();
+    sharp.collective = CollectiveSpec{CollectiveOp::AllReduce, 1LL << 30,
+                                      CollectiveAlgorithm::Sharp, CollectiveProtocol::Auto};
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runDesign(sharp, Catalog::builtin()));
+    const RunReport noCollective = runDesign(sharp, Catalog::builtin(), partial);
+    QVERIFY2(noCollective.collectiveRefusal.find("in-network reduction") != std::string::npos,
+             noCollective.collectiveRefusal.c_str());
+    QCOMPARE(noCollective.collective.seconds, 0.0);
+    QVERIFY(!noCollective.playback);
+    QVERIFY(noCollective.busBwCurve.empty());
+    QVERIFY(noCollective.step);
+    QVERIFY(noCollective.stepRefusal.empty());
+    QVERIFY(noCollective.effective.gbps > 0);
+}
+
+void tst_RunReport::effectiveBisectionsAreRunDesigns() {
+    // The app shows a preview over fewer draws, then completes it with effectiveBisections:
+    // it must be exactly what runDesign reports for the same draws, failures and uncabled
+    // servers included.
+    Design design = teachingDesign();
+    Failure cable;
+    cable.element = "leaf-1/spine-1";
+    cable.cables = 1;
+    design.failures = {cable};
+    addNode(design.topology, "srv-uncabled", NodeKind::Server);
+    for (const int seeds : {3, RunOptions{}.bisectionSeeds}) {
+        RunOptions options;
+        options.detail = true;
+        options.bisectionSeeds = seeds;
+        const RunReport run = runDesign(design, Catalog::builtin(), options);
+        const EffectiveBisections again =
+            effectiveBisections(design, run.fabric, run.bisection, options);
+        QCOMPARE(again.effective.seeds, seeds);
+        QCOMPARE(again.effective.gbps, run.effective.gbps);
+        QCOMPARE(again.effective.minGbps, run.effective.minGbps);
+        QCOMPARE(again.effective.maxGbps, run.effective.maxGbps);
+        QCOMPARE(again.effective.stddevGbps, run.effective.stddevGbps);
+        for (std::size_t t = 0; t < run.effective.tiers.size(); ++t)
+            QCOMPARE(again.effective.tiers[t].carriedGbps, run.effective.tiers[t].carriedGbps);
+        QVERIFY(again.otherRouting && run.otherRouting);
+        QCOMPARE(again.otherRouting->gbps, run.otherRouting->gbps);
+    }
+    // Without detail, as `fabriclab-cli run` computes it: the CLI's figure.
+    const RunReport cli = runDesign(design, Catalog::builtin());
+    const EffectiveBisections full =
+        effectiveBisections(design, cli.fabric, cli.bisection, RunOptions{});
+    QCOMPARE(full.effective.gbps, cli.effective.gbps);
+    QVERIFY(!full.otherRouting);
+}
+
+void tst_RunReport::singleSwitchLeavesTheHashNoChoice() {
+    // On one leaf every flow has one path: hash keys cannot change a rate, so the collective
+    // is timed once, not over draws. Two tiers on the same fabric (RoCE, static ECMP) are.
+    const Design single = loadDesign(
+        FABRICLAB_SOURCE_DIR "/samples/article000-64gpu-roce-v2.fabric.json", Catalog::builtin());
+    QCOMPARE(single.topology.switchCounts().total(), 1);
+    const RunReport one = runDesign(single, Catalog::builtin());
+    QCOMPARE(one.collective.ecmpDraws, 1);
+    QCOMPARE(one.collective.busBwMinGBps, one.collective.busBwGBps);
+    QCOMPARE(one.collective.busBwMaxGBps, one.collective.busBwGBps);
+    const fabriclab::sim::FabricNetwork network(single.topology, single.fabric.spec, 1);
+    QVERIFY(!network.hasEqualCostChoice());
+
+    const Design tiers = teachingDesign();
+    QVERIFY(
+        fabriclab::sim::FabricNetwork(tiers.topology, tiers.fabric.spec, 1).hasEqualCostChoice());
+    QVERIFY(runDesign(tiers, Catalog::builtin()).collective.ecmpDraws > 1);
 }
 
 QTEST_APPLESS_MAIN(tst_RunReport)

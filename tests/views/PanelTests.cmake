@@ -21,3 +21,6 @@ fabriclab_add_test(tst_ExplainPanel tst_ExplainPanel.cpp LIBS fabriclab::views)
 set_tests_properties(tst_ExplainPanel PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
 fabriclab_add_test(tst_AccuracyDialog tst_AccuracyDialog.cpp LIBS fabriclab::views)
 set_tests_properties(tst_AccuracyDialog PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+# How numbers are written: one unit per figure, thousands grouped, canvas text included.
+fabriclab_add_test(tst_NumberFormat tst_NumberFormat.cpp LIBS fabriclab::views)
+set_tests_properties(tst_NumberFormat PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")

@@ -4,7 +4,9 @@
 // drag, a burst of arrow keys, a fabric pick), and undo restores the original exactly
 // (compared as saved JSON). A refusal changes nothing; a hand-drawn design only swaps
 // its fabric and cannot change its oversubscription.
+#include "model/analysis/Oversubscription.hpp"
 #include "model/catalog/Catalog.hpp"
+#include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/FabricPanel.hpp"
@@ -55,6 +57,7 @@ private Q_SLOTS:
     void sliderShowsEachOpenedDesign();
     void handDrawnRatioFollowsItsCabling();
     void sharpIsAnUndoableOptIn();
+    void ratioShownIsTheOneBuilt();
 };
 
 void tst_FabricPanel::iconsAreRegistered() {
@@ -326,6 +329,48 @@ void tst_FabricPanel::handDrawnRatioFollowsItsCabling() {
         document.undoStack()->undo();
     QCOMPARE(ratioLabel->text(), QStringLiteral("2:1"));
     QCOMPARE(slider->value(), position(2.0));
+}
+
+void tst_FabricPanel::ratioShownIsTheOneBuilt() {
+    // 32 rail-optimized servers at 3:1 on radix-64 switches: 32 server cables per leaf need
+    // 11 uplinks at 3:1, and 11 (a prime) would take 11 spines of one cable each, so every
+    // leaf gets 12 over 2 spines: 2.67:1 built. The panel shows what is built, and why.
+    fabriclab::model::GeneratorParams p;
+    p.servers = 32;
+    p.oversubscription = 3;
+    fabriclab::model::Design design;
+    design.name = "3:1 asked";
+    design.fabric.spec = *Catalog::builtin().findFabric("ib-ndr");
+    design.generator = p;
+    design.topology = fabriclab::model::generateLeafSpine(p);
+    const auto built = fabriclab::model::leafOversubscription(design.topology);
+    QVERIFY(built);
+    QCOMPARE(*built, 32.0 / 12.0);
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(std::move(design), QString());
+    FabricPanel panel(document);
+    auto* ratio = panel.findChild<QLabel*>(QStringLiteral("ratioLabel"));
+    auto* slider = panel.findChild<QSlider*>(QStringLiteral("oversubscriptionSlider"));
+    QVERIFY(ratio && slider);
+    QCOMPARE(ratio->text(), QStringLiteral("2.67:1"));
+    QCOMPARE(slider->value(), position(3.0)); // the slider stays where it was asked
+    // Why, in words on the panel and in the tooltip: the ratio asked, the leaf, its cables.
+    const QString why = ratio->toolTip();
+    for (const char* part : {"3:1", "2.67:1", "leaf-", "32", "12", "whole cables"})
+        QVERIFY2(why.contains(QLatin1String(part)), qPrintable(why));
+    QString shown;
+    for (const QLabel* label : panel.findChildren<QLabel*>())
+        if (label->isVisibleTo(&panel) && label->text().contains(QStringLiteral("whole cables")))
+            shown = label->text();
+    QVERIFY2(shown.contains(QStringLiteral("3:1")), qPrintable(shown));
+
+    // A ratio built as asked says nothing more.
+    TopologyDocument exact(Catalog::builtin());
+    exact.load(QString::fromUtf8(kGenerated2to1));
+    FabricPanel other(exact);
+    QCOMPARE(other.findChild<QLabel*>(QStringLiteral("ratioLabel"))->text(), QStringLiteral("2:1"));
+    for (const QLabel* label : other.findChildren<QLabel*>())
+        QVERIFY(!(label->isVisibleTo(&other) && label->text().contains("whole cables")));
 }
 
 QTEST_MAIN(tst_FabricPanel)

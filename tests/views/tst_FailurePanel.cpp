@@ -4,6 +4,7 @@
 // one failure and then all of them, each press one undo step.
 #include "model/catalog/Catalog.hpp"
 #include "model/fabric/Generators.hpp"
+#include "model/io/DesignFile.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/FailurePanel.hpp"
 
@@ -42,6 +43,8 @@ class tst_FailurePanel : public QObject {
 
 private Q_SLOTS:
     void scenariosAddUpAndUndo();
+    void offersOnlyWhatTheDesignHas_data();
+    void offersOnlyWhatTheDesignHas();
 };
 
 void tst_FailurePanel::scenariosAddUpAndUndo() {
@@ -89,6 +92,60 @@ void tst_FailurePanel::scenariosAddUpAndUndo() {
     QCOMPARE(document.design().failures.front().element, std::string("rail-1"));
     document.undoStack()->undo();
     QCOMPARE(document.design().failures.front().element, std::string("spine-1"));
+}
+
+void tst_FailurePanel::offersOnlyWhatTheDesignHas_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<bool>("spine");
+    QTest::addColumn<bool>("rail");
+    QTest::addColumn<bool>("links");
+    // Eight rail switches and no spine: a rail can go, a spine or switch-to-switch links not.
+    QTest::newRow("rail-only") << "rail-only-512gpu-ib-ndr" << false << true << false;
+    // One leaf for eight servers: nothing above it, no rails, no cables between switches.
+    QTest::newRow("one leaf") << "article000-64gpu-ib-ndr" << false << false << false;
+    // Hand-drawn, two leaves under one spine, no rails.
+    QTest::newRow("hand-drawn") << "teaching-4-servers" << true << false << true;
+    QTest::newRow("rail-optimized leaf/spine") << "spectrum-x-1024gpu-rail" << true << true << true;
+}
+
+void tst_FailurePanel::offersOnlyWhatTheDesignHas() {
+    QFETCH(QString, sample);
+    QFETCH(bool, spine);
+    QFETCH(bool, rail);
+    QFETCH(bool, links); // cables between switches to draw from
+    TopologyDocument document(Catalog::builtin());
+    document.load(QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/%1.fabric.json").arg(sample));
+    FailurePanel panel(document);
+    // A 5% draw over a handful of cables (the hand-drawn design's four) can pick none: then
+    // it is not offered either. The draw is the one a press would make.
+    const auto drawsSome = [&] {
+        return links && !fabriclab::model::loseLinksAtRandom(document.topology(), 0.05,
+                                                             document.design().failures.size() + 1)
+                             .empty();
+    };
+    QCOMPARE(button(panel, "loseSpine")->isEnabled(), spine);
+    QCOMPARE(button(panel, "loseRail")->isEnabled(), rail);
+    QCOMPARE(button(panel, "loseLinks")->isEnabled(), drawsSome());
+    // A button not offered says why instead of what it would fail.
+    for (const char* name : {"loseSpine", "loseRail", "loseLinks"}) {
+        const QPushButton* b = button(panel, name);
+        QVERIFY2(!b->toolTip().isEmpty(), name);
+        QCOMPARE(b->toolTip().startsWith(QStringLiteral("Take")) ||
+                     b->toolTip().startsWith(QStringLiteral("Fail")),
+                 b->isEnabled());
+    }
+    // Each offered scenario fails something when pressed (one undo step each); one not
+    // offered cannot be pressed.
+    int offered = 0;
+    for (const char* name : {"loseSpine", "loseRail", "loseLinks"}) {
+        const bool enabled = button(panel, name)->isEnabled();
+        offered += enabled ? 1 : 0;
+        QTest::mouseClick(button(panel, name), Qt::LeftButton);
+        QCOMPARE(document.undoStack()->count(), offered);
+    }
+    // Once the spine is down, losing "one spine" again has nothing new to fail.
+    if (spine)
+        QVERIFY(!button(panel, "loseSpine")->isEnabled());
 }
 
 QTEST_MAIN(tst_FailurePanel)

@@ -2,20 +2,36 @@
 // SPDX-License-Identifier: MIT
 // Smoke test of the window users get: every sample opens, the window is grabbed to a PNG
 // (kept under the build folder for people to look at) and must show a drawing, not a
-// blank canvas. Runs offscreen.
+// blank canvas. The window fits a laptop's and a projector's screen, and a first start
+// shows the welcome page. Runs offscreen.
 #include "app/gui/FileActions.hpp"
 #include "app/gui/MainWindow.hpp"
+#include "app/gui/SimulationActions.hpp"
+#include "app/gui/WelcomePage.hpp"
 #include "model/catalog/Catalog.hpp"
+#include "support/LayoutChecks.hpp"
 #include "views/canvas/CanvasTool.hpp"
 #include "views/canvas/CanvasView.hpp"
+#include "views/canvas/TopologyScene.hpp"
 #include "views/dialogs/AccuracyDialog.hpp"
 #include "views/document/TopologyDocument.hpp"
+#include "views/present/PresentationMode.hpp"
+#include "views/sim/CompareController.hpp"
+#include "views/sim/ComparePanel.hpp"
+#include "views/sim/ResultsDashboard.hpp"
+#include "views/sim/SimulationController.hpp"
 
 #include <QAction>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QLabel>
+#include <QMap>
+#include <QPushButton>
+#include <QScreen>
 #include <QSet>
+#include <QSplitter>
 #include <QtTest>
 
 using fabriclab::model::Catalog;
@@ -44,7 +60,172 @@ private Q_SLOTS:
     void titleCarriesFileAndModifiedMarker();
     void helpOpensOneModelAccuracyWindow();
     void viewStaysPutOnceTheUserWorks();
+    void fitsSmallScreens_data();
+    void fitsSmallScreens();
+    void firstStartWelcomes();
+    void refusalSaysItOnce();
 };
+
+namespace {
+
+/// The docks shown, by name, with where they are.
+QMap<QString, QRect> dockGeometries(const QMainWindow& window) {
+    QMap<QString, QRect> shown;
+    for (const QDockWidget* dock : window.findChildren<QDockWidget*>())
+        if (dock->isVisible() && !fabriclab::testing::parkedDock(dock))
+            shown.insert(dock->objectName(), dock->geometry());
+    return shown;
+}
+
+QList<QList<int>> splitterSizes(const QMainWindow& window) {
+    QList<QList<int>> sizes;
+    for (const QSplitter* splitter : window.findChildren<QSplitter*>())
+        sizes << splitter->sizes();
+    return sizes;
+}
+
+} // namespace
+
+void tst_MainWindow::fitsSmallScreens_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("laptop 1366x768") << QSize(1366, 768);
+    QTest::newRow("projector 1280x720") << QSize(1280, 720);
+}
+
+void tst_MainWindow::fitsSmallScreens() {
+    // A sales engineer's laptop or a projector: the window keeps the size it was given
+    // while every dock fills (results, the inspector, a comparison), no dock or panel is
+    // drawn over another or cut, and presentation mode then Esc gives back the window,
+    // its docks and splitters and the canvas's zoom exactly.
+    QFETCH(QSize, size);
+    TopologyDocument document(Catalog::builtin());
+    document.load(
+        QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-spine-down.fabric.json"));
+    fabriclab::app::MainWindow window(document);
+    window.resize(size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.size(), size);
+
+    // Fill the docks: results, a selection in the inspector, the comparison of fabrics.
+    auto& controller = window.simulation()->controller();
+    controller.run();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        controller.result() && controller.result()->revision == controller.revision(), 120000);
+    QVERIFY2(controller.result()->ok(), qPrintable(controller.result()->error));
+    window.dashboard()->finishChartUpdates();
+    const auto& nodes = document.topology().nodes();
+    QVERIFY(!nodes.empty());
+    window.canvas()->topologyScene().selectElements({nodes.begin()->first}, {});
+    QSignalSpy compared(window.comparisons(), &fabriclab::views::CompareController::finished);
+    window.comparePanel()->compareAction()->trigger();
+    QVERIFY(compared.wait(120000));
+    QTest::qWait(50); // let the layouts the new contents asked for run
+    QCOMPARE(window.size(), size);
+    QVERIFY(fabriclab::testing::fits(&window));
+
+    // The compare dock, tabbed with the results, fits as well when raised.
+    auto* compareDock = window.findChild<QDockWidget*>(QStringLiteral("CompareDock"));
+    QVERIFY(compareDock);
+    compareDock->raise();
+    QTRY_VERIFY(compareDock->isVisible());
+    QCOMPARE(window.size(), size);
+    QVERIFY(fabriclab::testing::fits(&window));
+
+    // Presentation mode and back: the zoom is the user's (not a fit), and all returns.
+    window.canvas()->zoomIn();
+    const QRect geometry = window.geometry();
+    const QTransform zoom = window.canvas()->transform();
+    const QPointF centre =
+        window.canvas()->mapToScene(window.canvas()->viewport()->rect().center());
+    const auto docks = dockGeometries(window);
+    const auto splitters = splitterSizes(window);
+    QTest::keyClick(&window, Qt::Key_F11);
+    auto* presentation = window.presentation();
+    QVERIFY(presentation->isActive());
+    // Full screen, and no larger than the screen (the offscreen one is 800 wide: what fits
+    // a projector of each size is tst_Presentation's to check, in a window that size).
+    QTRY_COMPARE(window.size(), window.screen()->geometry().size());
+    QTest::keyClick(&window, Qt::Key_Escape);
+    QTRY_VERIFY(!presentation->isActive());
+    QTRY_COMPARE(window.geometry(), geometry);
+    QCOMPARE(window.size(), size);
+    QCOMPARE(window.canvas()->transform(), zoom);
+    // The same point of the design in the middle of the view, to the pixel.
+    QTRY_VERIFY2(
+        (window.canvas()->mapFromScene(centre) - window.canvas()->viewport()->rect().center())
+                .manhattanLength() <= 2,
+        "the canvas's centre moved");
+    QTRY_COMPARE(dockGeometries(window), docks);
+    QCOMPARE(splitterSizes(window), splitters);
+    QVERIFY(fabriclab::testing::fits(&window));
+}
+
+void tst_MainWindow::firstStartWelcomes() {
+    // No design given and none to recover: the welcome page says what FabricLab does and
+    // where to start, instead of charts that say an empty design has no results.
+    TopologyDocument document(Catalog::builtin());
+    fabriclab::app::MainWindow window(document);
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto docks = dockGeometries(window);
+    QVERIFY(!docks.isEmpty());
+    window.showWelcome();
+    QVERIFY(window.isWelcomeShown());
+    QVERIFY(window.welcome()->isVisible());
+    QVERIFY(!window.canvas()->isVisible());
+    QVERIFY(!window.dashboard()->isVisible());
+    for (const QDockWidget* dock : window.findChildren<QDockWidget*>())
+        QVERIFY2(!dock->isVisible(), qPrintable(dock->objectName()));
+    for (const QString& button : {QStringLiteral("welcomeGenerate"), QStringLiteral("welcomeOpen"),
+                                  QStringLiteral("welcomeEmpty")})
+        QVERIFY2(window.welcome()->findChild<QPushButton*>(button), qPrintable(button));
+    const QString sample = QStringLiteral("sample:workshop-16gpu-leaf-spine.fabric.json");
+    QVERIFY(window.welcome()->findChild<QLabel*>(sample));
+    QCOMPARE(window.size(), QSize(1280, 720));
+    QVERIFY(fabriclab::testing::fits(&window));
+
+    // An empty canvas, asked for: the docks come back as they were.
+    QTest::mouseClick(window.welcome()->findChild<QPushButton*>(QStringLiteral("welcomeEmpty")),
+                      Qt::LeftButton);
+    QVERIFY(!window.isWelcomeShown());
+    QVERIFY(window.canvas()->isVisible());
+    QCOMPARE(dockGeometries(window).keys(), docks.keys());
+
+    // A sample link asks to open it (FileActions opens it); a design opened by any way
+    // ends the welcome page.
+    window.showWelcome();
+    QSignalSpy asked(window.welcome(), &fabriclab::app::WelcomePage::sampleRequested);
+    auto* link = window.welcome()->findChild<QLabel*>(sample);
+    const QString href = link->text().section(QLatin1Char('"'), 1, 1);
+    Q_EMIT link->linkActivated(href);
+    QCOMPARE(asked.size(), 1);
+    document.load(asked.front().front().toString());
+    QVERIFY(!window.isWelcomeShown());
+    QVERIFY(window.dashboard()->isVisible());
+}
+
+void tst_MainWindow::refusalSaysItOnce() {
+    // The engine's refusal already starts "cannot evaluate this design": shown once, as a
+    // sentence, not behind a second copy of the same words.
+    TopologyDocument document(Catalog::builtin());
+    fabriclab::app::MainWindow window(document);
+    auto& controller = window.simulation()->controller();
+    controller.run();
+    QTRY_VERIFY_WITH_TIMEOUT(controller.result(), 60000);
+    QVERIFY(!controller.result()->ok());
+    window.dashboard()->finishChartUpdates();
+    bool said = false;
+    for (const QLabel* label : window.dashboard()->findChildren<QLabel*>()) {
+        const QString text = label->text();
+        QVERIFY2(text.count(QStringLiteral("evaluate this design"), Qt::CaseInsensitive) <= 1,
+                 qPrintable(text));
+        said = said || text.startsWith(QStringLiteral("Cannot evaluate this design: it has no "
+                                                      "servers"));
+    }
+    QVERIFY(said);
+}
 
 void tst_MainWindow::viewStaysPutOnceTheUserWorks() {
     // A dock growing (the inspector filling up after a click) resizes the canvas; the

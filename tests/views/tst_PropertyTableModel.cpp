@@ -7,9 +7,13 @@
 #include "model/io/DesignFile.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/PropertyTableModel.hpp"
+#include "views/panels/InspectorPanel.hpp"
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -67,6 +71,10 @@ private Q_SLOTS:
     void removedIdsLeaveTheSelection();
     void followsUndo();
     void serverShowsItsNicsPlainly();
+    void refusalNamesFieldValueAndRange_data();
+    void refusalNamesFieldValueAndRange();
+    void inspectorSaysWhyATypedValueIsRefused_data();
+    void inspectorSaysWhyATypedValueIsRefused();
 
 private:
     std::unique_ptr<TopologyDocument> m_document;
@@ -278,6 +286,104 @@ void tst_PropertyTableModel::serverShowsItsNicsPlainly() {
     QVERIFY(m_model->setData(valueOf(*m_model, QStringLiteral("NIC speed (Gb/s)")), 800));
     QCOMPARE(valueOf(*m_model, QStringLiteral("Fabric bandwidth")).data().toString(),
              QStringLiteral("8 × 800 Gb/s = 6,400 Gb/s"));
+}
+
+void tst_PropertyTableModel::refusalNamesFieldValueAndRange_data() {
+    QTest::addColumn<QString>("item");
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<QVariant>("value");
+    QTest::addColumn<QStringList>("named"); // the field, the value and the range's ends
+    const QStringList gpus{QStringLiteral("GPUs"), QStringLiteral("1"), QStringLiteral("1,024")};
+    QTest::newRow("GPUs -5") << "srv-1"
+                             << "GPUs" << QVariant(-5) << (gpus + QStringList{"-5"});
+    QTest::newRow("GPUs 0") << "srv-1"
+                            << "GPUs" << QVariant(0) << (gpus + QStringList{"0"});
+    QTest::newRow("GPUs 99999") << "srv-1"
+                                << "GPUs" << QVariant(99999) << (gpus + QStringList{"99,999"});
+    QTest::newRow("GPUs 2.5") << "srv-1"
+                              << "GPUs" << QVariant(2.5) << (gpus + QStringList{"2.5", "whole"});
+    // The ranges are the design file's (model::limits), narrowed by the cables in use.
+    QTest::newRow("radix 99999") << "leaf-1"
+                                 << "Radix (ports)" << QVariant(99999)
+                                 << QStringList{"Radix", "99,999", "128", "4,096"};
+    QTest::newRow("radix below the ports in use")
+        << "leaf-1"
+        << "Radix (ports)" << QVariant(127)
+        << QStringList{"Radix", "127", "128", "4,096", "leaf-1"};
+    QTest::newRow("NIC speed 5000") << "srv-1"
+                                    << "NIC speed (Gb/s)" << QVariant(5000.0)
+                                    << QStringList{"NIC speed", "5,000", "1", "3,200 Gb/s"};
+    QTest::newRow("cables beyond free ports")
+        << "srv-1|leaf-1"
+        << "Cables" << QVariant(2) << QStringList{"Cables", "2", "free port"};
+}
+
+void tst_PropertyTableModel::refusalNamesFieldValueAndRange() {
+    QFETCH(QString, item);
+    QFETCH(QString, label);
+    QFETCH(QVariant, value);
+    QFETCH(QStringList, named);
+    if (item.contains(QLatin1Char('|'))) {
+        const QStringList ends = item.split(QLatin1Char('|'));
+        m_model->setSelection({},
+                              {linkBetween(*m_document, qPrintable(ends[0]), qPrintable(ends[1]))});
+    } else {
+        m_model->setSelection({node(*m_document, qPrintable(item))}, {});
+    }
+    const std::string before = snapshot(*m_document);
+    QSignalSpy refused(m_model.get(), &PropertyTableModel::refused);
+    QVERIFY(!m_model->setData(valueOf(*m_model, label), value));
+    QCOMPARE(refused.count(), 1);
+    const QString reason = refused.front().front().toString();
+    for (const QString& part : named)
+        QVERIFY2(reason.contains(part), qPrintable(part + QStringLiteral(" not in: ") + reason));
+    QVERIFY2(reason.contains(QStringLiteral("unchanged")), qPrintable(reason));
+    QCOMPARE(snapshot(*m_document), before);
+}
+
+void tst_PropertyTableModel::inspectorSaysWhyATypedValueIsRefused_data() {
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<QString>("shown"); // the value as the refusal names it
+    QTest::newRow("-5") << "-5"
+                        << "-5";
+    QTest::newRow("0") << "0"
+                       << "0";
+    QTest::newRow("99999") << "99999"
+                           << "99,999";
+}
+
+void tst_PropertyTableModel::inspectorSaysWhyATypedValueIsRefused() {
+    // As a user does it: type into the GPU cell's editor and press Enter. The value snaps
+    // back, and the panel says which field refused which value and what it takes.
+    QFETCH(QString, typed);
+    QFETCH(QString, shown);
+    fabriclab::views::InspectorPanel panel(*m_document);
+    panel.resize(400, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setSelection({node(*m_document, "srv-1")}, {});
+    auto* table = panel.findChild<QTableView*>(QStringLiteral("propertyTable"));
+    QVERIFY(table);
+    const QModelIndex cell = valueOf(*panel.model(), QStringLiteral("GPUs"));
+    const std::string before = snapshot(*m_document);
+    table->setCurrentIndex(cell);
+    table->edit(cell);
+    auto* editor = table->findChild<QSpinBox*>();
+    QVERIFY(editor);
+    editor->selectAll();
+    QTest::keyClicks(editor, typed);
+    QSignalSpy refused(panel.model(), &PropertyTableModel::refused);
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTRY_COMPARE(refused.count(), 1); // the delegate commits on the next turn of the loop
+    QCOMPARE(snapshot(*m_document), before);
+    QCOMPARE(valueOf(*panel.model(), QStringLiteral("GPUs")).data().toString(),
+             QStringLiteral("8"));
+    auto* refusal = panel.findChild<QLabel*>(QStringLiteral("refusalLabel"));
+    QVERIFY(refusal);
+    QVERIFY(refusal->isVisible());
+    for (const QString& part : {QStringLiteral("GPUs"), shown, QStringLiteral("1,024")})
+        QVERIFY2(refusal->text().contains(part),
+                 qPrintable(part + QStringLiteral(" not in: ") + refusal->text()));
 }
 
 QTEST_MAIN(tst_PropertyTableModel)

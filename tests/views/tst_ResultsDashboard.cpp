@@ -4,6 +4,7 @@
 // report runDesign returns for the same design (never with constants); exports decode;
 // playback colours the canvas only while it plays, with the engine's frame values.
 #include "model/catalog/Catalog.hpp"
+#include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/report/RunReport.hpp"
 #include "views/canvas/LinkItem.hpp"
@@ -16,13 +17,21 @@
 #include "views/charts/StepTimeChart.hpp"
 #include "views/charts/ThroughputChart.hpp"
 #include "views/document/TopologyDocument.hpp"
+#include "views/models/NumberFormat.hpp"
 #include "views/sim/PlaybackClock.hpp"
 #include "views/sim/ResultsDashboard.hpp"
+#include "views/sim/SimulationController.hpp"
 
+#include <QAbstractBarSeries>
 #include <QAbstractSeries>
+#include <QAreaSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QSignalSpy>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -102,6 +111,41 @@ double cell(const ChartTable& table, int row, int column) {
     return table.rows.at(row).at(column).toDouble();
 }
 
+/// The engine's run of a sample with the given options, without the scaling study.
+RunResultPtr runSample(const char* name, fabriclab::model::RunOptions options) {
+    const QString path =
+        QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/%1.fabric.json").arg(QLatin1String(name));
+    auto result = std::make_shared<RunResult>();
+    result->design = std::make_shared<const fabriclab::model::Design>(
+        fabriclab::model::loadDesign(path.toStdString(), Catalog::builtin()));
+    result->report = fabriclab::model::runDesign(*result->design, Catalog::builtin(), options);
+    return result;
+}
+
+fabriclab::model::RunOptions withDetail() {
+    fabriclab::model::RunOptions options;
+    options.detail = true;
+    return options;
+}
+
+/// The colour of the bar set called `label` in a chart; invalid when there is none.
+QColor barColour(const ChartPanel& chart, const QString& label) {
+    for (QAbstractSeries* series : chart.chart()->series())
+        if (auto* bars = qobject_cast<QAbstractBarSeries*>(series))
+            for (QBarSet* set : bars->barSets())
+                if (set->label().startsWith(label))
+                    return set->color();
+    return {};
+}
+
+/// The text of the first label inside `widget` that contains `text`; empty when none does.
+QString labelWith(const QWidget& widget, const QString& text) {
+    for (const QLabel* label : widget.findChildren<QLabel*>())
+        if (label->text().contains(text))
+            return label->text();
+    return {};
+}
+
 } // namespace
 
 class tst_ResultsDashboard : public QObject {
@@ -114,6 +158,11 @@ private Q_SLOTS:
     void playbackColoursLinksOnlyWhilePlaying();
     void refusalClearsTheCharts();
     void summaryNamesWhoChose();
+    void partialRefusalKeepsWhatCanBeComputed();
+    void routingKeepsItsColour();
+    void oneUnitPerFigure();
+    void singleSwitchMentionsNoDraws();
+    void previewIsLabelledAndCompleted();
 };
 
 void tst_ResultsDashboard::chartsCarryTheEngineSeries_data() {
@@ -275,8 +324,11 @@ void tst_ResultsDashboard::refusalClearsTheCharts() {
     dashboard.showResult(run("teaching-4-servers")->result);
     dashboard.showResult(refused);
     dashboard.finishChartUpdates();
-    for (ChartPanel* chart : dashboard.charts())
+    for (ChartPanel* chart : dashboard.charts()) {
         QVERIFY(!chart->hasData());
+        // No caption keeps describing the figures of the result before.
+        QVERIFY2(chart->caption().isEmpty(), qPrintable(chart->caption()));
+    }
     QVERIFY(dashboard.summaryText().contains(QStringLiteral("no servers")));
     QCOMPARE(dashboard.clock().duration(), 0.0);
 }
@@ -295,6 +347,181 @@ void tst_ResultsDashboard::summaryNamesWhoChose() {
     QCOMPARE(efa->result->report.collective.chosenBy, std::string("aws-ofi-nccl"));
     dashboard.showResult(efa->result);
     QVERIFY2(dashboard.summaryText().contains(QStringLiteral("chosen by aws-ofi-nccl's tuner")),
+             qPrintable(dashboard.summaryText()));
+}
+
+void tst_ResultsDashboard::partialRefusalKeepsWhatCanBeComputed() {
+    // One server's GPU count changed in the inspector: the workload's split no longer fits,
+    // so the training step cannot be estimated. Bisection, the collective and the cost still
+    // can: their charts stay, the step's says why, and no caption keeps old figures.
+    using State = SimulationController::State;
+    TopologyDocument document(Catalog::builtin());
+    document.load(QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json"));
+    SimulationController controller(document);
+    QTRY_COMPARE_WITH_TIMEOUT(controller.state(), State::Current, 30000);
+    ResultsDashboard dashboard;
+    dashboard.showResult(controller.result());
+    dashboard.finishChartUpdates();
+    const QString stepBefore = chartOf<StepTimeChart>(dashboard)->caption();
+    QVERIFY(!stepBefore.isEmpty());
+
+    const auto server = *document.topology().findNode("srv-1");
+    fabriclab::model::Node edited = document.topology().node(server);
+    edited.server.gpus = 4;
+    document.editNode(server, edited);
+    QTRY_VERIFY_WITH_TIMEOUT(controller.result()->revision == controller.revision() &&
+                                 controller.state() != State::Running,
+                             30000);
+    const RunResultPtr result = controller.result();
+    dashboard.showState(controller.state());
+    dashboard.showResult(result);
+    dashboard.finishChartUpdates();
+    QVERIFY2(result->ok(), qPrintable(result->error));
+    QCOMPARE(controller.state(), State::Current);
+    QVERIFY(!result->report.step);
+    QVERIFY(!result->report.stepRefusal.empty());
+    const QString reason = QString::fromStdString(result->report.stepRefusal);
+
+    // Kept: the charts the engine could compute, captioned with the new run's figures.
+    for (ChartPanel* chart :
+         QList<ChartPanel*>{chartOf<BisectionChart>(dashboard), chartOf<ThroughputChart>(dashboard),
+                            chartOf<BusBandwidthChart>(dashboard), chartOf<CostChart>(dashboard)}) {
+        QVERIFY2(chart->hasData(), qPrintable(chart->name()));
+        QVERIFY2(!chart->caption().isEmpty(), qPrintable(chart->name()));
+    }
+    QCOMPARE(cell(chartOf<BisectionChart>(dashboard)->table(), 0, 2),
+             std::round(result->report.effective.gbps * 1e3) / 1e3);
+    // The collective's caption is the new run's (its ranks changed with the GPUs).
+    const QString ranks =
+        QStringLiteral("over %1 GPUs").arg(numberText(result->report.collective.ranks));
+    QVERIFY(result->report.collective.ranks != 32);
+    QVERIFY2(chartOf<ThroughputChart>(dashboard)->caption().contains(ranks),
+             qPrintable(chartOf<ThroughputChart>(dashboard)->caption()));
+    // Blanked: the step, with the engine's reason in its place and no stale caption.
+    auto* step = chartOf<StepTimeChart>(dashboard);
+    QVERIFY(!step->hasData());
+    QVERIFY2(step->caption().isEmpty(), qPrintable(step->caption()));
+    QVERIFY2(!labelWith(*step, reason.mid(1)).isEmpty(), qPrintable(reason));
+    // The header has the figures there are and the reason for the one missing.
+    const QString summary = dashboard.summaryText();
+    QVERIFY2(summary.contains(QStringLiteral("28 GPUs")), qPrintable(summary));
+    QVERIFY2(!summary.contains(QStringLiteral(" · step ")), qPrintable(summary));
+    QVERIFY2(summary.contains(reason.mid(1).toHtmlEscaped()), qPrintable(summary));
+}
+
+void tst_ResultsDashboard::routingKeepsItsColour() {
+    // Static ECMP is one colour and adaptive routing another in every chart, whichever of
+    // the two the fabric runs: RoCE (ECMP) and Spectrum-X (adaptive) side by side.
+    ResultsDashboard roce;
+    roce.showResult(runSample("teaching-4-servers", withDetail()));
+    roce.finishChartUpdates();
+    ResultsDashboard spectrum;
+    spectrum.showResult(runSample("workshop-16gpu-leaf-spine", withDetail()));
+    spectrum.finishChartUpdates();
+    const auto* a = chartOf<BisectionChart>(roce);
+    const auto* b = chartOf<BisectionChart>(spectrum);
+    const QString ecmp = QStringLiteral("static ECMP");
+    const QString adaptive = QStringLiteral("adaptive routing");
+    QVERIFY(barColour(*a, ecmp).isValid() && barColour(*b, ecmp).isValid());
+    QVERIFY(barColour(*a, adaptive).isValid() && barColour(*b, adaptive).isValid());
+    QCOMPARE(barColour(*a, ecmp), barColour(*b, ecmp));
+    QCOMPARE(barColour(*a, adaptive), barColour(*b, adaptive));
+    QVERIFY(barColour(*a, ecmp) != barColour(*a, adaptive));
+    QCOMPARE(barColour(*a, ecmp), ChartPanel::routingColor(fabriclab::model::Routing::Ecmp));
+    // The bus-bandwidth chart's band is what ECMP's hashes do: the ECMP colour too.
+    QColor band;
+    for (QAbstractSeries* series : chartOf<BusBandwidthChart>(roce)->chart()->series())
+        if (auto* area = qobject_cast<QAreaSeries*>(series))
+            band = area->brush().color();
+    QVERIFY(band.isValid());
+    QCOMPARE(band.rgb(), barColour(*a, ecmp).rgb());
+}
+
+void tst_ResultsDashboard::oneUnitPerFigure() {
+    // A figure and its spread or range share one unit: "196.6 ± 0 Tb/s", never
+    // "196.6 Tb/s ± 0 Gb/s"; thousands are grouped in text and on the charts' axes.
+    ResultsDashboard dashboard;
+    dashboard.showResult(runSample("spectrum-x-1024gpu-rail", withDetail()));
+    dashboard.finishChartUpdates();
+    const QString summary = dashboard.summaryText();
+    const QRegularExpression mixed(QStringLiteral("[TG]b/s ± "));
+    QVERIFY2(!summary.contains(mixed), qPrintable(summary));
+    QVERIFY2(summary.contains(QRegularExpression(QStringLiteral("[0-9] ± [0-9.,]+ Tb/s"))),
+             qPrintable(summary));
+    const QString caption = chartOf<BisectionChart>(dashboard)->caption();
+    QVERIFY2(!caption.contains(QRegularExpression(QStringLiteral("[TG]b/s to [0-9]"))),
+             qPrintable(caption));
+    QVERIFY2(caption.contains(QRegularExpression(QStringLiteral("[0-9] to [0-9.,]+ Tb/s"))),
+             qPrintable(caption));
+    // Axis labels ("8000" Tb/s on the bisection chart) are written as the text is.
+    for (ChartPanel* chart : dashboard.charts()) {
+        QVERIFY2(chart->chart()->localizeNumbers(), qPrintable(chart->name()));
+        QCOMPARE(chart->chart()->locale().toString(8000.0, 'f', 0), numberText(8000));
+    }
+}
+
+void tst_ResultsDashboard::singleSwitchMentionsNoDraws() {
+    // One leaf and RoCE's static ECMP: every flow has one path, so there is no hash luck to
+    // draw and nothing may speak of draws. Two tiers on the same fabric still do.
+    ResultsDashboard dashboard;
+    const RunResultPtr single = runSample("article000-64gpu-roce-v2", withDetail());
+    QCOMPARE(single->report.switches.leaf + single->report.switches.spine, 1);
+    dashboard.showResult(single);
+    dashboard.finishChartUpdates();
+    QVERIFY2(!dashboard.summaryText().contains(QStringLiteral("draws")),
+             qPrintable(dashboard.summaryText()));
+    QVERIFY2(!chartOf<BusBandwidthChart>(dashboard)->caption().contains(QStringLiteral("draws")),
+             qPrintable(chartOf<BusBandwidthChart>(dashboard)->caption()));
+    QCOMPARE(single->report.collective.ecmpDraws, 1);
+
+    dashboard.showResult(runSample("teaching-4-servers", withDetail()));
+    dashboard.finishChartUpdates();
+    QVERIFY2(dashboard.summaryText().contains(QStringLiteral("ECMP draws")),
+             qPrintable(dashboard.summaryText()));
+}
+
+void tst_ResultsDashboard::previewIsLabelledAndCompleted() {
+    // The app's live run draws the effective bisection fewer times on a large design than
+    // fabriclab-cli run does: the figure says it is a preview, and the full figure, the
+    // CLI's to the digit, takes its place once computed.
+    fabriclab::model::GeneratorParams p;
+    p.servers = 1024;
+    p.gpusPerServer = 1;
+    p.nicsPerServer = 1;
+    p.railOptimized = false;
+    fabriclab::model::Design design;
+    design.name = "1,024 single-NIC servers on RoCE";
+    design.fabric.spec = *Catalog::builtin().findFabric("roce-v2");
+    design.generator = p;
+    design.topology = fabriclab::model::generateLeafSpine(p);
+    const int draws = fabriclab::model::interactiveBisectionSeeds(design.topology.serverCount());
+    QVERIFY(draws < fabriclab::model::RunOptions{}.bisectionSeeds);
+
+    auto preview = std::make_shared<RunResult>();
+    preview->design = std::make_shared<const fabriclab::model::Design>(design);
+    fabriclab::model::RunOptions options; // as the app runs it
+    options.detail = true;
+    options.bisectionSeeds = draws;
+    preview->report = fabriclab::model::runDesign(design, Catalog::builtin(), options);
+    const auto cli = fabriclab::model::runDesign(design, Catalog::builtin());
+
+    ResultsDashboard dashboard;
+    QSignalSpy completed(&dashboard, &ResultsDashboard::fullBisectionShown);
+    dashboard.showResult(preview);
+    dashboard.finishChartUpdates();
+    const QString label = QStringLiteral("%1-draw preview").arg(draws);
+    QVERIFY2(dashboard.summaryText().contains(label), qPrintable(dashboard.summaryText()));
+    QVERIFY2(chartOf<BisectionChart>(dashboard)->caption().contains(label),
+             qPrintable(chartOf<BisectionChart>(dashboard)->caption()));
+
+    QTRY_COMPARE_WITH_TIMEOUT(completed.count(), 1, 60000);
+    const ChartTable bisection = chartOf<BisectionChart>(dashboard)->table();
+    QCOMPARE(cell(bisection, 0, 2), std::round(cli.effective.gbps * 1e3) / 1e3);
+    QVERIFY(!dashboard.showsBisectionPreview());
+    QVERIFY2(!dashboard.summaryText().contains(QStringLiteral("preview")),
+             qPrintable(dashboard.summaryText()));
+    QVERIFY2(dashboard.summaryText().contains(
+                 bandwidthSpreadText(cli.effective.gbps, cli.effective.stddevGbps)),
              qPrintable(dashboard.summaryText()));
 }
 

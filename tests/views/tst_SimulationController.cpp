@@ -15,7 +15,10 @@
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QThread>
 #include <QtTest>
+
+#include <atomic>
 
 using fabriclab::model::Catalog;
 using fabriclab::views::DesignRegeneration;
@@ -59,6 +62,7 @@ private Q_SLOTS:
     void scalingStudyFollowsTheCurrentResult();
     void snapshotAndBisectionAreSharedUntilAnEdit();
     void stoppedRunDoesNotWaitForTheSharedBisection();
+    void rebuiltFabricRunsOnTheWorkersCopy();
 };
 
 void tst_SimulationController::resultCarriesItsRevision_data() {
@@ -245,6 +249,37 @@ void tst_SimulationController::stoppedRunDoesNotWaitForTheSharedBisection() {
     QVERIFY2(clock.elapsed() < 50, qPrintable(QString::number(clock.elapsed()) + " ms"));
     // Unstopped, the same future gives the design's bisection.
     QVERIFY(fabriclab::views::SharedBisection::await(future).minCut.value > 0);
+}
+
+void tst_SimulationController::rebuiltFabricRunsOnTheWorkersCopy() {
+    // A slider release on the 16K sample, applied as the document's builds are: the fabric
+    // is regenerated on a worker, which also copies it for the engine, and the GUI thread
+    // only swaps it in. The run and its shared bisection read that copy: the GUI thread
+    // neither generates the fabric nor copies it.
+    TopologyDocument document(Catalog::builtin());
+    open(document, "fat-tree-16k-ib-ndr");
+    SimulationController controller(document);
+    QSignalSpy results(&controller, &SimulationController::resultReady);
+    QTRY_COMPARE_WITH_TIMEOUT(results.size(), 1, 120000);
+    controller.setLive(true); // a slow first run (sanitizers) turns it off
+    const int copies = document.snapshotsMade();
+    std::atomic<QThread*> builtOn{nullptr};
+    document.replaceDesignLater(
+        [&builtOn](const fabriclab::model::Design& current) {
+            builtOn = QThread::currentThread();
+            return *DesignRegeneration::withOversubscription(current, 2.0).design;
+        },
+        QStringLiteral("Oversubscription 2:1"));
+    QCOMPARE(document.pendingBuilds(), 1); // returned at once: nothing generated here
+    QTRY_COMPARE_WITH_TIMEOUT(results.size(), 2, 120000);
+    const auto result = results.back().front().value<RunResultPtr>();
+    QVERIFY(result->ok());
+    QCOMPARE(result->revision, controller.revision());
+    QCOMPARE(document.design().generator->oversubscription, 2.0);
+    QVERIFY(builtOn.load() != nullptr);
+    QVERIFY(builtOn.load() != QThread::currentThread());
+    QCOMPARE(result->design.get(), document.snapshot().get());
+    QCOMPARE(document.snapshotsMade(), copies);
 }
 
 QTEST_MAIN(tst_SimulationController)

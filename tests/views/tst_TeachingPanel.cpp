@@ -42,6 +42,7 @@ private Q_SLOTS:
     void stepsThroughARing();
     void failingASpineRecomputesTheLesson();
     void refusesALargeDesignWithTheReason();
+    void openingADesignEndsTheLesson();
 };
 
 void tst_TeachingPanel::stepsThroughARing() {
@@ -124,8 +125,49 @@ void tst_TeachingPanel::refusesALargeDesignWithTheReason() {
     QCOMPARE(cleared.count(), 1);
     const QList<QLabel*> labels = panel.findChildren<QLabel*>();
     QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel* label) {
-        return label->text().contains(QStringLiteral("up to 64 GPUs; this design has 1024"));
+        return label->text().contains(QStringLiteral("up to 64 GPUs; this design has 1,024"));
     }));
+}
+
+void tst_TeachingPanel::openingADesignEndsTheLesson() {
+    // A lesson is about the design it was started on: opening another ends it at once, and
+    // nothing of it stays on the canvas or in the panel, even a lesson still being worked
+    // out when the design changed.
+    TopologyDocument document(Catalog::builtin());
+    document.load(kWorkshop);
+    TopologyScene scene(document);
+    TeachingPanel panel(document);
+    wire(panel, scene);
+    panel.start(Lesson::RingAllReduce);
+    panel.waitForLesson();
+    panel.next();
+    QVERIFY(panel.lesson());
+    QVERIFY(scene.showsLesson());
+    const auto captionOf = [&panel] {
+        QStringList texts;
+        for (const QLabel* label : panel.findChildren<QLabel*>())
+            texts << label->text();
+        return texts.join(QLatin1Char('\n'));
+    };
+    QVERIFY(captionOf().contains(QStringLiteral("step 2 of 14")));
+
+    document.load(QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json"));
+    QVERIFY(!panel.lesson());
+    QCOMPARE(panel.currentStep(), -1);
+    QVERIFY(!scene.showsLesson());
+    QCOMPARE(scene.linkNoteCount(), std::size_t{0});
+    QVERIFY2(!captionOf().contains(QStringLiteral("step 2 of 14")), qPrintable(captionOf()));
+    panel.waitForLesson(); // nothing was being worked out for the new design
+    QVERIFY(!panel.lesson());
+    QVERIFY(!scene.showsLesson());
+
+    // A lesson asked for, then another design opened before it is in: it never shows.
+    document.load(kWorkshop);
+    panel.start(Lesson::RingAllReduce);
+    document.load(QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json"));
+    panel.waitForLesson();
+    QVERIFY(!panel.lesson());
+    QVERIFY(!scene.showsLesson());
 }
 
 QTEST_MAIN(tst_TeachingPanel)

@@ -8,10 +8,16 @@
 #include "model/io/JsonCursor.hpp"
 #include "views/document/TopologyDocument.hpp"
 
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
 #include <QUndoStack>
 #include <QtTest>
+
+#include <atomic>
+#include <stdexcept>
 
 using fabriclab::model::Catalog;
 using fabriclab::model::LinkId;
@@ -36,6 +42,31 @@ fabriclab::model::Design generated(const TopologyDocument& document) {
     return design;
 }
 
+/// A build that waits for the test to let it go (at most ten seconds, so that a failing
+/// test cannot hang in the document's destructor), notes the thread it ran on and renames
+/// the design it was given. Declared before the document, which it must outlive.
+struct HeldBuild {
+    QSemaphore go;
+    std::atomic<int> runs{0};
+    std::atomic<QThread*> thread{nullptr};
+
+    TopologyDocument::DesignBuild rename(std::string suffix) {
+        return [this, suffix](const fabriclab::model::Design& current) {
+            go.tryAcquire(1, 10000);
+            ++runs;
+            thread = QThread::currentThread();
+            fabriclab::model::Design next = current;
+            next.name += suffix;
+            return next;
+        };
+    }
+};
+
+/// Until the document has applied or refused every build asked of it.
+bool settled(const TopologyDocument& document) {
+    return QTest::qWaitFor([&] { return document.pendingBuilds() == 0; }, 10000);
+}
+
 } // namespace
 
 class tst_TopologyDocument : public QObject {
@@ -55,6 +86,11 @@ private Q_SLOTS:
     void failedSaveKeepsTheDesignAndSaysWhy_data();
     void failedSaveKeepsTheDesignAndSaysWhy();
     void recoveryReadsAsLoadDoes();
+    void builtDesignsApplyOffTheGuiThread();
+    void anEditMadeDuringABuildStands();
+    void buildsApplyInOrder();
+    void refusedBuildsChangeNothing();
+    void openingAnotherDesignDropsPendingBuilds();
 };
 
 void tst_TopologyDocument::everyEditUndoesToTheOriginal_data() {
@@ -333,6 +369,116 @@ void tst_TopologyDocument::recoveryReadsAsLoadDoes() {
     QCOMPARE(snapshot(recovered), snapshot(document));
     QVERIFY(recovered.isModified());
     QCOMPARE(recovered.filePath(), origin);
+}
+
+void tst_TopologyDocument::builtDesignsApplyOffTheGuiThread() {
+    // The GUI thread keeps its event loop while the build runs, then swaps the design in
+    // as one undo step, with the workers' copy already made: neither the apply nor an undo
+    // and redo of it copies the design on the GUI thread.
+    HeldBuild held;
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(generated(document), QString());
+    const std::string original = snapshot(document);
+    const std::string name = document.design().name;
+    QSignalSpy resets(&document, &TopologyDocument::designReset);
+    document.replaceDesignLater(held.rename("!"), QStringLiteral("Rename"));
+    QCOMPARE(document.pendingBuilds(), 1);
+    bool ticked = false;
+    QTimer::singleShot(0, &document, [&] { ticked = true; });
+    QTRY_VERIFY(ticked); // the event loop runs while the build waits
+    QCOMPARE(document.design().name, name);
+    QCOMPARE(document.undoStack()->count(), 0);
+
+    const int copies = document.snapshotsMade();
+    held.go.release();
+    QVERIFY(settled(document));
+    QVERIFY(held.thread.load() != nullptr);
+    QVERIFY(held.thread.load() != QThread::currentThread());
+    QCOMPARE(document.design().name, name + "!");
+    QCOMPARE(resets.size(), 1);
+    QCOMPARE(document.undoStack()->count(), 1);
+    QCOMPARE(document.undoStack()->text(0), QStringLiteral("Rename"));
+    const auto built = document.snapshot();
+    QCOMPARE(built->name, name + "!");
+    QCOMPARE(fabriclab::model::serializeDesign(*built), snapshot(document));
+    QCOMPARE(document.snapshotsMade(), copies);
+
+    // A copy somebody still holds (a result shown) comes back with its design.
+    document.undoStack()->undo();
+    QCOMPARE(snapshot(document), original);
+    document.undoStack()->redo();
+    QCOMPARE(document.snapshot().get(), built.get());
+    QCOMPARE(document.snapshotsMade(), copies);
+}
+
+void tst_TopologyDocument::anEditMadeDuringABuildStands() {
+    // The build was asked of the design before the move; it runs again on the moved one,
+    // so both the move and the rename survive, as two undo steps.
+    HeldBuild held;
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(generated(document), QString());
+    const NodeId leaf = *document.topology().findNode("leaf-1");
+    document.replaceDesignLater(held.rename("!"), QStringLiteral("Rename"));
+    document.moveNodes({{leaf, QPointF(7, 9)}});
+    held.go.release(2);
+    QVERIFY(settled(document));
+    QCOMPARE(held.runs.load(), 2);
+    QCOMPARE(document.topology().node(leaf).x, 7.0);
+    QVERIFY(document.design().name.ends_with('!'));
+    QCOMPARE(document.undoStack()->count(), 2);
+}
+
+void tst_TopologyDocument::buildsApplyInOrder() {
+    HeldBuild first;
+    HeldBuild second;
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(generated(document), QString());
+    const std::string name = document.design().name;
+    document.replaceDesignLater(first.rename("a"), QStringLiteral("a"));
+    document.replaceDesignLater(second.rename("b"), QStringLiteral("b"));
+    QCOMPARE(document.pendingBuilds(), 2);
+    second.go.release();
+    first.go.release();
+    QVERIFY(settled(document));
+    QCOMPARE(document.design().name, name + "ab");
+    QCOMPARE(document.undoStack()->count(), 2);
+    document.undoStack()->undo();
+    QCOMPARE(document.design().name, name + "a");
+}
+
+void tst_TopologyDocument::refusedBuildsChangeNothing() {
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(generated(document), QString());
+    const std::string original = snapshot(document);
+    QSignalSpy refused(&document, &TopologyDocument::designBuildRefused);
+    document.replaceDesignLater(
+        [](const fabriclab::model::Design&) -> fabriclab::model::Design {
+            throw std::invalid_argument("leaf radix 64 is too small");
+        },
+        QStringLiteral("Oversubscription 9:1"));
+    QVERIFY(settled(document));
+    QCOMPARE(refused.size(), 1);
+    QCOMPARE(refused.front().at(0).toString(), QStringLiteral("Oversubscription 9:1"));
+    QCOMPARE(refused.front().at(1).toString(), QStringLiteral("leaf radix 64 is too small"));
+    QCOMPARE(snapshot(document), original);
+    QCOMPARE(document.undoStack()->count(), 0);
+}
+
+void tst_TopologyDocument::openingAnotherDesignDropsPendingBuilds() {
+    HeldBuild held;
+    TopologyDocument document(Catalog::builtin());
+    document.adopt(generated(document), QString());
+    document.replaceDesignLater(held.rename("!"), QStringLiteral("Rename"));
+    document.replaceDesignLater(held.rename("?"), QStringLiteral("Rename again"));
+    document.newDesign();
+    const std::string opened = snapshot(document);
+    QCOMPARE(document.pendingBuilds(), 0);
+    held.go.release(2);
+    // Nothing pending is left to watch: wait for the running build's end to be handled.
+    QTRY_COMPARE(held.runs.load(), 1);
+    QTest::qWait(50);
+    QCOMPARE(snapshot(document), opened);
+    QCOMPARE(document.undoStack()->count(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_TopologyDocument)

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/canvas/CanvasText.hpp"
 
+#include "views/models/NumberFormat.hpp"
+
 #include <QCoreApplication>
 #include <QLocale>
 #include <QStringList>
@@ -19,7 +21,7 @@ QString tr(const char* text) {
 
 // English plurals without a translation file: "%n" forms need one to pluralise.
 QString plural(int n, const char* one, const char* many) {
-    return (n == 1 ? tr(one) : tr(many)).arg(n);
+    return (n == 1 ? tr(one) : tr(many)).arg(CanvasText::count(n));
 }
 
 QString mediumName(model::LinkMedium medium) {
@@ -104,6 +106,10 @@ QString CanvasText::groupShortTitle(model::GroupKey key) {
     return tr("U%1").arg(key.group + 1);
 }
 
+QString CanvasText::count(long long n) {
+    return numberText(static_cast<double>(n));
+}
+
 QString CanvasText::rate(model::Gbps rate) {
     const double gbps = rate.value;
     if (gbps >= 1e6)
@@ -160,14 +166,10 @@ QString CanvasText::nodeToolTip(const model::Topology& topology, model::NodeId i
     if (node.kind == model::NodeKind::Server) {
         lines << plural(node.server.gpus, "%1 GPU", "%1 GPUs");
         lines << tr("%1 × %2 NICs, %3 cabled")
-                     .arg(node.server.nics)
-                     .arg(rate(node.server.nicSpeed))
-                     .arg(used);
+                     .arg(count(node.server.nics), rate(node.server.nicSpeed), count(used));
     } else {
         lines << tr("%1 × %2 ports, %3 in use")
-                     .arg(node.sw.radix)
-                     .arg(rate(node.sw.portSpeed))
-                     .arg(used);
+                     .arg(count(node.sw.radix), rate(node.sw.portSpeed), count(used));
     }
     if (const QString placement = placementLine(node.placement); !placement.isEmpty())
         lines << placement;
@@ -203,8 +205,8 @@ QString CanvasText::edgeToolTip(const model::Topology& topology, const model::Ed
                       endpointName(topology, edge.b).toHtmlEscaped());
     for (const auto& [kind, count] : kinds)
         lines << tr("%1 × %2, %3")
-                     .arg(count)
-                     .arg(rate(model::Gbps(std::get<0>(kind))), mediumName(std::get<1>(kind)));
+                     .arg(CanvasText::count(count), rate(model::Gbps(std::get<0>(kind))),
+                          mediumName(std::get<1>(kind)));
     if (edge.links.size() > 1)
         lines << plural(static_cast<int>(edge.links.size()), "%1 link bundled", "%1 links bundled");
     lines << tr("capacity %1 each way").arg(rate(edge.capacity));
@@ -241,13 +243,10 @@ QString CanvasText::placed(const model::Topology& topology, model::NodeId id) {
     // server with the wrong NIC count does not go unnoticed.
     if (node.kind == model::NodeKind::Server)
         return tr("%1 placed: %2, %3 × %4 NICs — edit in the Inspector")
-            .arg(name, plural(node.server.gpus, "%1 GPU", "%1 GPUs"))
-            .arg(node.server.nics)
-            .arg(rate(node.server.nicSpeed));
+            .arg(name, plural(node.server.gpus, "%1 GPU", "%1 GPUs"), count(node.server.nics),
+                 rate(node.server.nicSpeed));
     return tr("%1 placed: %2 ports × %3 — edit in the Inspector")
-        .arg(name)
-        .arg(node.sw.radix)
-        .arg(rate(node.sw.portSpeed));
+        .arg(name, count(node.sw.radix), rate(node.sw.portSpeed));
 }
 
 } // namespace fabriclab::views

@@ -20,6 +20,8 @@ public:
     static QString tierLabel(model::NodeKind kind, int count);
     /// The title cut to what a narrow card can show: "P3" for pod 3, "U12" for unit 12.
     static QString groupShortTitle(model::GroupKey key);
+    /// A count as every figure of the app is written, thousands grouped: "1,024".
+    static QString count(long long n);
     /// "800 Gb/s", "3.2 Tb/s", "1.6 Pb/s".
     static QString rate(model::Gbps rate);
     /// "32 servers, 8 leaves"

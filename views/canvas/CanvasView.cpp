@@ -181,12 +181,14 @@ void CanvasView::fitAll() {
         return;
     }
     fitInView(content.adjusted(-kGridStep, -kGridStep, kGridStep, kGridStep), Qt::KeepAspectRatio);
-    // Leave the tier labels their strip on the left, and the nodes' device-pixel boxes
-    // (drawn around their centres whatever the zoom) their room above and below: refit
-    // with that many pixels more.
+    // Leave the tier labels their strip on the left, the nodes' device-pixel boxes (drawn
+    // around their centres whatever the zoom) their room above and below, and half the
+    // widest bundle label at each side: refit with that many pixels more.
+    const double labelHalf = m_scene->widestBundleLabel() / 2;
     if (const double first = transform().m11(); first > 0)
-        fitInView(content.adjusted(-kGridStep - kTierLabelPixels / first,
-                                   -kGridStep - kNodeMarginPixels / first, kGridStep,
+        fitInView(content.adjusted(-kGridStep - std::max(kTierLabelPixels, labelHalf) / first,
+                                   -kGridStep - kNodeMarginPixels / first,
+                                   kGridStep + labelHalf / first,
                                    kGridStep + kNodeMarginPixels / first),
                   Qt::KeepAspectRatio);
     const double fitted = transform().m11();
@@ -204,6 +206,17 @@ void CanvasView::resetZoom() {
     setTransform(QTransform());
     centerOn(centre);
     m_scene->setViewScale(1);
+}
+
+CanvasView::ViewState CanvasView::viewState() const {
+    return {transform(), mapToScene(viewport()->rect().center()), m_fitPending};
+}
+
+void CanvasView::restoreViewState(const ViewState& state) {
+    setTransform(state.transform);
+    centerOn(state.centre);
+    m_fitPending = state.fitPending;
+    m_scene->setViewScale(transform().m11());
 }
 
 void CanvasView::setGridVisible(bool visible) {

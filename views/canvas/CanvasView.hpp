@@ -46,6 +46,20 @@ public:
     void setGridVisible(bool visible);
     bool isGridVisible() const { return m_grid; }
 
+    /// What the view shows: zoom, the scene point at its centre, and whether it still
+    /// fits the design on every resize (until the user zooms or pans). Presentation mode
+    /// takes it on entering and gives it back on leaving.
+    struct ViewState {
+        QTransform transform;
+        QPointF centre;
+        bool fitPending = true;
+    };
+    ViewState viewState() const;
+    void restoreViewState(const ViewState& state);
+    /// Keeps `pixels` at the top of the canvas out of the view (presentation mode's title
+    /// strip lies there): the drawing, and a fit, start below it.
+    void setTopMargin(int pixels) { setViewportMargins(0, pixels, 0, 0); }
+
     QList<model::NodeId> selectedNodes() const;
     QList<model::LinkId> selectedLinks() const;
     /// Removes the selected nodes (with their links) and links: one undo step.

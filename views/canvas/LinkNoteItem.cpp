@@ -10,8 +10,9 @@
 namespace fabriclab::views {
 namespace {
 
-QFont noteFont() {
-    QFont font;
+/// The scene's type (presentation mode enlarges it), a little smaller, bold.
+QFont noteFont(const QGraphicsScene* scene) {
+    QFont font = scene ? scene->font() : QFont();
     font.setPointSizeF(font.pointSizeF() * 0.9);
     font.setBold(true);
     return font;
@@ -23,7 +24,22 @@ LinkNoteItem::LinkNoteItem(QString text) : m_text(std::move(text)) {
     setFlag(ItemIgnoresTransformations);
     setZValue(20); // above links, nodes and blocks: a note is what the step is about
     setAcceptedMouseButtons(Qt::NoButton);
-    const QFontMetricsF metrics(noteFont());
+    fitFont();
+}
+
+QVariant LinkNoteItem::itemChange(GraphicsItemChange change, const QVariant& value) {
+    if (change == ItemSceneHasChanged)
+        fitFont(); // measured in the type of the scene it joined
+    return QGraphicsItem::itemChange(change, value);
+}
+
+void LinkNoteItem::fitFont() {
+    const QFont font = noteFont(scene());
+    if (!m_rect.isNull() && font == m_font)
+        return;
+    prepareGeometryChange();
+    m_font = font;
+    const QFontMetricsF metrics(m_font);
     const QSizeF size(metrics.horizontalAdvance(m_text) + 8, metrics.height() + 2);
     m_rect = QRectF(QPointF(-size.width() / 2, -size.height() / 2), size);
 }
@@ -38,7 +54,7 @@ void LinkNoteItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
     painter->setPen(QPen(palette.color(QPalette::Text), 1));
     painter->setBrush(palette.color(QPalette::ToolTipBase));
     painter->drawRoundedRect(m_rect, 4, 4);
-    painter->setFont(noteFont());
+    painter->setFont(m_font);
     painter->setPen(palette.color(QPalette::ToolTipText));
     painter->drawText(m_rect, Qt::AlignCenter, m_text);
 }

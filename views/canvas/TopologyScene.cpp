@@ -467,9 +467,10 @@ void TopologyScene::rebuildBundleLabels() {
         const bool uniform = edge->capacity.value == first.speed.value * edge->cables;
         const QString text =
             uniform ? tr("%1 × %2 · %3")
-                          .arg(edge->cables)
-                          .arg(CanvasText::rate(first.speed), CanvasText::rate(edge->capacity))
-                    : tr("%1 cables · %2").arg(edge->cables).arg(CanvasText::rate(edge->capacity));
+                          .arg(CanvasText::count(edge->cables), CanvasText::rate(first.speed),
+                               CanvasText::rate(edge->capacity))
+                    : tr("%1 cables · %2")
+                          .arg(CanvasText::count(edge->cables), CanvasText::rate(edge->capacity));
         auto* label = new LinkNoteItem(text);
         label->setZValue(15); // under lesson notes
         // Near the upper end: bundles from one block cross in the middle and converge at
@@ -513,6 +514,13 @@ void TopologyScene::declutterBundleLabels() {
         if (clear)
             shown.push_back(box);
     }
+}
+
+double TopologyScene::widestBundleLabel() const {
+    double widest = 0;
+    for (const QGraphicsItem* label : m_bundleLabels)
+        widest = std::max(widest, label->boundingRect().width());
+    return widest;
 }
 
 std::size_t TopologyScene::visibleBundleLabelCount() const {
@@ -596,6 +604,15 @@ bool TopologyScene::event(QEvent* event) {
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
         for (QGraphicsItem* item : items())
             item->update();
+    // Larger type (presentation mode) or back: labels measured in the old type would cut
+    // their text at both ends and declutter by the wrong boxes.
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::ApplicationFontChange) {
+        for (auto* labels : {&m_bundleLabels, &m_notes})
+            for (QGraphicsItem* label : *labels)
+                if (label->type() == LinkNoteItem::Type)
+                    static_cast<LinkNoteItem*>(label)->fitFont();
+        declutterBundleLabels();
+    }
     return QGraphicsScene::event(event);
 }
 

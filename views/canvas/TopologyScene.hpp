@@ -96,6 +96,9 @@ public:
     void setViewScale(double scale);
     std::size_t bundleLabelCount() const { return m_bundleLabels.size(); }
     std::size_t visibleBundleLabelCount() const;
+    /// The widest bundle label in device pixels (labels ignore the zoom): a fit keeps half
+    /// of it clear at each side, so a label near the design's edge is not cut by the view.
+    double widestBundleLabel() const;
 
     // --- Selection in ids: a selected block stands for all of its members ---
     QList<model::NodeId> selectedNodeIds() const;

@@ -20,6 +20,10 @@ QString routingName(model::Routing routing) {
                                                : ChartPanel::tr("static ECMP");
 }
 
+model::Routing otherThan(model::Routing routing) {
+    return routing == model::Routing::Adaptive ? model::Routing::Ecmp : model::Routing::Adaptive;
+}
+
 } // namespace
 
 BisectionChart::BisectionChart(QWidget* parent)
@@ -28,18 +32,27 @@ BisectionChart::BisectionChart(QWidget* parent)
 
 void BisectionChart::showNothing(const QString& reason) {
     m_bars.clear();
+    m_preview = false;
     clear();
+    m_capacitySet = nullptr; // clear() deleted them
+    m_effectiveSet = nullptr;
+    m_otherSet = nullptr;
     setPlaceholder(reason);
 }
 
-void BisectionChart::showReport(const model::RunReport& r) {
-    const auto routing = r.fabric.routing;
-    m_routing = routingName(routing);
-    m_hasOther = r.otherRouting.has_value();
-    m_otherRouting = routingName(routing == model::Routing::Adaptive ? model::Routing::Ecmp
-                                                                     : model::Routing::Adaptive);
-    const sim::EffectiveBisection other = r.otherRouting.value_or(sim::EffectiveBisection{});
-    m_bars = {{tr("Halves"), r.bisection.minCut.value, r.effective.gbps, other.gbps}};
+void BisectionChart::showReport(const model::RunReport& r, const model::EffectiveBisections* full) {
+    const sim::EffectiveBisection& effective = full ? full->effective : r.effective;
+    const std::optional<sim::EffectiveBisection>& otherRouting =
+        full ? full->otherRouting : r.otherRouting;
+    m_ownRouting = r.fabric.routing;
+    m_routing = routingName(m_ownRouting);
+    m_hasOther = otherRouting.has_value();
+    m_otherRouting = routingName(otherThan(m_ownRouting));
+    m_draws = effective.seeds;
+    const int cliDraws = model::RunOptions{}.bisectionSeeds;
+    m_preview = effective.seeds > 0 && effective.seeds < cliDraws;
+    const sim::EffectiveBisection other = otherRouting.value_or(sim::EffectiveBisection{});
+    m_bars = {{tr("Halves"), r.bisection.minCut.value, effective.gbps, other.gbps}};
     const std::pair<model::LinkTier, QString> tiers[] = {
         {model::LinkTier::Server, tr("Server links")},
         {model::LinkTier::LeafSpine, tr("Leaf–spine")},
@@ -49,29 +62,33 @@ void BisectionChart::showReport(const model::RunReport& r) {
     // the cut across the halves (which is one direction too).
     for (const auto& [tier, label] : tiers) {
         const auto index = static_cast<std::size_t>(tier);
-        const auto& mine = r.effective.tiers[index];
+        const auto& mine = effective.tiers[index];
         if (mine.capacityGbps > 0)
             m_bars.push_back({label, mine.capacityGbps / 2, mine.carriedGbps / 2,
                               other.tiers[index].carriedGbps / 2});
     }
-    const double ratio = r.effective.ratio;
+    const QString draws = effective.seeds == 1
+                              ? tr("one random draw")
+                              : tr("%1 random draws").arg(numberText(effective.seeds));
     QString text =
         tr("Min cut %1 across the worst halving (%2): %3 of half the servers' "
            "injection bandwidth. Random-permutation traffic gets %4 under %5 "
-           "(%6 of the min cut = %10 line efficiency x %11 routing efficiency; %7 to %8 over %9 "
-           "random draws). Tier bars: each tier's cables and what the traffic puts on them, "
-           "per direction")
+           "(%6 of the min cut = %7 line efficiency x %8 routing efficiency; %9 over %10)")
             .arg(bandwidthText(r.bisection.minCut.value), QString::fromStdString(r.bisection.split),
-                 percentText(r.bisection.ratio), bandwidthText(r.effective.gbps), m_routing,
-                 percentText(ratio), bandwidthText(r.effective.minGbps),
-                 bandwidthText(r.effective.maxGbps))
-            .arg(r.effective.seeds)
-            .arg(percentText(r.effective.lineEfficiency),
-                 percentText(r.effective.routingEfficiency));
+                 percentText(r.bisection.ratio), bandwidthText(effective.gbps), m_routing,
+                 percentText(effective.ratio), percentText(effective.lineEfficiency),
+                 percentText(effective.routingEfficiency),
+                 bandwidthRangeText(effective.minGbps, effective.maxGbps))
+            .arg(draws);
     if (m_hasOther)
         text += tr("; %1 would deliver %2 (%3)")
                     .arg(m_otherRouting, bandwidthText(other.gbps), percentText(other.ratio));
-    setCaption(text + QLatin1Char('.'));
+    text += tr(". Tier bars: each tier's cables and what the traffic puts on them, per direction.");
+    if (m_preview)
+        text += tr(" A %1-draw preview, kept quick for live edits: the %2-draw figure "
+                   "fabriclab-cli reports replaces it once computed.")
+                    .arg(numberText(effective.seeds), numberText(cliDraws));
+    setCaption(text);
     rebuild();
 }
 
@@ -87,8 +104,20 @@ void BisectionChart::setPlaybackFraction(double fraction) {
     }
 }
 
+void BisectionChart::applySeriesColors() {
+    // One colour per routing mode, whichever the fabric runs: green never means ECMP on
+    // one fabric and adaptive routing on the next.
+    if (m_capacitySet)
+        m_capacitySet->setColor(capacityColor());
+    if (m_effectiveSet)
+        m_effectiveSet->setColor(routingColor(m_ownRouting));
+    if (m_otherSet)
+        m_otherSet->setColor(routingColor(otherThan(m_ownRouting)));
+}
+
 void BisectionChart::rebuild() {
     clear();
+    m_capacitySet = nullptr;
     m_effectiveSet = nullptr;
     m_otherSet = nullptr;
     if (m_bars.empty()) {
@@ -101,8 +130,9 @@ void BisectionChart::rebuild() {
     const AxisUnit unit = bandwidthAxis(most);
     m_divisor = unit.divisor;
 
-    auto* theoretical = new QBarSet(tr("capacity"));
-    m_effectiveSet = new QBarSet(m_routing);
+    auto* theoretical = m_capacitySet = new QBarSet(tr("capacity"));
+    m_effectiveSet = new QBarSet(
+        m_preview ? tr("%1 (%2-draw preview)").arg(m_routing, numberText(m_draws)) : m_routing);
     if (m_hasOther)
         m_otherSet = new QBarSet(m_otherRouting);
     QStringList categories;
@@ -124,6 +154,7 @@ void BisectionChart::rebuild() {
     y->setMax(most / m_divisor * 1.08);
     y->applyNiceNumbers();
     addSeries(series, {x, y});
+    applySeriesColors();
     const double divisor = m_divisor;
     setBarTooltip(series, [this, divisor](const QString& set, int index, double value) {
         return tr("%1 — %2: %3")

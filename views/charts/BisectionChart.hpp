@@ -24,8 +24,14 @@ class BisectionChart : public ChartPanel {
 public:
     explicit BisectionChart(QWidget* parent = nullptr);
 
-    void showReport(const model::RunReport& report);
+    /// The report's figures, or with `full` its effective bisections computed again over
+    /// more draws (model::effectiveBisections). Fewer draws than `fabriclab-cli run` reports
+    /// are labelled a preview.
+    void showReport(const model::RunReport& report,
+                    const model::EffectiveBisections* full = nullptr);
     void showNothing(const QString& reason);
+    /// Whether the delivered figures shown are a preview over fewer draws than the CLI's.
+    bool isPreview() const { return m_preview; }
     /// 0-1: how far playback is; the effective bars show that share of their value.
     void setPlaybackFraction(double fraction);
     ChartTable table() const override;
@@ -38,13 +44,18 @@ private:
         double otherGbps = 0;
     };
     void rebuild();
+    void applySeriesColors() override;
 
     std::vector<Bar> m_bars;
+    model::Routing m_ownRouting = model::Routing::Ecmp;
     QString m_routing;      ///< the fabric's own, in words
     QString m_otherRouting; ///< the other one
     bool m_hasOther = false;
+    bool m_preview = false;
+    int m_draws = 0; ///< draws behind the delivered figures
     double m_fraction = 1;
     double m_divisor = 1;
+    QBarSet* m_capacitySet = nullptr;
     QBarSet* m_effectiveSet = nullptr;
     QBarSet* m_otherSet = nullptr;
 };

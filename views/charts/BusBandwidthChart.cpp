@@ -23,12 +23,33 @@ BusBandwidthChart::BusBandwidthChart(QWidget* parent)
 void BusBandwidthChart::showNothing(const QString& reason) {
     m_curve.clear();
     clear();
+    m_band = nullptr; // clear() deleted them
+    m_line = nullptr;
+    m_mark = nullptr;
     setPlaceholder(reason);
+}
+
+void BusBandwidthChart::applySeriesColors() {
+    // The band is what static ECMP's hashes do: the ECMP colour of every chart. The line and
+    // the design's mark keep clear of both routing colours, which they do not stand for.
+    if (m_line)
+        m_line->setColor(capacityColor());
+    if (m_mark)
+        m_mark->setColor(QColor(130, 80, 180));
+    if (!m_band)
+        return;
+    QColor fill = routingColor(model::Routing::Ecmp);
+    fill.setAlphaF(0.3f);
+    m_band->setBrush(fill);
+    m_band->setPen(Qt::NoPen);
 }
 
 void BusBandwidthChart::showCurve(const std::vector<sim::BusBwPoint>& curve,
                                   const sim::CollectiveResult& design, const QString& operation) {
     clear();
+    m_band = nullptr;
+    m_line = nullptr;
+    m_mark = nullptr;
     m_curve = curve;
     if (curve.empty()) {
         setPlaceholder(tr("No message sizes were timed."));
@@ -76,13 +97,8 @@ void BusBandwidthChart::showCurve(const std::vector<sim::BusBwPoint>& curve,
     if (band)
         addSeries(band, {x, y});
     addSeries(line, {x, y});
-    if (band) {
-        // The line's colour comes from the chart's theme once it is added.
-        QColor fill = line->color();
-        fill.setAlphaF(0.25);
-        band->setBrush(fill);
-        band->setPen(Qt::NoPen);
-    }
+    m_band = band;
+    m_line = line;
     setPointTooltip(line, [this](const QPointF& point) {
         const auto at = std::min_element(m_curve.begin(), m_curve.end(), [&](auto a, auto b) {
             return std::abs(std::log2(a.bytes) - point.x()) <
@@ -98,6 +114,8 @@ void BusBandwidthChart::showCurve(const std::vector<sim::BusBwPoint>& curve,
     mark->setMarkerSize(11);
     mark->append(std::log2(std::max(1.0, design.bytes)), design.busBwGBps);
     addSeries(mark, {x, y});
+    m_mark = mark;
+    applySeriesColors();
     setCaption(tr("At the design's %1 the %2 reaches %3 bus bandwidth (%4 algorithm bandwidth) "
                   "in %5. Small messages are bound by latency, large ones by the fabric; "
                   "bus bandwidth in GB/s as nccl-tests reports it.")
@@ -105,7 +123,7 @@ void BusBandwidthChart::showCurve(const std::vector<sim::BusBwPoint>& curve,
                         busBandwidthText(design.algBwGBps), durationText(design.seconds)) +
                (band ? tr(" Static ECMP hashes each flow onto one uplink: the line is the mean "
                           "of %1 draws of hash keys, the band their slowest to fastest.")
-                           .arg(design.ecmpDraws)
+                           .arg(numberText(design.ecmpDraws))
                      : QString()));
     setHasData(true);
 }

@@ -6,6 +6,11 @@
 
 #include "model/sim/BusBandwidthCurve.hpp"
 
+QT_BEGIN_NAMESPACE
+class QAreaSeries;
+class QXYSeries;
+QT_END_NAMESPACE
+
 namespace fabriclab::views {
 
 /// Bus bandwidth against message size, the curve nccl-tests prints (8 B to 8 GiB), with
@@ -22,7 +27,12 @@ public:
     ChartTable table() const override;
 
 private:
+    void applySeriesColors() override;
+
     std::vector<sim::BusBwPoint> m_curve;
+    QAreaSeries* m_band = nullptr; ///< the ECMP draws' band, when drawn
+    QXYSeries* m_line = nullptr;   ///< the mean busbw
+    QXYSeries* m_mark = nullptr;   ///< the design's own size
 };
 
 } // namespace fabriclab::views

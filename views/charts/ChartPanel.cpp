@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/charts/ChartPanel.hpp"
 
+#include "views/models/NumberFormat.hpp"
+
 #include <QAbstractBarSeries>
 #include <QApplication>
 #include <QBarCategoryAxis>
@@ -24,6 +26,7 @@
 #include <QValueAxis>
 #include <QXYSeries>
 
+#include <algorithm>
 #include <cmath>
 
 namespace fabriclab::views {
@@ -31,6 +34,12 @@ namespace {
 
 /// Exports of a chart that was never shown (headless export) are drawn at this size.
 constexpr QSize kExportSize(960, 540);
+/// Small enough for three charts abreast under the canvas on a 1280 x 720 laptop screen;
+/// a shorter dock scrolls rather than squeezing the axes into dots.
+constexpr QSize kMinimumChart(220, 220);
+/// Lines of caption the panel keeps room for whatever the text, so a new result rarely
+/// lays the grid out again; a longer caption gets the lines it needs.
+constexpr int kCaptionLines = 4;
 
 QString quoted(const QString& cell) {
     if (!cell.contains(QLatin1Char(',')) && !cell.contains(QLatin1Char('"')) &&
@@ -77,18 +86,23 @@ ChartPanel::ChartPanel(const QString& name, const QString& title, QWidget* paren
     // second for 400 ms on the GUI thread. Bars grow with playback instead, driven by
     // the playback clock.
     m_chart->setAnimationOptions(QChart::NoAnimation);
+    // Axis labels as every other figure is written: "8,000", not "8000".
+    m_chart->setLocale(numberLocale());
+    m_chart->setLocalizeNumbers(true);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(300, 230);
+    m_view->setMinimumSize(kMinimumChart);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QWidget::customContextMenuRequested, this, &ChartPanel::showContextMenu);
     m_caption->setWordWrap(true);
+    // Its height is fitCaption()'s to set: not one the layouts ask for its width, which
+    // would make the panel as tall as its caption wants rather than as its grid row.
+    QSizePolicy fixedText = m_caption->sizePolicy();
+    fixedText.setHeightForWidth(false);
+    m_caption->setSizePolicy(fixedText);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_caption->setObjectName(QStringLiteral("caption"));
-    // A caption as tall as its text would resize the chart above it, and with it every
-    // chart of the grid, each time a result arrives: keep room for four lines.
-    m_caption->setFixedHeight(m_caption->fontMetrics().lineSpacing() * 4 + 4);
-    m_placeholder->setMinimumHeight(230);
+    m_placeholder->setMinimumHeight(kMinimumChart.height());
     m_caption->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);
@@ -100,6 +114,7 @@ ChartPanel::ChartPanel(const QString& name, const QString& title, QWidget* paren
     layout->addWidget(m_caption);
     m_view->hide();
     applyTheme();
+    fitCaption();
 }
 
 ChartPanel::~ChartPanel() = default;
@@ -166,6 +181,29 @@ void ChartPanel::setPointTooltip(QXYSeries* series, std::function<QString(const 
 
 void ChartPanel::setCaption(const QString& text) {
     m_caption->setText(text);
+    fitCaption();
+}
+
+void ChartPanel::fitCaption() {
+    // A caption as tall as its text would resize the chart above it, and with it every
+    // chart of the grid, each time a result arrives: room for kCaptionLines lines is kept
+    // whatever the text, and more given only to a caption that needs them at this width
+    // and size of type (presentation mode's larger type, a narrow column), so none is cut.
+    // Measured from the text (plain, as every chart words it): QLabel::heightForWidth()
+    // never answers less than the label's height, so a caption once fitted to a narrow
+    // panel would keep that height.
+    const QFontMetrics metrics = m_caption->fontMetrics();
+    const QMargins margins = m_caption->contentsMargins();
+    const int frame = margins.top() + margins.bottom() + 2 * m_caption->margin() + 4;
+    const int textWidth = width() - margins.left() - margins.right() - 2 * m_caption->margin();
+    int needed = 0;
+    if (textWidth > 0 && !m_caption->text().isEmpty())
+        needed = metrics
+                     .boundingRect(QRect(0, 0, textWidth, QWIDGETSIZE_MAX), Qt::TextWordWrap,
+                                   m_caption->text())
+                     .height() +
+                 frame;
+    m_caption->setFixedHeight(std::max(metrics.lineSpacing() * kCaptionLines + 4, needed));
 }
 
 void ChartPanel::setHasData(bool hasData) {
@@ -176,7 +214,16 @@ void ChartPanel::setHasData(bool hasData) {
 
 void ChartPanel::setPlaceholder(const QString& text) {
     m_placeholder->setText(text);
+    m_caption->clear();
     setHasData(false);
+}
+
+QColor ChartPanel::routingColor(model::Routing routing) {
+    return routing == model::Routing::Adaptive ? QColor(60, 160, 90) : QColor(230, 130, 30);
+}
+
+QColor ChartPanel::capacityColor() {
+    return QColor(70, 130, 200);
 }
 
 void ChartPanel::applyTheme() {
@@ -184,8 +231,10 @@ void ChartPanel::applyTheme() {
     // chart theme, so a chart never sits white in a dark window.
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
     const auto theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
-    if (m_chart->theme() != theme)
+    if (m_chart->theme() != theme) {
         m_chart->setTheme(theme); // series added later take the theme's colours as they come
+        applySeriesColors();      // the theme recoloured the series there are
+    }
     m_chart->setBackgroundBrush(palette().color(QPalette::Base));
     m_chart->setTitleBrush(palette().color(QPalette::Text));
     m_chart->legend()->setLabelColor(palette().color(QPalette::Text));
@@ -197,7 +246,10 @@ void ChartPanel::applyTheme() {
 bool ChartPanel::event(QEvent* event) {
     if (event->type() == QEvent::PaletteChange)
         applyTheme();
-    return QWidget::event(event);
+    const bool handled = QWidget::event(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::Resize)
+        fitCaption();
+    return handled;
 }
 
 void ChartPanel::showContextMenu(const QPoint& position) {

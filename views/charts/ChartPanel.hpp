@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/catalog/Fabric.hpp"
+
+#include <QColor>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -56,6 +59,12 @@ public:
 
     QChart* chart() const { return m_chart; }
 
+    /// The colour of a routing mode in every chart and legend, whatever the fabric runs:
+    /// static ECMP orange, adaptive routing green.
+    static QColor routingColor(model::Routing routing);
+    /// The colour of capacity (the min cut, a tier's cables) beside what routing delivers.
+    static QColor capacityColor();
+
 protected:
     /// Removes every series and axis, ready to declare them again.
     void clear();
@@ -71,11 +80,17 @@ protected:
     void setPointTooltip(QXYSeries* series, std::function<QString(const QPointF&)> text);
     void setCaption(const QString& text);
     void setHasData(bool hasData);
-    /// Shown instead of the chart when there is nothing to draw, and why.
+    /// Shown instead of the chart when there is nothing to draw, and why. The caption goes
+    /// with the chart: it never describes figures no longer drawn.
     void setPlaceholder(const QString& text);
+    /// Gives series the colours that carry a meaning (routingColor), after the theme has
+    /// given them its own: called once the theme changes; a chart calls it after building.
+    virtual void applySeriesColors() {}
 
 private:
     void applyTheme();
+    /// The caption's height: its lines of room, or all its text needs at this width.
+    void fitCaption();
     void layOutForExport() const;
     void showContextMenu(const QPoint& position);
     void exportWithDialog(const QString& suffix);

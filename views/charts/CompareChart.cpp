@@ -35,11 +35,13 @@ void CompareChart::setResult(const CompareResultPtr& result) {
     m_bars.clear();
     m_baselineId.clear();
     m_baseline.clear();
-    setCaption(result ? QString::fromStdString(result->verdict.headline) : QString());
     if (!result) {
         setPlaceholder(tr("Compare fabrics runs this design on every fabric and shows them here."));
         return;
     }
+    // The verdict is this result's, whether or not there are bars to draw beside it.
+    const QString verdict = QString::fromStdString(result->verdict.headline);
+    setCaption(verdict);
     // Every bar is set against the fabric the verdict weighed the others against.
     const QString baselineId = QString::fromStdString(result->verdict.baselineId);
     const CompareRow* base = nullptr;
@@ -49,6 +51,7 @@ void CompareChart::setResult(const CompareResultPtr& result) {
     if (!base) {
         setPlaceholder(tr("No fabric has a step time to compare: the design has no workload, or "
                           "no fabric could run it. The table has what was measured."));
+        setCaption(verdict);
         return;
     }
     m_baselineId = base->fabricId;

@@ -12,8 +12,10 @@
 #include "views/document/ReplaceDesignCommand.hpp"
 
 #include <QFileInfo>
+#include <QPromise>
 
 #include <algorithm>
+#include <exception>
 #include <set>
 
 namespace fabriclab::views {
@@ -33,6 +35,9 @@ TopologyDocument::TopologyDocument(const model::Catalog& catalog, QObject* paren
     : QObject(parent), m_catalog(catalog) {
     qRegisterMetaType<model::NodeId>();
     qRegisterMetaType<model::LinkId>();
+    m_builder.setMaxThreadCount(1);
+    QObject::connect(&m_building, &QFutureWatcherBase::finished, this,
+                     &TopologyDocument::buildFinished);
     newDesign();
 }
 
@@ -70,6 +75,9 @@ void TopologyDocument::save(const QString& path) {
 }
 
 void TopologyDocument::adopt(model::Design design, const QString& path, bool unsaved) {
+    // Builds asked of the design open until now do not apply to this one. One still
+    // running finishes unheeded (buildFinished sees the design changed).
+    m_builds.clear();
     m_design = std::move(design);
     m_snapshot.reset();
     m_undo.clear();
@@ -284,6 +292,62 @@ void TopologyDocument::replaceDesign(model::Design design, const QString& text) 
     m_undo.push(new ReplaceDesignCommand(*this, std::move(design), text));
 }
 
+void TopologyDocument::replaceDesignLater(DesignBuild build, const QString& text) {
+    m_builds.push_back({std::move(build), text});
+    startBuild();
+}
+
+void TopologyDocument::startBuild() {
+    if (m_buildRunning || m_builds.empty())
+        return;
+    m_buildRunning = true;
+    // The worker reads an immutable copy: usually there is one already, the one the
+    // previous build made or the simulation asked for.
+    m_buildInput = snapshot();
+    auto promise = std::make_shared<QPromise<std::shared_ptr<BuiltDesign>>>();
+    m_building.setFuture(promise->future());
+    promise->start();
+    m_builder.start([promise, build = m_builds.front().build, input = m_buildInput] {
+        auto built = std::make_shared<BuiltDesign>();
+        try {
+            built->design = build(*input);
+            built->snapshot = std::make_shared<const model::Design>(built->design);
+        } catch (const std::exception& e) {
+            built->refusal = QString::fromStdString(e.what());
+        } catch (...) {
+            built->refusal = tr("the design could not be built");
+        }
+        promise->addResult(std::move(built));
+        promise->finish();
+    });
+}
+
+void TopologyDocument::buildFinished() {
+    m_buildRunning = false;
+    const QFuture<std::shared_ptr<BuiltDesign>> future = m_building.future();
+    const std::shared_ptr<BuiltDesign> built =
+        future.resultCount() > 0 ? future.resultAt(0) : std::shared_ptr<BuiltDesign>();
+    // Unchanged since the build started: the snapshot it read is still the design's.
+    const bool current = built && m_snapshot == m_buildInput;
+    m_buildInput.reset();
+    if (m_builds.empty())
+        return; // another design was opened meanwhile
+    if (!current) {
+        // An edit, an undo or another design came first: the build applies to the design
+        // as it is now, so it runs again.
+        startBuild();
+        return;
+    }
+    const PendingBuild done = std::move(m_builds.front());
+    m_builds.pop_front();
+    if (built->refusal.isEmpty())
+        m_undo.push(new ReplaceDesignCommand(*this, std::move(built->design), done.text,
+                                             std::move(built->snapshot)));
+    else
+        Q_EMIT designBuildRefused(done.text, built->refusal);
+    startBuild();
+}
+
 void TopologyDocument::setFailures(std::vector<model::Failure> failures, const QString& text) {
     model::Design design = m_design;
     design.failures = std::move(failures);
@@ -342,14 +406,17 @@ void TopologyDocument::applyUpdateLink(model::LinkId id, const model::Link& link
 }
 
 std::shared_ptr<const model::Design> TopologyDocument::snapshot() const {
-    if (!m_snapshot)
+    if (!m_snapshot) {
         m_snapshot = std::make_shared<const model::Design>(m_design);
+        ++m_snapshotsMade;
+    }
     return m_snapshot;
 }
 
-void TopologyDocument::swapDesign(model::Design& other) {
+void TopologyDocument::swapDesign(model::Design& other,
+                                  std::shared_ptr<const model::Design>& otherSnapshot) {
     std::swap(m_design, other);
-    m_snapshot.reset();
+    std::swap(m_snapshot, otherSnapshot);
     Q_EMIT designReset(DesignReset::Replaced);
     Q_EMIT changed();
 }

@@ -5,13 +5,17 @@
 #include "model/catalog/Catalog.hpp"
 #include "model/design/Design.hpp"
 
+#include <QFutureWatcher>
 #include <QHash>
 #include <QList>
 #include <QObject>
 #include <QPointF>
 #include <QString>
+#include <QThreadPool>
 #include <QUndoStack>
 
+#include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -38,6 +42,9 @@ public:
     /// bisection): made at the first request after a change and shared by every later
     /// one, so an edit of a 16K-GPU design is copied once, not once per worker.
     std::shared_ptr<const model::Design> snapshot() const;
+    /// How many copies snapshot() has made, on the GUI thread: a design built by
+    /// replaceDesignLater() comes with its copy and needs none.
+    int snapshotsMade() const { return m_snapshotsMade; }
     const model::Topology& topology() const { return m_design.topology; }
     QUndoStack* undoStack() { return &m_undo; }
     /// Empty for a design never saved.
@@ -86,6 +93,20 @@ public:
     /// Replaces the whole design in one step: generate, fabric and oversubscription
     /// changes. `text` names the step in the Edit menu.
     void replaceDesign(model::Design design, const QString& text);
+    /// Makes a whole design from the current one (an immutable copy of it). Refuses by
+    /// throwing a std::exception whose what() says why, as the generator does.
+    using DesignBuild = std::function<model::Design(const model::Design& current)>;
+    /// replaceDesign(build(design()), text) without holding up the window: `build` runs on
+    /// a worker thread (a 16,384-GPU fabric takes tens of milliseconds to generate), which
+    /// also makes the copy the simulation and the figures will read, and the GUI thread
+    /// only swaps the result in, as one undo step, once it is ready. Builds apply in the
+    /// order asked, each to the design the one before left. An edit made while a build runs
+    /// stands: the build runs again on the design with that edit. Opening another design
+    /// drops the builds not applied yet. A refusal changes nothing and is reported by
+    /// designBuildRefused().
+    void replaceDesignLater(DesignBuild build, const QString& text);
+    /// Builds asked for and neither applied nor refused yet.
+    int pendingBuilds() const { return static_cast<int>(m_builds.size()); }
     /// Replaces the design's what-if failures in one undo step named `text`.
     void setFailures(std::vector<model::Failure> failures, const QString& text);
     /// Replaces the presentation's story steps, one undo step.
@@ -101,7 +122,10 @@ public:
     void applyInsertLink(model::LinkId id, const model::Link& link);
     void applyRemoveLink(model::LinkId id);
     void applyUpdateLink(model::LinkId id, const model::Link& link);
-    void swapDesign(model::Design& other);
+    /// Swaps the whole design with `other`, and their immutable copies with it:
+    /// `otherSnapshot` is `other`'s copy (or null) and receives the one of the design it
+    /// replaces (or null), so that a step undone or redone is not copied again.
+    void swapDesign(model::Design& other, std::shared_ptr<const model::Design>& otherSnapshot);
 
 Q_SIGNALS:
     void nodeAdded(fabriclab::model::NodeId id);
@@ -117,6 +141,8 @@ Q_SIGNALS:
     /// Any change at all: figures and results are stale.
     void changed();
     void filePathChanged(const QString& path);
+    /// A replaceDesignLater() build refused: `text` names the step, `why` is its reason.
+    void designBuildRefused(const QString& text, const QString& why);
 
 private:
     /// The design file at `path`, by the document's reading rules. Throws model::JsonError.
@@ -125,11 +151,33 @@ private:
     /// "<kind>-N" with the smallest N free in the design and not in `taken`.
     QString uniqueName(model::NodeKind kind, const std::set<std::string>& taken = {}) const;
 
+    /// A replaceDesignLater() request.
+    struct PendingBuild {
+        DesignBuild build;
+        QString text;
+    };
+    /// What a build hands back: the design and its copy for the workers, or a refusal.
+    struct BuiltDesign {
+        model::Design design;
+        std::shared_ptr<const model::Design> snapshot;
+        QString refusal;
+    };
+    /// Runs the first pending build on the current design, unless one is running.
+    void startBuild();
+    void buildFinished();
+
     const model::Catalog& m_catalog;
     model::Design m_design;
     mutable std::shared_ptr<const model::Design> m_snapshot; ///< of m_design; reset on change
+    mutable int m_snapshotsMade = 0;
     QUndoStack m_undo;
     QString m_path;
+    std::deque<PendingBuild> m_builds;                 ///< in the order asked; the first one runs
+    std::shared_ptr<const model::Design> m_buildInput; ///< the snapshot the running build reads
+    bool m_buildRunning = false;
+    QFutureWatcher<std::shared_ptr<BuiltDesign>> m_building;
+    /// One thread: builds apply in order, and its destructor waits for the running one.
+    QThreadPool m_builder;
 };
 
 } // namespace fabriclab::views

@@ -2,22 +2,27 @@
 // SPDX-License-Identifier: MIT
 #include "views/models/NumberFormat.hpp"
 
-#include <QLocale>
+#include <QObject>
 
+#include <algorithm>
 #include <cmath>
 
 namespace fabriclab::views {
 namespace {
 
 QLocale groupedLocale() {
+    return numberLocale();
+}
+
+} // namespace
+
+QLocale numberLocale() {
     // The C locale omits group separators by default; a figure like 16384 GPUs reads
     // better as 16,384 whatever locale the session runs under.
     QLocale locale;
     locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
     return locale;
 }
-
-} // namespace
 
 QString numberText(double value, int decimals) {
     const QLocale locale = groupedLocale();
@@ -46,13 +51,30 @@ QString usdText(double usd) {
 }
 
 QString bandwidthText(double gbps) {
-    if (std::abs(gbps) >= 10000)
-        return numberText(gbps / 1000, 1) + QStringLiteral(" Tb/s");
-    return numberText(gbps, 1) + QStringLiteral(" Gb/s");
+    const AxisUnit unit = bandwidthAxis(gbps);
+    return numberText(gbps / unit.divisor, 1) + QLatin1Char(' ') + unit.unit;
+}
+
+QString bandwidthSpreadText(double gbps, double spreadGbps) {
+    const AxisUnit unit = bandwidthAxis(gbps);
+    return QStringLiteral("%1 ± %2 %3")
+        .arg(numberText(gbps / unit.divisor, 1), numberText(spreadGbps / unit.divisor, 1),
+             unit.unit);
+}
+
+QString bandwidthRangeText(double lowGbps, double highGbps) {
+    const AxisUnit unit = bandwidthAxis(std::max(std::abs(lowGbps), std::abs(highGbps)));
+    return QObject::tr("%1 to %2 %3")
+        .arg(numberText(lowGbps / unit.divisor, 1), numberText(highGbps / unit.divisor, 1),
+             unit.unit);
 }
 
 QString busBandwidthText(double gBps) {
     return numberText(gBps, 1) + QStringLiteral(" GB/s");
+}
+
+QString busBandwidthRangeText(double lowGBps, double highGBps) {
+    return QObject::tr("%1 to %2 GB/s").arg(numberText(lowGBps, 1), numberText(highGBps, 1));
 }
 
 AxisUnit durationAxis(double maxSeconds) {

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: MIT
 #include "views/models/PropertyTableModel.hpp"
 
+#include "model/design/DesignLimits.hpp"
 #include "views/document/TopologyDocument.hpp"
+#include "views/models/NumberFormat.hpp"
 #include "views/models/PropertyRows.hpp"
 
 #include <algorithm>
@@ -29,6 +31,57 @@ std::optional<int> wholeFrom(const QVariant& value) {
         std::abs(*number) > std::numeric_limits<int>::max())
         return std::nullopt;
     return static_cast<int>(*number);
+}
+
+/// The value as the user typed it, numbers written as the app writes them ("99,999").
+QString valueText(const QVariant& value) {
+    bool ok = false;
+    const double number = value.toDouble(&ok);
+    return ok && std::isfinite(number) ? numberText(number, 6)
+                                       : QStringLiteral("“%1”").arg(value.toString());
+}
+
+/// What a field takes.
+struct Range {
+    double low = 1;
+    double high = 1;
+    QString unit;          ///< after the high end: "from 1 to 3,200 Gb/s"
+    bool whole = false;    ///< a count
+    bool lowAbove = false; ///< the low end itself is refused: "above 0 and at most 100,000 m"
+    QString why;           ///< what narrows it: " (leaf-1 has 128 cables attached)"
+};
+
+Range wholeRange(double low, double high, const QString& why = {}) {
+    Range range;
+    range.low = low;
+    range.high = high;
+    range.whole = true;
+    range.why = why;
+    return range;
+}
+
+Range numberRange(double low, double high, const QString& unit, bool lowAbove = false) {
+    Range range;
+    range.low = low;
+    range.high = high;
+    range.unit = unit;
+    range.lowAbove = lowAbove;
+    return range;
+}
+
+/// The sentence a refused number gets: the field, the value refused, the range it takes and
+/// that nothing changed.
+QString outOfRange(const QString& field, const QVariant& value, const Range& r) {
+    const QString top =
+        r.unit.isEmpty() ? numberText(r.high) : numberText(r.high) + QLatin1Char(' ') + r.unit;
+    const QString range =
+        r.lowAbove ? PropertyTableModel::tr("above %1 and at most %2").arg(numberText(r.low), top)
+                   : PropertyTableModel::tr("from %1 to %2").arg(numberText(r.low), top);
+    return (r.whole ? PropertyTableModel::tr("%1: %2 is refused; it takes a whole number %3%4. "
+                                             "The design is unchanged.")
+                    : PropertyTableModel::tr("%1: %2 is refused; it takes a number %3%4. "
+                                             "The design is unchanged."))
+        .arg(field, valueText(value), range, r.why);
 }
 
 } // namespace
@@ -196,23 +249,29 @@ bool PropertyTableModel::editNode(PropertyKey property, const QVariant& value) {
     const model::Node& before = topology.node(id);
     model::Node after = before;
     const int used = topology.portsUsed(id);
-    const auto positiveWhole = [&](const QString& what) -> std::optional<int> {
+    // The ranges are the design file's (model::limits), so what is accepted here reopens.
+    const auto whole = [&](const QString& field, int low, int high,
+                           const QString& why = {}) -> std::optional<int> {
         const auto number = wholeFrom(value);
-        if (!number || *number < 1) {
-            refuse(
-                tr("%1 must be a whole number of at least 1, not %2.").arg(what, value.toString()));
+        if (!number || *number < low || *number > high) {
+            refuse(outOfRange(field, value, wholeRange(low, high, why)));
             return std::nullopt;
         }
         return number;
     };
-    const auto positive = [&](const QString& what) -> std::optional<double> {
-        const auto number = numberFrom(value);
-        if (!number || *number <= 0) {
-            refuse(tr("%1 must be a number above 0, not %2.").arg(what, value.toString()));
+    const auto number = [&](const QString& field, double high,
+                            const QString& unit) -> std::optional<double> {
+        const auto n = numberFrom(value);
+        if (!n || *n < 1 || *n > high) {
+            refuse(outOfRange(field, value, numberRange(1, high, unit)));
             return std::nullopt;
         }
-        return number;
+        return n;
     };
+    // A node cannot have fewer ports than its cables use.
+    const QString inUse = used > 1 ? tr(" (%1 has %2 cables attached)")
+                                         .arg(QString::fromStdString(before.name), numberText(used))
+                                   : QString();
     switch (property) {
     case PropertyKey::Name: {
         const QString name = value.toString().trimmed();
@@ -224,29 +283,21 @@ bool PropertyTableModel::editNode(PropertyKey property, const QVariant& value) {
         break;
     }
     case PropertyKey::Radix: {
-        const auto radix = positiveWhole(tr("The radix"));
+        const auto radix = whole(tr("Radix"), std::max(1, used), model::limits::kMaxRadix, inUse);
         if (!radix)
             return false;
-        if (*radix < used)
-            return refuse(tr("%1 uses %2 ports; its radix cannot be below that.")
-                              .arg(QString::fromStdString(before.name))
-                              .arg(used));
         after.sw.radix = *radix;
         break;
     }
     case PropertyKey::Nics: {
-        const auto nics = positiveWhole(tr("The NIC count"));
+        const auto nics = whole(tr("NICs"), std::max(1, used), model::limits::kMaxPerServer, inUse);
         if (!nics)
             return false;
-        if (*nics < used)
-            return refuse(tr("%1 has %2 cables attached; it cannot have fewer NICs than that.")
-                              .arg(QString::fromStdString(before.name))
-                              .arg(used));
         after.server.nics = *nics;
         break;
     }
     case PropertyKey::Gpus: {
-        const auto gpus = positiveWhole(tr("The GPU count"));
+        const auto gpus = whole(tr("GPUs"), 1, model::limits::kMaxPerServer);
         if (!gpus)
             return false;
         after.server.gpus = *gpus;
@@ -255,8 +306,13 @@ bool PropertyTableModel::editNode(PropertyKey property, const QVariant& value) {
     case PropertyKey::PortSpeed:
     case PropertyKey::NicSpeed:
     case PropertyKey::ScaleUp: {
+        const bool scaleUp = property == PropertyKey::ScaleUp;
         const auto speed =
-            positive(property == PropertyKey::ScaleUp ? tr("Scale-up bandwidth") : tr("A speed"));
+            number(scaleUp                              ? tr("Scale-up bandwidth")
+                   : property == PropertyKey::PortSpeed ? tr("Port speed")
+                                                        : tr("NIC speed"),
+                   scaleUp ? model::limits::kMaxScaleUpGBps : model::limits::kMaxGbps,
+                   scaleUp ? tr("GB/s per GPU") : tr("Gb/s"));
         if (!speed)
             return false;
         if (property == PropertyKey::PortSpeed)
@@ -286,33 +342,40 @@ bool PropertyTableModel::editLink(PropertyKey property, const QVariant& value) {
     const model::Link& before = topology.link(id);
     model::Link after = before;
     switch (property) {
-    case PropertyKey::LinkSpeed:
+    case PropertyKey::LinkSpeed: {
+        const auto number = numberFrom(value);
+        if (!number || *number < 1 || *number > model::limits::kMaxGbps)
+            return refuse(outOfRange(tr("Link speed"), value,
+                                     numberRange(1, model::limits::kMaxGbps, tr("Gb/s"))));
+        after.speed = model::Gbps(*number);
+        break;
+    }
     case PropertyKey::Length: {
         const auto number = numberFrom(value);
-        if (!number || *number <= 0)
-            return refuse(tr("%1 must be a number above 0, not %2.")
-                              .arg(property == PropertyKey::Length ? tr("A length") : tr("A speed"),
-                                   value.toString()));
-        if (property == PropertyKey::Length)
-            after.lengthMeters = *number;
-        else
-            after.speed = model::Gbps(*number);
+        if (!number || *number <= 0 || *number > model::limits::kMaxLengthMeters)
+            return refuse(
+                outOfRange(tr("Length"), value,
+                           numberRange(0, model::limits::kMaxLengthMeters, tr("m"), true)));
+        after.lengthMeters = *number;
         break;
     }
     case PropertyKey::Cables: {
-        const auto count = wholeFrom(value);
-        if (!count || *count < 1)
-            return refuse(tr("A link has a whole number of cables, at least 1, not %1.")
-                              .arg(value.toString()));
-        const int more = *count - before.count;
+        // As many more cables as both ends have free ports, within the file's limit.
+        int most = model::limits::kMaxParallel;
+        QString tightest;
         for (const model::NodeId end : {before.a, before.b}) {
-            const int free = m_document.freePorts(end);
-            if (more > free)
-                return refuse(tr("%1 has %2 free port(s); %3 more cable(s) do not fit.")
-                                  .arg(QString::fromStdString(topology.node(end).name))
-                                  .arg(free)
-                                  .arg(more));
+            const int fits = before.count + m_document.freePorts(end);
+            if (fits < most) {
+                most = fits;
+                tightest = tr(" (%1 has %2 free port(s))")
+                               .arg(QString::fromStdString(topology.node(end).name),
+                                    numberText(m_document.freePorts(end)));
+            }
         }
+        const auto count = wholeFrom(value);
+        if (!count || *count < 1 || *count > std::max(1, most))
+            return refuse(
+                outOfRange(tr("Cables"), value, wholeRange(1, std::max(1, most), tightest)));
         after.count = *count;
         break;
     }

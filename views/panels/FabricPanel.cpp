@@ -25,8 +25,29 @@ namespace {
 // Long enough for a few arrow presses to land as one step, short enough to feel applied.
 constexpr int kKeyboardCommitMs = 500;
 
+/// The ratio a leaf gives, as the panel shows it ("—" without leaves with uplinks).
+QString builtText(const std::optional<model::LeafRatio>& leaf) {
+    return leaf ? ratioText(leaf->ratio) : QStringLiteral("—");
+}
+
+/// Why a generated fabric's leaves are not at the ratio asked, from the leaf that sets it.
+QString builtWhy(const model::Topology& topology, const model::LeafRatio& leaf, double asked) {
+    // Both sides in one unit, so the two read against each other.
+    const AxisUnit unit = bandwidthAxis(std::max(leaf.downGbps, leaf.upGbps));
+    const auto rate = [&](double gbps) {
+        return numberText(gbps / unit.divisor, 1) + QLatin1Char(' ') + unit.unit;
+    };
+    return FabricPanel::tr("Built at %1, not the %2 asked: %3 has %4 cables (%5) down to its "
+                           "servers and %6 (%7) up. Uplinks come in whole cables spread evenly "
+                           "over the spines, so the generator builds the nearest ratio it can.")
+        .arg(ratioText(leaf.ratio), ratioText(asked),
+             QString::fromStdString(topology.node(leaf.leaf).name), numberText(leaf.downCables),
+             rate(leaf.downGbps), numberText(leaf.upCables), rate(leaf.upGbps));
+}
+
 /// Switch and cable counts now and at the candidate ratio, side by side; changed values bold.
-QString comparison(const TopologySummary& now, const TopologySummary& next, double ratio) {
+QString comparison(const TopologySummary& now, const TopologySummary& next, double ratio,
+                   const QString& ratioNow, const QString& ratioNext) {
     QString rows;
     const auto row = [&](const QString& what, long long a, long long b) {
         const QString after = numberText(static_cast<double>(b));
@@ -41,6 +62,11 @@ QString comparison(const TopologySummary& now, const TopologySummary& next, doub
         row(FabricPanel::tr("Cores"), now.switches.core, next.switches.core);
     row(FabricPanel::tr("Switch cables"), now.cables.switchToSwitch(),
         next.cables.switchToSwitch());
+    rows +=
+        QStringLiteral("<tr><td>%1</td><td align=right style='padding-left:14px'>%2</td>"
+                       "<td align=right style='padding-left:14px'>%3</td></tr>")
+            .arg(FabricPanel::tr("Ratio built"), ratioNow,
+                 ratioNow == ratioNext ? ratioNext : QStringLiteral("<b>%1</b>").arg(ratioNext));
     return QStringLiteral("<table cellspacing=0 cellpadding=1><tr><td></td><td align=right "
                           "style='padding-left:14px'>%1</td>"
                           "<td align=right style='padding-left:14px'>%2</td></tr>%3</table>")
@@ -54,7 +80,7 @@ FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
       m_fabricInfo(new QLabel(this)),
       m_sharp(new QCheckBox(tr("In-network reduction (SHARP)"), this)),
       m_slider(new QSlider(Qt::Horizontal, this)), m_ratio(new QLabel(this)),
-      m_preview(new QLabel(this)), m_refusal(new QLabel(this)) {
+      m_builtNote(new QLabel(this)), m_preview(new QLabel(this)), m_refusal(new QLabel(this)) {
     m_fabric->setObjectName(QStringLiteral("fabricPicker"));
     // Catalog names are long ("NVIDIA Spectrum-X (SN5600 Spectrum-4, ConnectX-7)"); let the
     // dock decide the width and show the whole name in the popup and the tooltip.
@@ -79,6 +105,10 @@ FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
     m_ratio->setObjectName(QStringLiteral("ratioLabel"));
     m_ratio->setMinimumWidth(m_ratio->fontMetrics().horizontalAdvance(QStringLiteral("88.8:1")));
     m_ratio->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+
+    m_builtNote->setObjectName(QStringLiteral("builtRatioNote"));
+    m_builtNote->setWordWrap(true);
+    m_builtNote->hide();
 
     m_preview->setObjectName(QStringLiteral("previewLabel"));
     m_preview->setWordWrap(true);
@@ -113,6 +143,7 @@ FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
     layout->addSpacing(10);
     layout->addLayout(ratioRow);
     layout->addWidget(m_slider);
+    layout->addWidget(m_builtNote);
     layout->addWidget(m_preview);
     layout->addWidget(m_refusal);
     layout->addStretch(1);
@@ -129,9 +160,12 @@ FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
     connect(&m_document, &TopologyDocument::designReset, this, &FabricPanel::syncFromDocument);
     connect(&m_document, &TopologyDocument::changed, this, [this] {
         m_now.reset();
-        // A drawn design's ratio follows its cabling, so every edit can move it.
+        // A drawn design's ratio follows its cabling, so every edit can move it; so can an
+        // edit of a generated design's cables.
         if (!rebuildsAtARatio())
             showMeasuredRatio();
+        else if (!m_slider->isSliderDown() && !m_commit.isActive())
+            showBuiltRatio();
     });
     syncFromDocument();
 }
@@ -172,12 +206,9 @@ void FabricPanel::syncFromDocument() {
     m_ratio->setEnabled(generated);
     if (generated) {
         const QSignalBlocker blockSlider(m_slider);
-        m_slider->setToolTip(
-            tr("Leaf downlink : uplink bandwidth. Release to rebuild the fabric."));
         if (!m_slider->isSliderDown())
             m_slider->setValue(positionOf(design.generator->oversubscription));
-        m_ratio->setText(ratioText(design.generator->oversubscription));
-        m_ratio->setToolTip(m_slider->toolTip());
+        showBuiltRatio();
     } else {
         showMeasuredRatio();
     }
@@ -186,7 +217,27 @@ void FabricPanel::syncFromDocument() {
     describeFabric();
 }
 
+void FabricPanel::showBuiltRatio() {
+    const double asked = m_document.design().generator->oversubscription;
+    const auto built = model::worstLeaf(m_document.topology());
+    const QString how = tr("Leaf downlink : uplink bandwidth. Release to rebuild the fabric.");
+    // Compared as shown: 2.666… and 2.67 are the same ratio to the reader.
+    if (!built || ratioText(built->ratio) == ratioText(asked)) {
+        m_ratio->setText(ratioText(asked));
+        m_builtNote->hide();
+        m_slider->setToolTip(how);
+    } else {
+        const QString why = builtWhy(m_document.topology(), *built, asked);
+        m_ratio->setText(ratioText(built->ratio));
+        m_builtNote->setText(why);
+        m_builtNote->show();
+        m_slider->setToolTip(why + QLatin1Char('\n') + how);
+    }
+    m_ratio->setToolTip(m_slider->toolTip());
+}
+
 void FabricPanel::showMeasuredRatio() {
+    m_builtNote->hide();
     // What the design has, not what the slider last showed for another design.
     const auto measured = model::leafOversubscription(m_document.topology());
     const QSignalBlocker blockSlider(m_slider);
@@ -301,9 +352,14 @@ void FabricPanel::showPreview(const GeneratorPreview::Outcome& outcome) {
         positionOf(design.generator->oversubscription) == m_slider->value())
         return;
     if (outcome.summary) {
-        if (!m_now)
+        if (!m_now) {
             m_now = TopologySummary::of(design.topology);
-        m_preview->setText(comparison(*m_now, *outcome.summary, ratio));
+            m_nowRatio = builtText(model::worstLeaf(design.topology));
+        }
+        // What the candidate builds, which whole cables can leave off the ratio asked.
+        const QString next = builtText(outcome.leafRatio);
+        m_ratio->setText(outcome.leafRatio ? next : ratioText(ratio));
+        m_preview->setText(comparison(*m_now, *outcome.summary, ratio, m_nowRatio, next));
         m_preview->setStyleSheet(QString());
         m_preview->setForegroundRole(QPalette::WindowText);
     } else {

@@ -27,6 +27,9 @@ class TopologyDocument;
 /// shows in red and changes nothing. A hand-drawn design can change fabric but has no
 /// generator to rebuild at another ratio, so the slider is disabled there and shows the
 /// ratio the design's cabling gives (model::leafOversubscription), its tooltip saying why.
+/// A generated design shows the ratio as built (model::worstLeaf), and when whole cables
+/// spread evenly over the spines leave it off the ratio asked (3:1 built as 2.67:1), a
+/// line under the slider says so and why.
 ///
 /// The panel follows designReset; it holds no design state of its own.
 class FabricPanel : public QWidget {
@@ -44,6 +47,9 @@ private:
     void syncFromDocument();
     /// A design without generator: the slider and label show its measured ratio.
     void showMeasuredRatio();
+    /// A generated design: the label shows the ratio built, with why when it is not the
+    /// one asked.
+    void showBuiltRatio();
     void fabricPicked(int index);
     void sliderMoved(int position);
     void showPreview(const GeneratorPreview::Outcome& outcome);
@@ -66,10 +72,12 @@ private:
     QCheckBox* m_sharp;
     QSlider* m_slider;
     QLabel* m_ratio;
+    QLabel* m_builtNote; ///< why the ratio built is not the one asked; hidden when it is
     QLabel* m_preview;
     GeneratorPreview m_candidates;
     /// Counts of the design as it is, for the preview's "now" column; dropped on any edit.
     std::optional<TopologySummary> m_now;
+    QString m_nowRatio; ///< the ratio built now, with m_now
     QLabel* m_refusal;
     /// Keyboard and wheel steps arrive one by one; commit once they pause.
     QTimer m_commit;

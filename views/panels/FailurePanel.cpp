@@ -4,6 +4,7 @@
 
 #include "model/design/Failures.hpp"
 #include "views/document/TopologyDocument.hpp"
+#include "views/models/NumberFormat.hpp"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -19,16 +20,27 @@ namespace {
 enum Scenario { LoseSpine, LoseRail, LoseLinks };
 /// The share of switch-to-switch cables "lose links at random" takes.
 constexpr double kRandomShare = 0.05;
+/// Below this many switch-to-switch cables a 5% draw can pick none (0.95^200 < 0.004%
+/// above it): the panel draws as a press would before offering it.
+constexpr long long kDrawBeforeOffering = 200;
+
+/// The seed a press of "lose 5% of links" draws with: a new draw each time.
+std::uint64_t linkDrawSeed(const std::vector<model::Failure>& failures) {
+    return failures.size() + 1;
+}
 
 } // namespace
 
 FailurePanel::FailurePanel(TopologyDocument& document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_list(new QListWidget(this)),
+    : QWidget(parent), m_document(document),
+      m_loseSpine(new QPushButton(tr("Lose one spine"), this)),
+      m_loseRail(new QPushButton(tr("Lose a rail"), this)),
+      m_loseLinks(new QPushButton(tr("Lose 5% of links"), this)), m_list(new QListWidget(this)),
       m_summary(new QLabel(this)), m_restoreSelected(new QPushButton(tr("Restore selected"), this)),
       m_restoreAll(new QPushButton(tr("Restore all"), this)) {
-    auto* spine = new QPushButton(tr("Lose one spine"), this);
-    auto* rail = new QPushButton(tr("Lose a rail"), this);
-    auto* links = new QPushButton(tr("Lose 5% of links"), this);
+    QPushButton* spine = m_loseSpine;
+    QPushButton* rail = m_loseRail;
+    QPushButton* links = m_loseLinks;
     spine->setObjectName(QStringLiteral("loseSpine"));
     rail->setObjectName(QStringLiteral("loseRail"));
     links->setObjectName(QStringLiteral("loseLinks"));
@@ -36,10 +48,6 @@ FailurePanel::FailurePanel(TopologyDocument& document, QWidget* parent)
     m_restoreAll->setObjectName(QStringLiteral("restoreAll"));
     m_list->setObjectName(QStringLiteral("failureList"));
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    spine->setToolTip(tr("Take the first spine (or core) switch out of the fabric"));
-    rail->setToolTip(tr("Take every leaf of the first rail out: each server loses one NIC"));
-    links->setToolTip(tr("Fail 5% of the cables between switches, picked the same way each "
-                         "time for the same design"));
     m_summary->setWordWrap(true);
     // Shares its dock with the fabric panel: ask for little height, grow when given it.
     m_list->setMinimumHeight(48);
@@ -59,7 +67,7 @@ FailurePanel::FailurePanel(TopologyDocument& document, QWidget* parent)
     layout->addLayout(restore);
 
     connect(spine, &QPushButton::clicked, this,
-            [this] { addScenario(tr("Lose one spine"), LoseSpine); });
+            [this] { addScenario(m_loseSpine->text(), LoseSpine); });
     connect(rail, &QPushButton::clicked, this,
             [this] { addScenario(tr("Lose a rail"), LoseRail); });
     connect(links, &QPushButton::clicked, this,
@@ -68,6 +76,14 @@ FailurePanel::FailurePanel(TopologyDocument& document, QWidget* parent)
     connect(m_restoreAll, &QPushButton::clicked, this, &FailurePanel::restoreAll);
     connect(m_list, &QListWidget::itemSelectionChanged, this,
             [this] { m_restoreSelected->setEnabled(!m_list->selectedItems().isEmpty()); });
+    // Nodes or links that come or go change what the scenarios can fail.
+    const auto structureChanged = [this] { m_elements.reset(); };
+    connect(&m_document, &TopologyDocument::nodeAdded, this, structureChanged);
+    connect(&m_document, &TopologyDocument::nodeRemoved, this, structureChanged);
+    connect(&m_document, &TopologyDocument::linkAdded, this, structureChanged);
+    connect(&m_document, &TopologyDocument::linkRemoved, this, structureChanged);
+    connect(&m_document, &TopologyDocument::linkChanged, this, structureChanged);
+    connect(&m_document, &TopologyDocument::designReset, this, structureChanged);
     connect(&m_document, &TopologyDocument::changed, this, &FailurePanel::syncFromDocument);
     connect(&m_document, &TopologyDocument::designReset, this, &FailurePanel::syncFromDocument);
     syncFromDocument();
@@ -86,6 +102,63 @@ void FailurePanel::syncFromDocument() {
                                 nullptr, static_cast<int>(failures.size())));
     m_restoreAll->setEnabled(!failures.empty());
     m_restoreSelected->setEnabled(false);
+    offerScenarios();
+}
+
+void FailurePanel::offerScenarios() {
+    const model::Topology& topology = m_document.topology();
+    const auto& failures = m_document.design().failures;
+    if (!m_elements) {
+        // The same functions a press runs, so what is offered is exactly what a press fails.
+        m_elements = Elements{model::loseOneSpine(topology), model::loseOneRail(topology),
+                              topology.switchCounts(), topology.cableCounts().switchToSwitch()};
+    }
+    const Elements& e = *m_elements;
+    const auto failed = [&](const std::vector<model::Failure>& scenario) {
+        return std::all_of(scenario.begin(), scenario.end(), [&](const model::Failure& f) {
+            return std::any_of(failures.begin(), failures.end(),
+                               [&](const model::Failure& g) { return g.element == f.element; });
+        });
+    };
+    m_loseSpine->setText(e.tiers.spine == 0 && e.tiers.core > 0 ? tr("Lose one core")
+                                                                : tr("Lose one spine"));
+    if (e.spine.empty())
+        m_loseSpine->setToolTip(tr("This design has no spine or core switch to lose."));
+    else if (failed(e.spine))
+        m_loseSpine->setToolTip(
+            tr("%1 is down already.").arg(QString::fromStdString(e.spine.front().element)));
+    else
+        m_loseSpine->setToolTip(tr("Take %1, the first %2 switch, out of the fabric")
+                                    .arg(QString::fromStdString(e.spine.front().element),
+                                         e.tiers.spine > 0 ? tr("spine") : tr("core")));
+    m_loseSpine->setEnabled(!e.spine.empty() && !failed(e.spine));
+
+    if (e.rail.empty())
+        m_loseRail->setToolTip(tr("This design has no rail leaves to lose: its servers' NICs "
+                                  "are not wired rail by rail."));
+    else if (failed(e.rail))
+        m_loseRail->setToolTip(
+            tr("%1 is down already.").arg(QString::fromStdString(e.rail.front().element)));
+    else
+        m_loseRail->setToolTip(tr("Take every leaf of %1 out: each server loses one NIC")
+                                   .arg(QString::fromStdString(e.rail.front().element)));
+    m_loseRail->setEnabled(!e.rail.empty() && !failed(e.rail));
+
+    // A few cables may all escape a 5% draw: there, draw as the press would.
+    bool drawsSome = e.switchCables > 0;
+    if (drawsSome && e.switchCables < kDrawBeforeOffering) {
+        const auto drawn = model::loseLinksAtRandom(topology, kRandomShare, linkDrawSeed(failures));
+        drawsSome = !drawn.empty() && !failed(drawn);
+    }
+    m_loseLinks->setToolTip(
+        e.switchCables == 0 ? tr("This design has no cables between switches to lose.")
+        : !drawsSome
+            ? tr("A 5% draw over this design's %1 cables between switches picks none of them "
+                 "(or only links down already); right-click a link on the canvas to fail it.")
+                  .arg(numberText(static_cast<double>(e.switchCables)))
+            : tr("Fail 5% of the cables between switches, picked the same way each time for "
+                 "the same design"));
+    m_loseLinks->setEnabled(drawsSome);
 }
 
 void FailurePanel::addScenario(const QString& text, int scenario) {
@@ -101,7 +174,7 @@ void FailurePanel::addScenario(const QString& text, int scenario) {
         break;
     default:
         // A new draw each time: a second press loses another 5%, not the same links.
-        added = model::loseLinksAtRandom(topology, kRandomShare, failures.size() + 1);
+        added = model::loseLinksAtRandom(topology, kRandomShare, linkDrawSeed(failures));
         break;
     }
     for (model::Failure& failure : added)

@@ -2,7 +2,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/design/Failures.hpp"
+
 #include <QWidget>
+
+#include <optional>
+#include <vector>
 
 class QLabel;
 class QListWidget;
@@ -16,6 +21,9 @@ class TopologyDocument;
 /// the links between switches), the list of what has failed, and a way back. Every change
 /// is one undo step on the document; the canvas draws the failed elements and the results
 /// follow as for any edit. Single elements are failed from the canvas's context menu.
+/// A scenario is offered only when the design has what it fails (no "lose a spine" on a
+/// design without spines or cores, no rail without rail leaves, no links without cables
+/// between switches) and it has not failed already; a disabled button's tooltip says why.
 class FailurePanel : public QWidget {
     Q_OBJECT
 
@@ -28,7 +36,24 @@ private:
     void restoreSelected();
     void restoreAll();
 
+    /// Enables each scenario the design has elements for, with a tooltip saying what it
+    /// fails or why it cannot.
+    void offerScenarios();
+
+    /// What the scenarios would fail in the design as drawn (its failures aside): worked
+    /// out again only when nodes or links come or go, not on every edit of a 16K-GPU design.
+    struct Elements {
+        std::vector<model::Failure> spine; ///< model::loseOneSpine
+        std::vector<model::Failure> rail;  ///< model::loseOneRail
+        model::TierCounts tiers;
+        long long switchCables = 0; ///< the cables "lose 5% of links" draws from
+    };
+    std::optional<Elements> m_elements;
+
     TopologyDocument& m_document;
+    QPushButton* m_loseSpine;
+    QPushButton* m_loseRail;
+    QPushButton* m_loseLinks;
     QListWidget* m_list;
     QLabel* m_summary;
     QPushButton* m_restoreSelected;

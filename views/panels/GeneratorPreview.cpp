@@ -49,7 +49,9 @@ GeneratorPreview::Outcome GeneratorPreview::compute(const model::GeneratorParams
     Outcome outcome;
     outcome.params = params;
     try {
-        outcome.summary = TopologySummary::of(model::generate(params));
+        const model::Topology topology = model::generate(params);
+        outcome.summary = TopologySummary::of(topology);
+        outcome.leafRatio = model::worstLeaf(topology);
     } catch (const model::GeneratorError& e) {
         outcome.refusal = QString::fromStdString(e.what());
         outcome.field = QString::fromStdString(e.field());

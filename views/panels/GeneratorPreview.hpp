@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/analysis/Oversubscription.hpp"
 #include "model/fabric/GeneratorParams.hpp"
 #include "views/panels/TopologySummary.hpp"
 
@@ -25,8 +26,11 @@ public:
     struct Outcome {
         model::GeneratorParams params;
         std::optional<TopologySummary> summary; ///< what it builds; empty when refused
-        QString refusal;                        ///< the generator's reason, when refused
-        QString field;                          ///< GeneratorError::field(); empty if none
+        /// The leaf oversubscription it builds (model::worstLeaf), which whole cables spread
+        /// evenly can leave below the ratio asked; empty without leaves with uplinks.
+        std::optional<model::LeafRatio> leafRatio;
+        QString refusal; ///< the generator's reason, when refused
+        QString field;   ///< GeneratorError::field(); empty if none
     };
 
     explicit GeneratorPreview(QObject* parent = nullptr);

@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 namespace fabriclab::views {
@@ -85,6 +86,10 @@ void InspectorPanel::updateTitle() {
 void InspectorPanel::showRefusal(const QString& reason) {
     m_refusal->setText(reason);
     m_refusal->show();
+    // Where the eye is: under the cell whose value snapped back, at once.
+    const QRect cell = m_table->visualRect(m_table->currentIndex());
+    if (cell.isValid() && m_table->isVisible())
+        QToolTip::showText(m_table->viewport()->mapToGlobal(cell.bottomLeft()), reason, m_table);
 }
 
 } // namespace fabriclab::views

@@ -17,8 +17,9 @@ class PropertyTableModel;
 class TopologyDocument;
 
 /// The properties of the canvas selection, editable in place with undo. A title names
-/// the selection; a red line under the table says why an edit was refused and clears on
-/// the next accepted edit or selection. All state lives in the document; the panel only
+/// the selection; a refused edit is said at once under its cell (a tooltip) and by a red
+/// line under the table, naming the field, the value and the range it takes, which clears
+/// on the next accepted edit or selection. All state lives in the document; the panel only
 /// shows PropertyTableModel.
 class InspectorPanel : public QWidget {
     Q_OBJECT

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/DesignRegeneration.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ElidedLabel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/FabricPanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/FailurePanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/GeneratorPreview.cpp

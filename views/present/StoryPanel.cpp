@@ -56,9 +56,13 @@ StoryPanel::StoryPanel(TopologyDocument& document, QWidget* parent)
       m_up(new QPushButton(tr("Up"), this)), m_down(new QPushButton(tr("Down"), this)) {
     setObjectName(QStringLiteral("StoryPanel"));
     m_list->setObjectName(QStringLiteral("storyList"));
-    for (QComboBox* box : {m_firstChart, m_secondChart})
+    for (QComboBox* box : {m_firstChart, m_secondChart}) {
         for (const std::string_view name : model::kStoryChartNames)
             box->addItem(chartLabel(name), QString::fromUtf8(name.data(), name.size()));
+        // As narrow as the dock beside a laptop's canvas; the list shows whole titles.
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
+    }
     m_firstChart->setCurrentIndex(m_firstChart->findData(QStringLiteral("busbw-vs-size")));
     m_secondChart->setCurrentIndex(m_secondChart->findData(QStringLiteral("step-time")));
     auto* add = new QPushButton(tr("Add current state"), this);

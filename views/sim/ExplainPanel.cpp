@@ -31,6 +31,11 @@ constexpr int kMaxSwitchLinks = 160;
 SelectionExplanation explain(const RunResultPtr& result, std::vector<model::LinkId> links) {
     SelectionExplanation out;
     out.revision = result->revision;
+    if (!result->report.collectiveRefusal.empty()) {
+        // The flows a link carries are the collective's: without one there are none to list.
+        out.error = QString::fromStdString(result->report.collectiveRefusal);
+        return out;
+    }
     try {
         const model::Design& design = *result->design;
         const model::Topology running = model::afterFailures(design.topology, design.failures);
@@ -122,21 +127,29 @@ void ExplainPanel::showResult(const RunResultPtr& result) {
         return;
     if (!result->ok() || !result->design) {
         // Nothing to explain: say why rather than keep explaining the design before.
-        m_result.reset();
-        m_reasons.clear();
-        m_reasonList->clear();
-        m_reasonList->addItem(tr("No results: %1").arg(result->error));
-        m_selection = {};
-        m_title->setText(tr("Select a link, bundle or switch to see who loads it."));
-        m_summary->clear();
-        m_table->setRowCount(0);
-        m_history->hide();
+        clear(tr("No results: %1").arg(result->error));
         return;
     }
     m_result = result;
+    m_reasonsFor = result;
     m_reasonWatcher.setFuture(QtConcurrent::run(
         [result] { return model::explainSlowdown(*result->design, result->report); }));
     explainSelection();
+}
+
+void ExplainPanel::clear(const QString& placeholder) {
+    m_result.reset();
+    m_reasons.clear();
+    m_reasonList->clear();
+    if (!placeholder.isEmpty())
+        m_reasonList->addItem(placeholder);
+    m_selection = {};
+    m_nodes.clear();
+    m_links.clear();
+    m_title->setText(tr("Select a link, bundle or switch to see who loads it."));
+    m_summary->clear();
+    m_table->setRowCount(0);
+    m_history->hide();
 }
 
 void ExplainPanel::setSelection(const QList<model::NodeId>& nodes,
@@ -169,6 +182,7 @@ void ExplainPanel::explainSelection() {
         return;
     }
     m_title->setText(tr("Working out who loads it…"));
+    m_selectionFor = m_result;
     m_selectionWatcher.setFuture(
         QtConcurrent::run([result = m_result, links] { return explain(result, links); }));
 }
@@ -182,7 +196,7 @@ void ExplainPanel::waitForExplanations() {
 
 void ExplainPanel::reasonsArrived() {
     if (!m_reasonWatcher.future().isValid() || !m_reasonWatcher.isFinished() ||
-        m_reasonWatcher.future().resultCount() == 0)
+        m_reasonWatcher.future().resultCount() == 0 || !m_result || m_reasonsFor != m_result)
         return;
     m_reasons = m_reasonWatcher.result();
     m_reasonList->clear();
@@ -196,7 +210,7 @@ void ExplainPanel::reasonsArrived() {
 
 void ExplainPanel::selectionArrived() {
     if (!m_selectionWatcher.future().isValid() || !m_selectionWatcher.isFinished() ||
-        m_selectionWatcher.future().resultCount() == 0)
+        m_selectionWatcher.future().resultCount() == 0 || !m_result || m_selectionFor != m_result)
         return;
     m_selection = m_selectionWatcher.result();
     if (!m_selection.error.isEmpty()) {

@@ -40,6 +40,11 @@ public:
     ~ExplainPanel() override;
 
     void showResult(const fabriclab::views::RunResultPtr& result);
+    /// Drops everything explained, with what to show instead: another design was opened, and
+    /// the reasons and flows of the one before must not stay beside it until its results
+    /// arrive (or forever, with live updates off). Explanations still being worked out are
+    /// dropped when they arrive.
+    void clear(const QString& placeholder = {});
     void setSelection(const QList<model::NodeId>& nodes, const QList<model::LinkId>& links);
     /// Blocks until the reasons and the selection's explanation in progress are in.
     void waitForExplanations();
@@ -72,6 +77,9 @@ private:
     QChartView* m_history;
     QFutureWatcher<std::vector<model::SlowdownReason>> m_reasonWatcher;
     QFutureWatcher<SelectionExplanation> m_selectionWatcher;
+    /// The results the watchers work on: what arrives for another (cleared) is dropped.
+    RunResultPtr m_reasonsFor;
+    RunResultPtr m_selectionFor;
 };
 
 } // namespace fabriclab::views

@@ -3,6 +3,7 @@
 #include "views/sim/PlaybackBar.hpp"
 
 #include "views/models/NumberFormat.hpp"
+#include "views/panels/ElidedLabel.hpp"
 #include "views/sim/PlaybackClock.hpp"
 
 #include <QComboBox>
@@ -20,7 +21,7 @@ constexpr int kSeekSteps = 1000;
 PlaybackBar::PlaybackBar(PlaybackClock& clock, QWidget* parent)
     : QWidget(parent), m_clock(clock), m_play(new QToolButton(this)), m_step(new QToolButton(this)),
       m_seek(new QSlider(Qt::Horizontal, this)), m_speed(new QComboBox(this)),
-      m_time(new QLabel(this)), m_rate(new QLabel(this)) {
+      m_time(new QLabel(this)), m_rate(new ElidedLabel(this)) {
     m_play->setObjectName(QStringLiteral("play"));
     m_play->setToolTip(tr("Play or pause the simulated timeline (Space)"));
     m_step->setObjectName(QStringLiteral("step"));
@@ -28,6 +29,8 @@ PlaybackBar::PlaybackBar(PlaybackClock& clock, QWidget* parent)
     m_step->setToolTip(tr("Step to the next change of rates (F4)"));
     m_seek->setObjectName(QStringLiteral("seek"));
     m_seek->setRange(0, kSeekSteps);
+    // Squeezed by a narrow window, a slider still reads as one (the labels elide first).
+    m_seek->setMinimumWidth(80);
     m_seek->setToolTip(tr("Seek in simulated time"));
     m_speed->setObjectName(QStringLiteral("speed"));
     for (const double speed : {0.25, 0.5, 1.0, 2.0, 4.0})
@@ -87,7 +90,7 @@ void PlaybackBar::showTime(double seconds) {
 }
 
 void PlaybackBar::showSpeed() {
-    m_rate->setText(
+    m_rate->setFullText(
         m_clock.duration() > 0
             ? tr("1 s of playback shows %1").arg(durationText(m_clock.simulatedPerSecond()))
             : QString());

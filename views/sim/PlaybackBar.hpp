@@ -11,6 +11,7 @@ class QToolButton;
 
 namespace fabriclab::views {
 
+class ElidedLabel;
 class PlaybackClock;
 
 /// Play/pause, step, speed and a seek slider for a PlaybackClock, with the simulated time
@@ -32,7 +33,7 @@ private:
     QSlider* m_seek;
     QComboBox* m_speed;
     QLabel* m_time;
-    QLabel* m_rate;
+    ElidedLabel* m_rate;    ///< gives up its width first in a narrow window
     bool m_seeking = false; ///< the slider follows the clock, not the other way round
 };
 

@@ -11,9 +11,12 @@
 #include "views/charts/StepTimeChart.hpp"
 #include "views/charts/ThroughputChart.hpp"
 #include "views/models/NumberFormat.hpp"
+#include "views/panels/ElidedLabel.hpp"
+#include "views/sim/EnginePool.hpp"
 #include "views/sim/PlaybackBar.hpp"
 #include "views/sim/PlaybackClock.hpp"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -22,6 +25,9 @@
 #include <QPixmap>
 #include <QScrollArea>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 namespace fabriclab::views {
 namespace {
@@ -50,11 +56,24 @@ QString collectiveName(const model::RunReport& r) {
         .arg(engineText(model::toString(c.op)), bytesText(c.bytes), numberText(c.ranks), choice);
 }
 
+/// The engine's words ("cannot time the alltoall: ...") as a sentence.
+QString sentence(const std::string& engine) {
+    QString text = QString::fromStdString(engine);
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
+
+/// Draws `fabriclab-cli run` averages the effective bisection over.
+int cliBisectionDraws() {
+    return model::RunOptions{}.bisectionSeeds;
+}
+
 } // namespace
 
 ResultsDashboard::ResultsDashboard(QWidget* parent)
     : QWidget(parent), m_state(new QLabel(this)), m_summary(new QLabel(this)),
-      m_legend(new QLabel(this)), m_clock(new PlaybackClock(this)),
+      m_legend(new ElidedLabel(this)), m_clock(new PlaybackClock(this)),
       m_bisection(new BisectionChart(this)), m_throughput(new ThroughputChart(this)),
       m_busBw(new BusBandwidthChart(this)), m_step(new StepTimeChart(this)),
       m_cost(new CostChart(this)), m_scaling(new ScalingChart(this)), m_grid(new QWidget(this)) {
@@ -62,18 +81,17 @@ ResultsDashboard::ResultsDashboard(QWidget* parent)
     m_stagger.setSingleShot(true);
     m_stagger.setInterval(0);
     connect(&m_stagger, &QTimer::timeout, this, &ResultsDashboard::updateNextChart);
-    // The state changes many times a run; a label that kept its text's width would lay
-    // the whole dashboard, charts and all, out again each time.
-    m_state->setFixedWidth(m_state->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 44);
+    connect(&m_fullWatcher, &QFutureWatcher<FullBisection>::finished, this,
+            &ResultsDashboard::fullBisectionArrived);
     m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // Fixed room (two lines and a warning) so new results never lay the charts out again.
-    m_summary->setFixedHeight(m_summary->fontMetrics().lineSpacing() * 3 + 4);
     m_summary->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    fixLabelSizes();
     auto* legendScale = new QLabel(this);
     legendScale->setPixmap(heatScale(90, 10));
-    m_legend->setText(tr("link utilization 0% … 100%; thick red: bottleneck"));
+    // The first thing to give up width in a narrow window: elided, whole in its tooltip.
+    m_legend->setFullText(tr("link utilization 0% … 100%; thick red: bottleneck"));
     m_legend->setToolTip(tr("During playback the canvas colours each link by its busiest "
                             "direction; links at 99% or more limit the flows crossing them."));
 
@@ -105,7 +123,25 @@ ResultsDashboard::ResultsDashboard(QWidget* parent)
     showState(SimulationController::State::Idle);
 }
 
-ResultsDashboard::~ResultsDashboard() = default;
+ResultsDashboard::~ResultsDashboard() {
+    stopFullBisection();
+    m_fullWatcher.waitForFinished(); // the engine lets go within milliseconds
+}
+
+void ResultsDashboard::fixLabelSizes() {
+    // The state changes many times a run; a label that kept its text's width would lay
+    // the whole dashboard, charts and all, out again each time.
+    m_state->setFixedWidth(m_state->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 44);
+    // Fixed room (two lines and a warning) so new results never lay the charts out again.
+    m_summary->setFixedHeight(m_summary->fontMetrics().lineSpacing() * 3 + 4);
+}
+
+void ResultsDashboard::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    // Presentation mode enlarges the type: the fixed room grows with it.
+    if (event->type() == QEvent::FontChange)
+        fixLabelSizes();
+}
 
 void ResultsDashboard::setScene(TopologyScene* scene) {
     m_scene = scene;
@@ -143,6 +179,11 @@ void ResultsDashboard::layoutCharts() {
         chart->setVisible(shown.contains(chart));
     for (int i = 0; i < shown.size(); ++i)
         grid->addWidget(shown[i], i / kChartColumns, i % kChartColumns);
+    // Columns of one width: a chart's preferred size must not squeeze its neighbour and
+    // the neighbour's caption into a narrow, tall column.
+    for (int column = 0; column < std::min<int>(static_cast<int>(shown.size()), kChartColumns);
+         ++column)
+        grid->setColumnStretch(column, 1);
 }
 
 void ResultsDashboard::focusCharts(const QStringList& names) {
@@ -153,6 +194,8 @@ void ResultsDashboard::focusCharts(const QStringList& names) {
 }
 
 void ResultsDashboard::showResult(const RunResultPtr& result) {
+    stopFullBisection();
+    m_full.reset();
     m_shown = result;
     m_frame = static_cast<std::size_t>(-1);
     if (m_scene)
@@ -160,7 +203,12 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
     if (!result->ok()) {
         m_pending.clear();
         m_stagger.stop();
-        const QString why = tr("The engine could not evaluate this design: %1").arg(result->error);
+        // The engine's refusals already say what could not be done ("cannot evaluate this
+        // design: it has no servers"): shown as a sentence, not behind a second prefix.
+        QString why = result->error;
+        if (!why.startsWith(QStringLiteral("cannot evaluate this design")))
+            why = tr("cannot evaluate this design: %1").arg(why);
+        why[0] = why[0].toUpper();
         m_bisection->showNothing(why);
         m_throughput->showNothing(why);
         m_busBw->showNothing(why);
@@ -175,10 +223,16 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
     // Each chart in its own turn of the event loop, so input and painting get in between;
     // the lambdas hold the result, and a newer result drops the updates not yet made.
     m_pending.clear();
-    m_pending.push_back([this, result] { m_bisection->showReport(result->report); });
+    m_pending.push_back([this, result] {
+        m_bisection->showReport(result->report, m_full && m_shown == result ? &*m_full : nullptr);
+    });
+    // A part the engine refused blanks its own charts, with its reason; the rest stay.
     m_pending.push_back([this, result] {
         const model::RunReport& report = result->report;
-        if (report.playback) {
+        if (!report.collectiveRefusal.empty()) {
+            m_throughput->showNothing(sentence(report.collectiveRefusal));
+            m_clock->clear();
+        } else if (report.playback) {
             m_throughput->showPlayback(*report.playback, collectiveName(report));
             m_clock->setTimeline(report.playback->seconds, report.playback->times);
         } else {
@@ -188,40 +242,112 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
     });
     m_pending.push_back([this, result] {
         const model::RunReport& report = result->report;
-        m_busBw->showCurve(report.busBwCurve, report.collective,
-                           engineText(model::toString(report.collective.op)));
+        if (!report.collectiveRefusal.empty())
+            m_busBw->showNothing(sentence(report.collectiveRefusal));
+        else
+            m_busBw->showCurve(report.busBwCurve, report.collective,
+                               engineText(model::toString(report.collective.op)));
     });
     m_pending.push_back([this, result] {
         if (result->report.step)
             m_step->showStep(*result->report.step);
+        else if (!result->report.stepRefusal.empty())
+            m_step->showNothing(sentence(result->report.stepRefusal));
         else
             m_step->showNothing(tr("The design has no workload: add one (model, GPU, "
                                    "parallelism) to see the training step."));
     });
     m_pending.push_back([this, result] { m_cost->showReport(result->report); });
     updateNextChart();
+    m_summary->setText(summaryFor(r));
+    startFullBisection();
+    showState(m_runState);
+}
 
+QString ResultsDashboard::summaryFor(const model::RunReport& r) const {
+    const sim::EffectiveBisection& effective = m_full ? m_full->effective : r.effective;
+    QString delivered =
+        tr("%1 delivered").arg(bandwidthSpreadText(effective.gbps, effective.stddevGbps));
+    if (effective.seeds > 0 && effective.seeds < cliBisectionDraws())
+        delivered += tr(", a %1-draw preview").arg(numberText(effective.seeds));
     QString text =
         tr("%1 GPUs on %2 servers · bisection %3 (%4 of half the injection "
-           "bandwidth; %5 ± %6 delivered) · %7 in %8, busbw %9")
+           "bandwidth; %5)")
             .arg(numberText(r.gpus), numberText(r.servers), bandwidthText(r.bisection.minCut.value),
-                 percentText(r.bisection.ratio), bandwidthText(r.effective.gbps),
-                 bandwidthText(r.effective.stddevGbps), collectiveName(r),
-                 durationText(r.collective.seconds), busBandwidthText(r.collective.busBwGBps));
-    if (r.collective.ecmpDraws > 1)
-        text += tr(" (%1 to %2 over %3 ECMP draws)")
-                    .arg(busBandwidthText(r.collective.busBwMinGBps),
-                         busBandwidthText(r.collective.busBwMaxGBps))
-                    .arg(r.collective.ecmpDraws);
+                 percentText(r.bisection.ratio), delivered);
+    if (r.collectiveRefusal.empty()) {
+        text += tr(" · %1 in %2, busbw %3")
+                    .arg(collectiveName(r), durationText(r.collective.seconds),
+                         busBandwidthText(r.collective.busBwGBps));
+        // Only where hashes had a choice to make: the engine times one draw otherwise.
+        if (r.collective.ecmpDraws > 1)
+            text += tr(" (%1 over %2 ECMP draws)")
+                        .arg(busBandwidthRangeText(r.collective.busBwMinGBps,
+                                                   r.collective.busBwMaxGBps),
+                             numberText(r.collective.ecmpDraws));
+    }
     if (r.step)
         text += tr(" · step %1, communication %2 of compute")
                     .arg(durationText(r.step->stepSeconds), percentText(r.step->commToCompute));
     text += tr(" · capex %1").arg(usdText(r.cost.capex.value));
+    QStringList warnings;
+    for (const std::string* refusal : {&r.collectiveRefusal, &r.stepRefusal})
+        if (!refusal->empty() &&
+            std::find(r.warnings.begin(), r.warnings.end(), *refusal) == r.warnings.end())
+            warnings << sentence(*refusal);
     for (const std::string& warning : r.warnings)
-        text += QStringLiteral("<br><font color='#c07000'>⚠ %1</font>")
-                    .arg(QString::fromStdString(warning).toHtmlEscaped());
-    m_summary->setText(text);
-    showState(m_runState);
+        warnings << QString::fromStdString(warning);
+    for (const QString& warning : warnings)
+        text +=
+            QStringLiteral("<br><font color='#c07000'>⚠ %1</font>").arg(warning.toHtmlEscaped());
+    return text;
+}
+
+void ResultsDashboard::startFullBisection() {
+    const RunResultPtr result = m_shown;
+    if (!result || !result->ok() || !result->design)
+        return;
+    const model::RunReport& r = result->report;
+    if (r.effective.seeds <= 0 || r.effective.seeds >= cliBisectionDraws())
+        return;
+    // What `fabriclab-cli run` reports: its draws and seed, with the other routing too when
+    // the preview had it.
+    m_fullStop = std::stop_source();
+    model::RunOptions options;
+    options.detail = r.otherRouting.has_value();
+    options.stop = m_fullStop.get_token();
+    m_fullWatcher.setFuture(QtConcurrent::run(&enginePool(), [result, options]() -> FullBisection {
+        enterEngineThread();
+        FullBisection full{result, std::nullopt};
+        try {
+            full.figures = model::effectiveBisections(*result->design, result->report.fabric,
+                                                      result->report.bisection, options);
+        } catch (const std::exception&) {
+            // Stopped (model::Cancelled) for a newer design, or refused: the preview,
+            // labelled as one, stays.
+        }
+        return full;
+    }));
+}
+
+void ResultsDashboard::stopFullBisection() {
+    m_fullStop.request_stop();
+}
+
+void ResultsDashboard::fullBisectionArrived() {
+    if (m_fullWatcher.future().resultCount() == 0)
+        return;
+    FullBisection full = m_fullWatcher.result();
+    if (!full.figures || !m_shown || full.result != m_shown)
+        return; // stopped, or for a result no longer shown
+    m_full = std::move(full.figures);
+    m_bisection->showReport(m_shown->report, &*m_full);
+    m_summary->setText(summaryFor(m_shown->report));
+    Q_EMIT fullBisectionShown(m_shown);
+}
+
+bool ResultsDashboard::showsBisectionPreview() const {
+    return m_bisection->isPreview();
 }
 
 void ResultsDashboard::updateNextChart() {
@@ -244,6 +370,11 @@ void ResultsDashboard::finishChartUpdates() {
 
 void ResultsDashboard::showState(SimulationController::State state) {
     m_runState = state;
+    // The design changed: the full bisection of the shown result would come too late to
+    // matter, and the new run wants the processor.
+    if (state == SimulationController::State::Running ||
+        state == SimulationController::State::Stale)
+        stopFullBisection();
     using State = SimulationController::State;
     QString text;
     switch (state) {

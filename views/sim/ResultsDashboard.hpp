@@ -6,6 +6,7 @@
 #include "views/sim/ScalingRunner.hpp"
 #include "views/sim/SimulationController.hpp"
 
+#include <QFutureWatcher>
 #include <QList>
 #include <QPointer>
 #include <QTimer>
@@ -13,6 +14,8 @@
 
 #include <deque>
 #include <functional>
+#include <optional>
+#include <stop_token>
 
 class QLabel;
 
@@ -22,6 +25,7 @@ class BisectionChart;
 class BusBandwidthChart;
 class ChartPanel;
 class CostChart;
+class ElidedLabel;
 class PlaybackClock;
 class ScalingChart;
 class StepTimeChart;
@@ -32,6 +36,13 @@ class TopologyScene;
 /// simulated time and its bus bandwidth against message size, the step, the cost; a
 /// playback bar whose clock drives the throughput cursor, the growing bisection bars
 /// and the link colours on the canvas. Shows what the engine computed; derives nothing.
+///
+/// A part of a run the engine could not compute (RunReport::collectiveRefusal,
+/// stepRefusal) blanks its charts with the reason, and the rest stay. A run whose effective
+/// bisection is a preview over fewer draws than `fabriclab-cli run` reports (the app's
+/// live runs of large designs) says so, and the dashboard computes the full figure on a
+/// worker (model::effectiveBisections) and shows it in place, unless the design changes
+/// first.
 class ResultsDashboard : public QWidget {
     Q_OBJECT
 
@@ -55,10 +66,14 @@ public:
     bool isUpdatingCharts() const { return !m_pending.empty(); }
     /// Brings every chart up to the shown result at once: for exports and tests.
     void finishChartUpdates();
+    /// Whether the effective bisection shown is a preview still waiting for its full figure.
+    bool showsBisectionPreview() const;
 
 Q_SIGNALS:
     /// Every chart shows `result` (emitted after the last staged update).
     void chartsShown(const fabriclab::views::RunResultPtr& result);
+    /// The full effective bisection of `result`, shown as a preview before, is in.
+    void fullBisectionShown(const fabriclab::views::RunResultPtr& result);
 
 public Q_SLOTS:
     void showResult(const fabriclab::views::RunResultPtr& result);
@@ -68,15 +83,31 @@ public Q_SLOTS:
     void showScalingPending();
     void showScalingFailed(const QString& reason);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    /// The state label's width and the summary's height, in the current font.
+    void fixLabelSizes();
+    /// The full effective bisection of a result shown as a preview (empty when stopped).
+    struct FullBisection {
+        RunResultPtr result;
+        std::optional<model::EffectiveBisections> figures;
+    };
+
     void showFrame(double seconds);
     void updateNextChart();
     void layoutCharts();
+    /// The header's figures for the shown result, with the full bisection once it is in.
+    QString summaryFor(const model::RunReport& report) const;
+    void startFullBisection();
+    void stopFullBisection();
+    void fullBisectionArrived();
     QStringList m_focus;
 
     QLabel* m_state;
     QLabel* m_summary;
-    QLabel* m_legend;
+    ElidedLabel* m_legend;
     PlaybackClock* m_clock;
     BisectionChart* m_bisection;
     ThroughputChart* m_throughput;
@@ -93,6 +124,9 @@ private:
     /// rebuilding all five charts at once kept the GUI thread away for 25-35 ms.
     std::deque<std::function<void()>> m_pending;
     QTimer m_stagger;
+    QFutureWatcher<FullBisection> m_fullWatcher;
+    std::stop_source m_fullStop;
+    std::optional<model::EffectiveBisections> m_full; ///< of m_shown, once computed
 };
 
 } // namespace fabriclab::views

@@ -27,6 +27,9 @@ void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision,
     const auto started = std::chrono::steady_clock::now();
     model::RunOptions options;
     options.detail = true;
+    // What can be computed is shown; a part that cannot (a workload that no longer fits
+    // the GPUs) blanks its own charts, not all of them.
+    options.partial = true;
     options.bisectionSeeds = model::interactiveBisectionSeeds(design->topology.serverCount());
     options.stop = stop;
     options.theoretical = [&] { return SharedBisection::await(bisection, stop); };

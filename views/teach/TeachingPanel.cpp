@@ -57,9 +57,7 @@ TeachingPanel::TeachingPanel(TopologyDocument& document, QWidget* parent)
     QFont bold = m_stepLabel->font();
     bold.setBold(true);
     m_stepLabel->setFont(bold);
-    m_caption->setText(tr("Pick a collective and press Start to walk through it step by step on "
-                          "this design (up to %1 GPUs).")
-                           .arg(teach::kMaxTeachingGpus));
+    m_caption->setText(introduction());
 
     // One row of controls: the dock is wide and short, under the canvas.
     auto* buttons = new QHBoxLayout;
@@ -98,6 +96,13 @@ TeachingPanel::TeachingPanel(TopologyDocument& document, QWidget* parent)
     connect(m_sizeBox, &QComboBox::currentIndexChanged, this, [this] {
         if (m_active)
             start();
+    });
+    // Another design (opened, loaded, new) is not the one the lesson was about: the lesson
+    // and what it drew on the canvas go with the old design. (Connected before `changed`,
+    // which the document emits next, so that change does not start the lesson again.)
+    connect(&m_document, &TopologyDocument::designReset, this, [this](DesignReset how) {
+        if (how == DesignReset::Opened && (m_active || m_run))
+            stop();
     });
     // An edit, a failure or another fabric changes what each step costs: work it out again.
     connect(&m_document, &TopologyDocument::changed, this, [this] {
@@ -174,10 +179,18 @@ void TeachingPanel::refuse(const QString& reason) {
 
 void TeachingPanel::stop() {
     m_active = false;
+    m_taken = m_asked; // a lesson still being worked out is for what was stopped
     m_run.reset();
     setPlaying(false);
     showStep(-1);
+    m_caption->setText(introduction());
     Q_EMIT linksCleared();
+}
+
+QString TeachingPanel::introduction() {
+    return tr("Pick a collective and press Start to walk through it step by step on this "
+              "design (up to %1 GPUs).")
+        .arg(numberText(teach::kMaxTeachingGpus));
 }
 
 void TeachingPanel::next() {
@@ -244,7 +257,7 @@ void TeachingPanel::showStep(int step) {
            "fabriclab-cli nccl-tests reports it; the steps drawn here share that time.")
             .arg(durationText(s.seconds), durationText(s.elapsedSeconds),
                  busBandwidthText(s.busBwGBps), engineText(model::toString(engine.algorithm)),
-                 engineText(model::toString(engine.protocol)), QString::number(m_run->ranks),
+                 engineText(model::toString(engine.protocol)), numberText(m_run->ranks),
                  durationText(model::microseconds(engine.timeUs).value),
                  busBandwidthText(engine.busBwGBps)));
     std::unordered_map<std::uint32_t, QString> notes;

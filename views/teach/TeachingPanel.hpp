@@ -31,7 +31,8 @@ struct LessonOutcome {
 /// Teaching: a collective on the current (small) design, one step at a time. The lesson
 /// comes from teach::teach on a worker thread; the panel shows the step's caption, its
 /// moves, its time and the bus bandwidth so far, and hands the canvas what each link
-/// carries (linksShown). Back / Next / Play walk the steps; a design edit recomputes.
+/// carries (linksShown). Back / Next / Play walk the steps; a design edit recomputes; another
+/// design opened ends the lesson and clears what it drew.
 class TeachingPanel : public QWidget {
     Q_OBJECT
 
@@ -63,6 +64,8 @@ Q_SIGNALS:
     void lessonReady();
 
 private:
+    /// What the panel says before a lesson starts.
+    static QString introduction();
     void lessonArrived();
     void showStep(int step);
     void refuse(const QString& reason);
