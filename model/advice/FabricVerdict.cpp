@@ -30,6 +30,11 @@ constexpr double kHoursPerDay = 24;
 // fabrics the one with the most bus bandwidth is recommended (bandwidth this close is a tie
 // too, which goes to the cheaper).
 constexpr double kCloseCall = 0.05;
+// How far a workload's communication may plausibly grow from the design's: a batch per GPU
+// four times smaller, or an expert all-to-all of the same order as the gradient traffic,
+// multiplies it about fourfold. A fabric whose bandwidth would only pay beyond that is not
+// preferred for it in a close call.
+constexpr double kPlausibleCommGrowth = 4.0;
 // Relative differences below this are rounding, not a ranking (a flip multiple of
 // 1.0000001 or a denominator of 1e-15 of the step): treated as equal.
 constexpr double kNegligible = 1e-9;
@@ -124,9 +129,10 @@ std::string tierSentence(int gpus, int tier, const std::vector<FabricOutcome>& l
     if (!chosen || !fastest || chosen->tokensPerSecond >= fastest->tokensPerSecond)
         return sentence;
     sentence.pop_back(); // the full stop
+    const double gain = fastest->tokensPerSecond / chosen->tokensPerSecond - 1;
     return sentence + ". Not on this workload: communication is " + percent(chosen->commToCompute) +
            " of compute, so " + fastest->fabricName + " trains only " +
-           percent(fastest->tokensPerSecond / chosen->tokensPerSecond - 1) + " faster.";
+           (gain < 0.01 ? std::string("under 1%") : percent(gain)) + " faster.";
 }
 
 std::string commSentence(const FabricOutcome& o) {
@@ -276,9 +282,20 @@ std::size_t verdictOnCostPerToken(FabricVerdict& v, const std::vector<FabricOutc
             best = i;
     // Rule (close call): among the fabrics within kCloseCall of that cost, the one with the
     // most bus bandwidth; bandwidth within kCloseCall of the most is a tie, to the cheaper.
-    const auto close = [&](std::size_t i) {
+    // Only bandwidth the step would feel counts: a fabric is preferred for it only when it
+    // overtakes the cheapest as the workload's communication grows, within
+    // kPlausibleCommGrowth, so the verdict never praises bandwidth its own flip would deny.
+    const auto nearBest = [&](std::size_t i) {
         return list[i].perMillionTokensUsd <=
                list[best].perMillionTokensUsd * (1 + kCloseCall) * (1 + kNegligible);
+    };
+    const auto close = [&](std::size_t i) {
+        if (!nearBest(i))
+            return false;
+        if (i == best)
+            return true;
+        const std::optional<RankingFlip> flip = rankingFlip(list[i], list[best]);
+        return flip && flip->commMultiple > 1 && flip->commMultiple <= kPlausibleCommGrowth;
     };
     double widest = 0;
     for (std::size_t i = 0; i < list.size(); ++i)
@@ -311,7 +328,7 @@ std::size_t verdictOnCostPerToken(FabricVerdict& v, const std::vector<FabricOutc
                      " more bus bandwidth for a workload that communicates more" + beyond;
     std::vector<std::string> tied;
     for (std::size_t i = 0; i < list.size(); ++i)
-        if (i != r && close(i))
+        if (i != r && nearBest(i))
             tied.push_back(list[i].fabricName);
     if (!tied.empty()) {
         std::string names;
@@ -365,7 +382,7 @@ std::size_t verdictOnCostPerToken(FabricVerdict& v, const std::vector<FabricOutc
             v.reasons.push_back("Its " + usd(p.premiumUsd) + " fabric premium over " +
                                 list[b].fabricName + " is repaid by the GPU time it saves after " +
                                 grouped(p.days) + " days of training (" + tokens(p.tokens) +
-                                " tokens), " + (p.withinLife ? "well within" : "beyond") + " the " +
+                                " tokens), " + (p.withinLife ? "within" : "beyond") + " the " +
                                 grouped(w.lifeHours / kHoursPerDay) + "-day life costed.");
         }
     } else if (list.size() > 1) {
