@@ -25,8 +25,8 @@ public:
     BackgroundLoad(const BackgroundLoad&) = delete;
     BackgroundLoad& operator=(const BackgroundLoad&) = delete;
 
-    /// Sets every child spinning.
-    void start();
+    /// Sets every child spinning; false (errno set) when they cannot be reached.
+    bool start();
     /// Kills and reaps every child; later calls do nothing.
     void stop();
     int processes() const { return static_cast<int>(m_children.size()); }

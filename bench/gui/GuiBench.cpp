@@ -34,7 +34,9 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -246,19 +248,23 @@ int main(int argc, char** argv) {
     // window is still being shown and laid out for the first time (a one-off 30 ms on
     // the smallest sample), which is opening the design, not editing it.
     bool started = false;
-    QObject::connect(window.dashboard(), &fabriclab::views::ResultsDashboard::chartsShown, &app,
-                     [&] {
-                         if (!started) {
-                             started = true;
-                             QTimer::singleShot(kLookMs, &app, [&] {
-                                 load->start();
-                                 bench.stalls.start();
-                                 bench.edit();
-                             });
-                             return;
-                         }
-                         bench.resultShown();
-                     });
+    QObject::connect(
+        window.dashboard(), &fabriclab::views::ResultsDashboard::chartsShown, &app, [&] {
+            if (!started) {
+                started = true;
+                QTimer::singleShot(kLookMs, &app, [&] {
+                    if (!load->start()) {
+                        const QString why = QString::fromLocal8Bit(std::strerror(errno));
+                        bench.refused(QStringLiteral("cannot start the background load: ") + why);
+                        return;
+                    }
+                    bench.stalls.start();
+                    bench.edit();
+                });
+                return;
+            }
+            bench.resultShown();
+        });
     QTimer::singleShot(kTimeoutMs, &app, [] { QCoreApplication::exit(3); });
     controller.run();
     const int status = QApplication::exec();
