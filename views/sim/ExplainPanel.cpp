@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/sim/ExplainPanel.hpp"
 
+#include "views/sim/EnginePool.hpp"
+
 #include "model/catalog/Catalog.hpp"
 #include "model/design/Failures.hpp"
 #include "model/sim/Playback.hpp"
@@ -132,8 +134,12 @@ void ExplainPanel::showResult(const RunResultPtr& result) {
     }
     m_result = result;
     m_reasonsFor = result;
-    m_reasonWatcher.setFuture(QtConcurrent::run(
-        [result] { return model::explainSlowdown(*result->design, result->report); }));
+    // On the engine's threads: on Qt's global pool a 16K-GPU explanation (seconds) made the
+    // painter's parallel fills, and so the GUI thread, wait for it.
+    m_reasonWatcher.setFuture(QtConcurrent::run(&enginePool(), [result] {
+        enterEngineThread();
+        return model::explainSlowdown(*result->design, result->report);
+    }));
     explainSelection();
 }
 
@@ -183,8 +189,10 @@ void ExplainPanel::explainSelection() {
     }
     m_title->setText(tr("Working out who loads it…"));
     m_selectionFor = m_result;
-    m_selectionWatcher.setFuture(
-        QtConcurrent::run([result = m_result, links] { return explain(result, links); }));
+    m_selectionWatcher.setFuture(QtConcurrent::run(&enginePool(), [result = m_result, links] {
+        enterEngineThread();
+        return explain(result, links);
+    }));
 }
 
 void ExplainPanel::waitForExplanations() {
