@@ -68,13 +68,6 @@ std::string gbps(double value) {
     return fixed(value, value < 100 ? 1 : 0) + " GB/s";
 }
 
-/// Dollars per million tokens: a fraction of a dollar on small clusters, where cents would
-/// show two fabrics 1% apart as equal.
-std::string perMillion(double usd) {
-    std::string text = "$";
-    return text.append(fixed(usd, usd < 1 ? 3 : 2));
-}
-
 /// "2.4 trillion", "310 billion": token counts as people say them.
 std::string tokens(double count) {
     const auto scaled = [](double v, const char* unit) {
@@ -317,15 +310,16 @@ std::size_t verdictOnCostPerToken(FabricVerdict& v, const std::vector<FabricOutc
         v.extrapolation ? " (an extrapolation beyond the published measurements)." : ".";
     if (r == best)
         v.headline = "Choose " + w.fabricName + ": the lowest cost per trained token over the " +
-                     "cluster's life, " + perMillion(w.perMillionTokensUsd) +
+                     "cluster's life, " + usdPerMillionTokens(w.perMillionTokensUsd) +
                      " per million tokens" + beyond;
     else
-        v.headline = "Choose " + w.fabricName + ": within " + percent(kCloseCall) +
-                     " of the lowest cost per trained token (" + perMillion(w.perMillionTokensUsd) +
-                     " against " + list[best].fabricName + "'s " +
-                     perMillion(list[best].perMillionTokensUsd) + " per million tokens), with " +
-                     percent(w.busBwGBps / list[best].busBwGBps - 1) +
-                     " more bus bandwidth for a workload that communicates more" + beyond;
+        v.headline =
+            "Choose " + w.fabricName + ": within " + percent(kCloseCall) +
+            " of the lowest cost per trained token (" + usdPerMillionTokens(w.perMillionTokensUsd) +
+            " against " + list[best].fabricName + "'s " +
+            usdPerMillionTokens(list[best].perMillionTokensUsd) + " per million tokens), with " +
+            percent(w.busBwGBps / list[best].busBwGBps - 1) +
+            " more bus bandwidth for a workload that communicates more" + beyond;
     std::vector<std::string> tied;
     for (std::size_t i = 0; i < list.size(); ++i)
         if (i != r && nearBest(i))
@@ -343,7 +337,7 @@ std::size_t verdictOnCostPerToken(FabricVerdict& v, const std::vector<FabricOutc
     v.reasons.push_back(commSentence(w));
     for (std::size_t i = 0; i < list.size(); ++i) {
         const FabricOutcome& o = list[i];
-        std::string line = o.fabricName + ": " + perMillion(o.perMillionTokensUsd) +
+        std::string line = o.fabricName + ": " + usdPerMillionTokens(o.perMillionTokensUsd) +
                            " per million tokens, " + usd(o.lifetimeUsd) + " " + o.pricing + ", " +
                            tokens(o.tokensPerSecond * o.lifeHours * kSecondsPerHour) +
                            " tokens trained";
@@ -500,7 +494,7 @@ FabricVerdict fabricVerdict(const std::vector<FabricOutcome>& outcomes,
         v.baselineId = o.fabricId;
         v.headline = o.fabricName + " is the only fabric in the comparison.";
         if (workload && priced)
-            v.reasons.push_back("It trains at " + perMillion(o.perMillionTokensUsd) +
+            v.reasons.push_back("It trains at " + usdPerMillionTokens(o.perMillionTokensUsd) +
                                 " per million tokens, " + usd(o.lifetimeUsd) + " " + o.pricing +
                                 ".");
         else if (o.busBwGBps > 0)

@@ -43,4 +43,9 @@ std::string usdCents(double value) {
     return text;
 }
 
+std::string usdPerMillionTokens(double value) {
+    std::string text = "$";
+    return text.append(fixed(value, value < 1 ? 3 : 2));
+}
+
 } // namespace fabriclab::model

@@ -17,5 +17,8 @@ std::string fixed(double value, int decimals);
 std::string usd(double value);
 /// Dollars and cents, rounded to the cent first: 2.999 -> "$3.00".
 std::string usdCents(double value);
+/// A price per million tokens: three decimals under a dollar, where cents would show two
+/// fabrics 1% apart as equal ("$0.589"), two above ("$3.65").
+std::string usdPerMillionTokens(double value);
 
 } // namespace fabriclab::model

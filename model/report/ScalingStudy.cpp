@@ -168,17 +168,13 @@ void weighBreakEven(ScalingStudy& study) {
                          "cannot be weighed by cost per trained token.";
             return;
         }
-    const auto perMillion = [](double usd) {
-        std::string text = "$";
-        return text.append(fixed(usd, usd < 1 ? 3 : 2));
-    };
     for (std::size_t i = 0; i < sizes; ++i)
         if (faster[i].perMillionTokensUsd < cheaper[i].perMillionTokensUsd) {
             study.breakEvenGpus = faster[i].gpus;
             study.note = "From " + grouped(faster[i].gpus) + " GPUs " + study.fasterId +
                          " costs less per trained token over the cluster's life (" +
-                         perMillion(faster[i].perMillionTokensUsd) + " against " +
-                         perMillion(cheaper[i].perMillionTokensUsd) +
+                         usdPerMillionTokens(faster[i].perMillionTokensUsd) + " against " +
+                         usdPerMillionTokens(cheaper[i].perMillionTokensUsd) +
                          " per million tokens): the GPU time it saves repays its " +
                          usd(faster[i].capexUsd - cheaper[i].capexUsd) + " capex premium over " +
                          study.cheaperId + ".";
@@ -198,8 +194,9 @@ void weighBreakEven(ScalingStudy& study) {
     study.note = "From " + range + " " + study.fasterId +
                  " trains faster but costs more per trained token over the cluster's life than " +
                  study.cheaperId + " (at " + grouped(last.gpus) +
-                 " GPUs: " + perMillion(last.perMillionTokensUsd) + " against " +
-                 perMillion(cheaper[sizes - 1].perMillionTokensUsd) + " per million tokens).";
+                 " GPUs: " + usdPerMillionTokens(last.perMillionTokensUsd) + " against " +
+                 usdPerMillionTokens(cheaper[sizes - 1].perMillionTokensUsd) +
+                 " per million tokens).";
 }
 
 } // namespace fabriclab::model
