@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// fabriclab-gui-bench DESIGN [--edits N] [--background-load N] [--edit-on-gui-thread] [--json]:
+// fabriclab-gui-bench DESIGN [--edits N] [--background-load N] [--edit-on-gui-thread]
+//                     [--trace-slow MS] [--json]:
 // opens DESIGN in the real main window (offscreen unless a platform is set), waits for its first
 // results, then makes N edits as a user would, alternating the leaf oversubscription (1:1 <-> 2:1)
 // and the fabric (the design's <-> a second one, --fabric or one that routes alike), each
@@ -10,11 +11,13 @@
 // of that very revision are shown. A fine timer measures the longest time the GUI thread stayed
 // away from its event loop during the edits (guiStallMsMax); --background-load N keeps N other
 // processes busy on the cores meanwhile. Panning is timed afterwards, on its own and unloaded
-// (pan* keys, expandAllMs).
+// (pan* keys, expandAllMs). --trace-slow MS lists the events the GUI thread took longer than MS
+// over during the edits, receiver and owning panel named: the profile behind a stall.
 #include "app/ProcessMemory.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/SimulationActions.hpp"
 #include "bench/gui/BackgroundLoad.hpp"
+#include "bench/gui/EventTrace.hpp"
 #include "bench/gui/PanTiming.hpp"
 #include "bench/gui/StallMonitor.hpp"
 #include "model/catalog/Catalog.hpp"
@@ -135,6 +138,7 @@ struct Bench {
             QTimer::singleShot(kLookMs, qApp, [this] {
                 // The edits end here: what follows (panning) is timed on its own, unloaded.
                 stalls.stop();
+                static_cast<fabriclab::bench::TracingApplication*>(qApp)->stopTracing();
                 load.stop();
                 QCoreApplication::exit(0);
             });
@@ -170,7 +174,7 @@ int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     Q_INIT_RESOURCE(fabriclab);
-    QApplication app(argc, argv);
+    fabriclab::bench::TracingApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("FabricLab-bench"));
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -192,6 +196,10 @@ int main(int argc, char** argv) {
                       QStringLiteral("The fabric the odd edits switch to (default: another "
                                      "fabric with the same routing as the design's)."),
                       QStringLiteral("id")});
+    parser.addOption({QStringLiteral("trace-slow"),
+                      QStringLiteral("List the events the GUI thread spent longer than ms on "
+                                     "during the edits (slowEvents), slowest first."),
+                      QStringLiteral("ms")});
     parser.process(app);
     bool ok = false;
     const int edits = parser.value(QStringLiteral("edits")).toInt(&ok);
@@ -235,6 +243,12 @@ int main(int argc, char** argv) {
         return 2;
     }
     const bool onGuiThread = parser.isSet(QStringLiteral("edit-on-gui-thread"));
+    const bool tracing = parser.isSet(QStringLiteral("trace-slow"));
+    const double traceMs = parser.value(QStringLiteral("trace-slow")).toDouble(&ok);
+    if (tracing && (!ok || !(traceMs > 0))) {
+        std::fprintf(stderr, "fabriclab-gui-bench: --trace-slow needs a time in ms > 0\n");
+        return 2;
+    }
     Bench bench(document, controller, edits, other, *load, onGuiThread);
     // Connected after the window's views and the controller: a run asked for here is for
     // the new design's revision.
@@ -259,6 +273,8 @@ int main(int argc, char** argv) {
                         return;
                     }
                     bench.stalls.start();
+                    if (tracing)
+                        app.startTracing(traceMs);
                     bench.edit();
                 });
                 return;
@@ -298,7 +314,7 @@ int main(int argc, char** argv) {
     QJsonArray each;
     for (const double ms : bench.editToResultsMs)
         each.append(ms);
-    const QJsonObject report{
+    QJsonObject report{
         {QStringLiteral("design"), parser.positionalArguments().front()},
         {QStringLiteral("gpus"), document.topology().gpuCount()},
         {QStringLiteral("edits"), edits},
@@ -316,6 +332,10 @@ int main(int argc, char** argv) {
         {QStringLiteral("panExpandedFrameMsMax"), expanded.maxMs},
         {QStringLiteral("expandAllMs"), expandAllMs},
         {QStringLiteral("panStallMsMax"), std::max({opened.maxMs, expandAllMs, expanded.maxMs})}};
+    constexpr int kSlowEventsListed = 25;
+    const QJsonArray slowEvents = app.slowest(kSlowEventsListed);
+    if (tracing)
+        report[QStringLiteral("slowEvents")] = slowEvents;
     if (parser.isSet(QStringLiteral("json")))
         std::printf("%s\n", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());
     else
@@ -325,5 +345,15 @@ int main(int argc, char** argv) {
                     median(bench.editToResultsMs), worst, bench.stalls.longestStallMs(),
                     busy > 0 ? qPrintable(QStringLiteral(" with %1 busy processes").arg(busy)) : "",
                     opened.medianMs, expanded.medianMs, expandAllMs);
+    if (tracing && !parser.isSet(QStringLiteral("json")))
+        for (const auto& slow : slowEvents) {
+            const QJsonObject event = slow.toObject();
+            std::printf("%8.1f ms (%5.1f ms CPU) %*s%s to %s\n",
+                        event[QStringLiteral("ms")].toDouble(),
+                        event[QStringLiteral("cpuMs")].toDouble(),
+                        2 * event[QStringLiteral("depth")].toInt(), "",
+                        qPrintable(event[QStringLiteral("event")].toString()),
+                        qPrintable(event[QStringLiteral("receiver")].toString()));
+        }
     return 0;
 }

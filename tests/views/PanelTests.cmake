@@ -9,7 +9,8 @@ set_tests_properties(tst_PropertyTableModel tst_FabricPanel tst_GenerateDialog
   PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
 fabriclab_add_test(tst_StatusFigures tst_StatusFigures.cpp LIBS fabriclab::views)
 fabriclab_add_test(tst_DesignAnalyzer tst_DesignAnalyzer.cpp LIBS fabriclab::views)
-set_tests_properties(tst_StatusFigures tst_DesignAnalyzer
+fabriclab_add_test(tst_DesignFacts tst_DesignFacts.cpp LIBS fabriclab::views)
+set_tests_properties(tst_StatusFigures tst_DesignAnalyzer tst_DesignFacts
   PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
 fabriclab_add_test(tst_ComparePanel tst_ComparePanel.cpp LIBS fabriclab::views)
 set_tests_properties(tst_ComparePanel PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")

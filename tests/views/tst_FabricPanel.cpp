@@ -10,6 +10,7 @@
 #include "model/io/DesignFile.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/FabricPanel.hpp"
+#include "views/sim/DesignFacts.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -33,6 +34,15 @@ const char* const kRailOnly = FABRICLAB_SOURCE_DIR "/samples/rail-only-512gpu-ib
 
 std::string snapshot(const TopologyDocument& document) {
     return fabriclab::model::serializeDesign(document.design());
+}
+
+/// Waits as a user would for what the panel does off the GUI thread: the regenerations
+/// asked for applied (or refused) and the design's facts (its worst leaf) worked out.
+bool settled(TopologyDocument& document) {
+    if (!QTest::qWaitFor([&] { return document.pendingBuilds() == 0; }))
+        return false;
+    fabriclab::views::DesignFacts::of(document).awaitCurrent();
+    return true;
 }
 
 /// Slider position of a ratio: 1:1 to 8:1 in steps of 0.5.
@@ -107,6 +117,7 @@ void tst_FabricPanel::dragRegeneratesAsOneStep() {
                  qPrintable(preview->text()));
     QCOMPARE(document.undoStack()->count(), 0);
     slider->setSliderDown(false); // the release
+    QVERIFY(settled(document));
 
     QCOMPARE(document.undoStack()->count(), 1);
     QCOMPARE(document.design().generator->oversubscription, ratio);
@@ -154,6 +165,7 @@ void tst_FabricPanel::fabricPickRegeneratesAsOneStep() {
     const int xdr = picker->findData(QStringLiteral("ib-xdr"));
     picker->setCurrentIndex(xdr);
     Q_EMIT picker->activated(xdr);
+    QVERIFY(settled(document));
     QCOMPARE(document.undoStack()->count(), 1);
     QVERIFY(document.undoStack()->text(0).startsWith(QStringLiteral("Change fabric to")));
     QCOMPARE(document.design().fabric.spec.id, std::string("ib-xdr"));
@@ -182,10 +194,12 @@ void tst_FabricPanel::sharpIsAnUndoableOptIn() {
     const int ndr = picker->findData(QStringLiteral("ib-ndr"));
     picker->setCurrentIndex(ndr);
     Q_EMIT picker->activated(ndr);
+    QVERIFY(settled(document));
     QVERIFY(sharp->isEnabled());
     QVERIFY(!document.design().sharp);
 
     sharp->click();
+    QVERIFY(settled(document));
     QVERIFY(document.design().sharp);
     QCOMPARE(document.undoStack()->count(), 2);
     QCOMPARE(document.undoStack()->text(1), QStringLiteral("Turn SHARP on"));
@@ -218,6 +232,7 @@ void tst_FabricPanel::refusedFabricChangesNothing() {
     const int hdr = picker->findData(QStringLiteral("ib-hdr"));
     picker->setCurrentIndex(hdr);
     Q_EMIT picker->activated(hdr);
+    QVERIFY(settled(document));
     QCOMPARE(document.undoStack()->count(), 0);
     QCOMPARE(snapshot(document), before);
     QVERIFY(!refusal->isHidden());
@@ -234,12 +249,14 @@ void tst_FabricPanel::handDrawnDesignOnlySwapsTheFabric() {
     FabricPanel panel(document);
     auto* slider = panel.findChild<QSlider*>(QStringLiteral("oversubscriptionSlider"));
     auto* picker = panel.findChild<QComboBox*>(QStringLiteral("fabricPicker"));
+    QVERIFY(settled(document));
     QVERIFY(!slider->isEnabled());
     QVERIFY(slider->toolTip().contains(QStringLiteral("by hand")));
 
     const int ndr = picker->findData(QStringLiteral("ib-ndr"));
     picker->setCurrentIndex(ndr);
     Q_EMIT picker->activated(ndr);
+    QVERIFY(settled(document));
     QCOMPARE(document.undoStack()->count(), 1);
     QCOMPARE(document.design().fabric.spec.id, std::string("ib-ndr"));
     QCOMPARE(document.topology().nodes().size(), nodes);
@@ -296,6 +313,7 @@ void tst_FabricPanel::sliderShowsEachOpenedDesign() {
         document.newDesign();
     else
         document.load(second);
+    QVERIFY(settled(document));
 
     QCOMPARE(slider->value(), position(ratio));
     QCOMPARE(slider->isEnabled(), enabled);
@@ -312,6 +330,7 @@ void tst_FabricPanel::handDrawnRatioFollowsItsCabling() {
     FabricPanel panel(document);
     auto* slider = panel.findChild<QSlider*>(QStringLiteral("oversubscriptionSlider"));
     auto* ratioLabel = panel.findChild<QLabel*>(QStringLiteral("ratioLabel"));
+    QVERIFY(settled(document));
     QCOMPARE(ratioLabel->text(), QStringLiteral("2:1"));
 
     // Two more 400G uplinks per leaf: 1,600 down : 1,600 up -> 1:1.
@@ -320,6 +339,7 @@ void tst_FabricPanel::handDrawnRatioFollowsItsCabling() {
     for (const char* leaf : {"leaf-1", "leaf-2"})
         for (int cable = 0; cable < 2; ++cable)
             QVERIFY(document.connect(*topology.findNode(leaf), spine));
+    QVERIFY(settled(document));
     QCOMPARE(ratioLabel->text(), QStringLiteral("1:1"));
     QCOMPARE(slider->value(), position(1.0));
     QVERIFY(!slider->isEnabled());
@@ -327,6 +347,7 @@ void tst_FabricPanel::handDrawnRatioFollowsItsCabling() {
     // Undo puts the cabling back, and the ratio with it.
     while (document.undoStack()->canUndo())
         document.undoStack()->undo();
+    QVERIFY(settled(document));
     QCOMPARE(ratioLabel->text(), QStringLiteral("2:1"));
     QCOMPARE(slider->value(), position(2.0));
 }
@@ -352,6 +373,7 @@ void tst_FabricPanel::ratioShownIsTheOneBuilt() {
     auto* ratio = panel.findChild<QLabel*>(QStringLiteral("ratioLabel"));
     auto* slider = panel.findChild<QSlider*>(QStringLiteral("oversubscriptionSlider"));
     QVERIFY(ratio && slider);
+    QVERIFY(settled(document));
     QCOMPARE(ratio->text(), QStringLiteral("2.67:1"));
     QCOMPARE(slider->value(), position(3.0)); // the slider stays where it was asked
     // Why, in words on the panel and in the tooltip: the ratio asked, the leaf, its cables.
@@ -368,6 +390,7 @@ void tst_FabricPanel::ratioShownIsTheOneBuilt() {
     TopologyDocument exact(Catalog::builtin());
     exact.load(QString::fromUtf8(kGenerated2to1));
     FabricPanel other(exact);
+    QVERIFY(settled(exact));
     QCOMPARE(other.findChild<QLabel*>(QStringLiteral("ratioLabel"))->text(), QStringLiteral("2:1"));
     for (const QLabel* label : other.findChildren<QLabel*>())
         QVERIFY(!(label->isVisibleTo(&other) && label->text().contains("whole cables")));

@@ -7,6 +7,7 @@
 #include "model/io/DesignFile.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/FailurePanel.hpp"
+#include "views/sim/DesignFacts.hpp"
 
 #include <QListWidget>
 #include <QPushButton>
@@ -36,6 +37,19 @@ QPushButton* button(FailurePanel& panel, const char* name) {
     return panel.findChild<QPushButton*>(QString::fromLatin1(name));
 }
 
+/// What each scenario would fail is worked out off the GUI thread after every change; a
+/// user sees the buttons a moment later. Waits for that moment.
+void settle(TopologyDocument& document) {
+    fabriclab::views::DesignFacts::of(document).awaitCurrent();
+}
+
+/// Presses a scenario's button once the panel has worked out what it would fail.
+void press(FailurePanel& panel, TopologyDocument& document, const char* name) {
+    settle(document);
+    QTest::mouseClick(button(panel, name), Qt::LeftButton);
+    settle(document);
+}
+
 } // namespace
 
 class tst_FailurePanel : public QObject {
@@ -56,21 +70,21 @@ void tst_FailurePanel::scenariosAddUpAndUndo() {
     QCOMPARE(list->count(), 0);
     QVERIFY(!button(panel, "restoreAll")->isEnabled());
 
-    QTest::mouseClick(button(panel, "loseSpine"), Qt::LeftButton);
+    press(panel, document, "loseSpine");
     QCOMPARE(document.design().failures.size(), std::size_t{1});
     QCOMPARE(document.design().failures[0].element, std::string("spine-1"));
     QCOMPARE(list->item(0)->text(), QStringLiteral("spine-1 down"));
     // Pressed again, nothing new fails and no empty undo step is made.
     const int steps = document.undoStack()->count();
-    QTest::mouseClick(button(panel, "loseSpine"), Qt::LeftButton);
+    press(panel, document, "loseSpine");
     QCOMPARE(document.undoStack()->count(), steps);
 
-    QTest::mouseClick(button(panel, "loseRail"), Qt::LeftButton);
+    press(panel, document, "loseRail");
     QCOMPARE(document.design().failures[1].element, std::string("rail-1"));
 
     // 5% of 512 cables: a binomial draw, 25.6 expected with a standard deviation of 4.9;
     // 3 deviations either side bounds it (the draw is fixed by the seed, so this is stable).
-    QTest::mouseClick(button(panel, "loseLinks"), Qt::LeftButton);
+    press(panel, document, "loseLinks");
     int cables = 0;
     for (std::size_t i = 2; i < document.design().failures.size(); ++i) {
         const auto& f = document.design().failures[i];
@@ -116,6 +130,7 @@ void tst_FailurePanel::offersOnlyWhatTheDesignHas() {
     TopologyDocument document(Catalog::builtin());
     document.load(QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/%1.fabric.json").arg(sample));
     FailurePanel panel(document);
+    settle(document);
     // A 5% draw over a handful of cables (the hand-drawn design's four) can pick none: then
     // it is not offered either. The draw is the one a press would make.
     const auto drawsSome = [&] {
@@ -140,7 +155,7 @@ void tst_FailurePanel::offersOnlyWhatTheDesignHas() {
     for (const char* name : {"loseSpine", "loseRail", "loseLinks"}) {
         const bool enabled = button(panel, name)->isEnabled();
         offered += enabled ? 1 : 0;
-        QTest::mouseClick(button(panel, name), Qt::LeftButton);
+        press(panel, document, name);
         QCOMPARE(document.undoStack()->count(), offered);
     }
     // Once the spine is down, losing "one spine" again has nothing new to fail.

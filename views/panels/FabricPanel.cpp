@@ -7,6 +7,7 @@
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
 #include "views/panels/DesignRegeneration.hpp"
+#include "views/sim/DesignFacts.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace fabriclab::views {
 namespace {
@@ -158,15 +160,17 @@ FabricPanel::FabricPanel(TopologyDocument& document, QWidget* parent)
     connect(m_slider, &QSlider::sliderReleased, this, &FabricPanel::commitRatio);
     connect(&m_candidates, &GeneratorPreview::ready, this, &FabricPanel::showPreview);
     connect(&m_document, &TopologyDocument::designReset, this, &FabricPanel::syncFromDocument);
-    connect(&m_document, &TopologyDocument::changed, this, [this] {
-        m_now.reset();
-        // A drawn design's ratio follows its cabling, so every edit can move it; so can an
-        // edit of a generated design's cables.
+    connect(&m_document, &TopologyDocument::designBuildRefused, this, &FabricPanel::buildRefused);
+    // The worst leaf is measured off the GUI thread, once per change (a pass over every
+    // cable): a drawn design's ratio follows its cabling, so every edit can move it; so can
+    // an edit of a generated design's cables.
+    connect(&DesignFacts::of(m_document), &DesignFacts::ready, this, [this] {
         if (!rebuildsAtARatio())
             showMeasuredRatio();
         else if (!m_slider->isSliderDown() && !m_commit.isActive())
             showBuiltRatio();
     });
+    connect(&m_document, &TopologyDocument::changed, this, [this] { m_now.reset(); });
     syncFromDocument();
 }
 
@@ -219,7 +223,11 @@ void FabricPanel::syncFromDocument() {
 
 void FabricPanel::showBuiltRatio() {
     const double asked = m_document.design().generator->oversubscription;
-    const auto built = model::worstLeaf(m_document.topology());
+    // Until the design's facts are in, the ratio asked: the generator builds it or the
+    // nearest it can, and the note follows a moment later if they differ.
+    const DesignFactsResult* facts = DesignFacts::of(m_document).current();
+    const std::optional<model::LeafRatio> built =
+        facts ? facts->worstLeaf : std::optional<model::LeafRatio>();
     const QString how = tr("Leaf downlink : uplink bandwidth. Release to rebuild the fabric.");
     // Compared as shown: 2.666… and 2.67 are the same ratio to the reader.
     if (!built || ratioText(built->ratio) == ratioText(asked)) {
@@ -238,11 +246,15 @@ void FabricPanel::showBuiltRatio() {
 
 void FabricPanel::showMeasuredRatio() {
     m_builtNote->hide();
+    const DesignFactsResult* facts = DesignFacts::of(m_document).current();
+    if (!facts)
+        return; // being measured: ready() comes back here
     // What the design has, not what the slider last showed for another design.
-    const auto measured = model::leafOversubscription(m_document.topology());
+    const bool measured = facts->worstLeaf.has_value();
+    const double ratio = measured ? facts->worstLeaf->ratio : kMinRatio;
     const QSignalBlocker blockSlider(m_slider);
-    m_slider->setValue(positionOf(std::clamp(measured.value_or(kMinRatio), kMinRatio, kMaxRatio)));
-    m_ratio->setText(measured ? ratioText(*measured) : QStringLiteral("—"));
+    m_slider->setValue(positionOf(std::clamp(ratio, kMinRatio, kMaxRatio)));
+    m_ratio->setText(measured ? ratioText(ratio) : QStringLiteral("—"));
     const QString why =
         m_document.design().generator
             ? tr("A rail-only fabric has no uplinks, so there is no oversubscription to "
@@ -251,7 +263,7 @@ void FabricPanel::showMeasuredRatio() {
                  "oversubscription. Use Generate… to replace it with a generated one.");
     m_slider->setToolTip(
         measured ? tr("%1 is the worst leaf's downlink : uplink bandwidth, as cabled. %2")
-                       .arg(ratioText(*measured), why)
+                       .arg(ratioText(ratio), why)
                  : tr("No leaf with uplinks to measure. %1").arg(why));
     m_ratio->setToolTip(m_slider->toolTip());
 }
@@ -296,9 +308,14 @@ void FabricPanel::describeFabric() {
 void FabricPanel::sharpToggled(bool on) {
     if (m_document.design().sharp == on)
         return;
-    model::Design design = m_document.design();
-    design.sharp = on;
-    m_document.replaceDesign(std::move(design), on ? tr("Turn SHARP on") : tr("Turn SHARP off"));
+    // Copied on the builder's thread: a 16K-GPU design is milliseconds to copy.
+    m_document.replaceDesignLater(
+        [on](const model::Design& current) {
+            model::Design design = current;
+            design.sharp = on;
+            return design;
+        },
+        on ? tr("Turn SHARP on") : tr("Turn SHARP off"));
 }
 
 void FabricPanel::showRefusal(const QString& text) {
@@ -314,14 +331,12 @@ void FabricPanel::fabricPicked(int index) {
         syncFromDocument();
         return;
     }
-    DesignRegeneration result = DesignRegeneration::withFabric(design, *fabric);
     const QString name = QString::fromStdString(fabric->name);
-    if (!result.accepted()) {
-        syncFromDocument();
-        showRefusal(tr("Cannot rebuild this design on %1: %2").arg(name, result.refusal));
-        return;
-    }
-    m_document.replaceDesign(std::move(*result.design), tr("Change fabric to %1").arg(name));
+    rebuildLater(
+        [chosen = *fabric](const model::Design& current) {
+            return DesignRegeneration::withFabric(current, chosen);
+        },
+        tr("Change fabric to %1").arg(name), tr("Cannot rebuild this design on %1").arg(name));
 }
 
 void FabricPanel::sliderMoved(int position) {
@@ -354,7 +369,7 @@ void FabricPanel::showPreview(const GeneratorPreview::Outcome& outcome) {
     if (outcome.summary) {
         if (!m_now) {
             m_now = TopologySummary::of(design.topology);
-            m_nowRatio = builtText(model::worstLeaf(design.topology));
+            m_nowRatio = builtText(DesignFacts::of(m_document).awaitCurrent().worstLeaf);
         }
         // What the candidate builds, which whole cables can leave off the ratio asked.
         const QString next = builtText(outcome.leafRatio);
@@ -379,14 +394,33 @@ void FabricPanel::commitRatio() {
         syncFromDocument(); // back where it started: nothing to undo
         return;
     }
-    DesignRegeneration result = DesignRegeneration::withOversubscription(design, ratio);
-    if (!result.accepted()) {
-        syncFromDocument();
-        showRefusal(tr("Cannot rebuild at %1: %2").arg(ratioText(ratio), result.refusal));
-        return;
-    }
-    m_document.replaceDesign(std::move(*result.design),
-                             tr("Oversubscription %1").arg(ratioText(ratio)));
+    rebuildLater(
+        [ratio](const model::Design& current) {
+            return DesignRegeneration::withOversubscription(current, ratio);
+        },
+        tr("Oversubscription %1").arg(ratioText(ratio)),
+        tr("Cannot rebuild at %1").arg(ratioText(ratio)));
+}
+
+void FabricPanel::rebuildLater(std::function<DesignRegeneration(const model::Design&)> rebuild,
+                               const QString& step, const QString& refusal) {
+    m_refusalOf.insert(step, refusal);
+    m_document.replaceDesignLater(
+        [rebuild = std::move(rebuild)](const model::Design& current) {
+            DesignRegeneration regenerated = rebuild(current);
+            if (!regenerated.accepted())
+                throw std::invalid_argument(regenerated.refusal.toStdString());
+            return std::move(*regenerated.design);
+        },
+        step);
+}
+
+void FabricPanel::buildRefused(const QString& step, const QString& why) {
+    if (!m_refusalOf.contains(step))
+        return; // another panel's step
+    const QString refusal = m_refusalOf.take(step);
+    syncFromDocument();
+    showRefusal(QStringLiteral("%1: %2").arg(refusal, why));
 }
 
 } // namespace fabriclab::views

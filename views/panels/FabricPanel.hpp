@@ -2,12 +2,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "views/panels/DesignRegeneration.hpp"
 #include "views/panels/GeneratorPreview.hpp"
 #include "views/panels/TopologySummary.hpp"
 
+#include <QHash>
 #include <QTimer>
 #include <QWidget>
 
+#include <functional>
 #include <optional>
 
 class QCheckBox;
@@ -20,10 +23,10 @@ namespace fabriclab::views {
 class TopologyDocument;
 
 /// The design's fabric and leaf oversubscription. Each gesture is one undo step through
-/// TopologyDocument::replaceDesign: picking a fabric commits at once; the slider shows a
-/// live preview of the regenerated counts while it is dragged (GeneratorPreview, off the
-/// GUI thread, so dragging stays smooth on huge fabrics) and commits on release
-/// (keyboard and wheel steps commit after a short pause). A refusal from the generator
+/// TopologyDocument::replaceDesignLater, rebuilt off the GUI thread: picking a fabric commits at
+/// once; the slider shows a live preview of the regenerated counts while it is dragged
+/// (GeneratorPreview, off the GUI thread, so dragging stays smooth on huge fabrics) and commits on
+/// release (keyboard and wheel steps commit after a short pause). A refusal from the generator
 /// shows in red and changes nothing. A hand-drawn design can change fabric but has no
 /// generator to rebuild at another ratio, so the slider is disabled there and shows the
 /// ratio the design's cabling gives (model::leafOversubscription), its tooltip saying why.
@@ -58,6 +61,11 @@ private:
     bool rebuildsAtARatio() const;
     void commitRatio();
     void showRefusal(const QString& text);
+    /// Regenerates the design on the document's builder thread (tens of ms at 16K GPUs) and
+    /// applies it as the undo step `step`; a refusal is shown as "`refusal`: reason".
+    void rebuildLater(std::function<DesignRegeneration(const model::Design&)> rebuild,
+                      const QString& step, const QString& refusal);
+    void buildRefused(const QString& step, const QString& why);
     void describeFabric();
     void sharpToggled(bool on);
 
@@ -81,6 +89,8 @@ private:
     QLabel* m_refusal;
     /// Keyboard and wheel steps arrive one by one; commit once they pause.
     QTimer m_commit;
+    /// The steps this panel asked the builder for, each with the start of its refusal.
+    QHash<QString, QString> m_refusalOf;
 };
 
 } // namespace fabriclab::views

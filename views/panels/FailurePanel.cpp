@@ -5,6 +5,7 @@
 #include "model/design/Failures.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
+#include "views/sim/DesignFacts.hpp"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -76,14 +77,8 @@ FailurePanel::FailurePanel(TopologyDocument& document, QWidget* parent)
     connect(m_restoreAll, &QPushButton::clicked, this, &FailurePanel::restoreAll);
     connect(m_list, &QListWidget::itemSelectionChanged, this,
             [this] { m_restoreSelected->setEnabled(!m_list->selectedItems().isEmpty()); });
-    // Nodes or links that come or go change what the scenarios can fail.
-    const auto structureChanged = [this] { m_elements.reset(); };
-    connect(&m_document, &TopologyDocument::nodeAdded, this, structureChanged);
-    connect(&m_document, &TopologyDocument::nodeRemoved, this, structureChanged);
-    connect(&m_document, &TopologyDocument::linkAdded, this, structureChanged);
-    connect(&m_document, &TopologyDocument::linkRemoved, this, structureChanged);
-    connect(&m_document, &TopologyDocument::linkChanged, this, structureChanged);
-    connect(&m_document, &TopologyDocument::designReset, this, structureChanged);
+    // What the scenarios would fail is worked out off the GUI thread, once per change.
+    connect(&DesignFacts::of(m_document), &DesignFacts::ready, this, &FailurePanel::offerScenarios);
     connect(&m_document, &TopologyDocument::changed, this, &FailurePanel::syncFromDocument);
     connect(&m_document, &TopologyDocument::designReset, this, &FailurePanel::syncFromDocument);
     syncFromDocument();
@@ -106,14 +101,19 @@ void FailurePanel::syncFromDocument() {
 }
 
 void FailurePanel::offerScenarios() {
+    const DesignFactsResult* facts = DesignFacts::of(m_document).current();
+    if (!facts) {
+        // For a moment after an edit; ready() brings the scenarios back.
+        for (QPushButton* button : {m_loseSpine, m_loseRail, m_loseLinks}) {
+            button->setEnabled(false);
+            button->setToolTip(tr("Working out what this design can lose\u2026"));
+        }
+        return;
+    }
     const model::Topology& topology = m_document.topology();
     const auto& failures = m_document.design().failures;
-    if (!m_elements) {
-        // The same functions a press runs, so what is offered is exactly what a press fails.
-        m_elements = Elements{model::loseOneSpine(topology), model::loseOneRail(topology),
-                              topology.switchCounts(), topology.cableCounts().switchToSwitch()};
-    }
-    const Elements& e = *m_elements;
+    // The same functions a press runs, so what is offered is exactly what a press fails.
+    const DesignFactsResult& e = *facts;
     const auto failed = [&](const std::vector<model::Failure>& scenario) {
         return std::all_of(scenario.begin(), scenario.end(), [&](const model::Failure& f) {
             return std::any_of(failures.begin(), failures.end(),
@@ -122,27 +122,27 @@ void FailurePanel::offerScenarios() {
     };
     m_loseSpine->setText(e.tiers.spine == 0 && e.tiers.core > 0 ? tr("Lose one core")
                                                                 : tr("Lose one spine"));
-    if (e.spine.empty())
+    if (e.loseOneSpine.empty())
         m_loseSpine->setToolTip(tr("This design has no spine or core switch to lose."));
-    else if (failed(e.spine))
+    else if (failed(e.loseOneSpine))
         m_loseSpine->setToolTip(
-            tr("%1 is down already.").arg(QString::fromStdString(e.spine.front().element)));
+            tr("%1 is down already.").arg(QString::fromStdString(e.loseOneSpine.front().element)));
     else
         m_loseSpine->setToolTip(tr("Take %1, the first %2 switch, out of the fabric")
-                                    .arg(QString::fromStdString(e.spine.front().element),
+                                    .arg(QString::fromStdString(e.loseOneSpine.front().element),
                                          e.tiers.spine > 0 ? tr("spine") : tr("core")));
-    m_loseSpine->setEnabled(!e.spine.empty() && !failed(e.spine));
+    m_loseSpine->setEnabled(!e.loseOneSpine.empty() && !failed(e.loseOneSpine));
 
-    if (e.rail.empty())
+    if (e.loseOneRail.empty())
         m_loseRail->setToolTip(tr("This design has no rail leaves to lose: its servers' NICs "
                                   "are not wired rail by rail."));
-    else if (failed(e.rail))
+    else if (failed(e.loseOneRail))
         m_loseRail->setToolTip(
-            tr("%1 is down already.").arg(QString::fromStdString(e.rail.front().element)));
+            tr("%1 is down already.").arg(QString::fromStdString(e.loseOneRail.front().element)));
     else
         m_loseRail->setToolTip(tr("Take every leaf of %1 out: each server loses one NIC")
-                                   .arg(QString::fromStdString(e.rail.front().element)));
-    m_loseRail->setEnabled(!e.rail.empty() && !failed(e.rail));
+                                   .arg(QString::fromStdString(e.loseOneRail.front().element)));
+    m_loseRail->setEnabled(!e.loseOneRail.empty() && !failed(e.loseOneRail));
 
     // A few cables may all escape a 5% draw: there, draw as the press would.
     bool drawsSome = e.switchCables > 0;

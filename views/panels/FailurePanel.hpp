@@ -6,7 +6,6 @@
 
 #include <QWidget>
 
-#include <optional>
 #include <vector>
 
 class QLabel;
@@ -39,16 +38,6 @@ private:
     /// Enables each scenario the design has elements for, with a tooltip saying what it
     /// fails or why it cannot.
     void offerScenarios();
-
-    /// What the scenarios would fail in the design as drawn (its failures aside): worked
-    /// out again only when nodes or links come or go, not on every edit of a 16K-GPU design.
-    struct Elements {
-        std::vector<model::Failure> spine; ///< model::loseOneSpine
-        std::vector<model::Failure> rail;  ///< model::loseOneRail
-        model::TierCounts tiers;
-        long long switchCables = 0; ///< the cables "lose 5% of links" draws from
-    };
-    std::optional<Elements> m_elements;
 
     TopologyDocument& m_document;
     QPushButton* m_loseSpine;

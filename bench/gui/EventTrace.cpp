@@ -1,0 +1,87 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "bench/gui/EventTrace.hpp"
+
+#include <QEvent>
+#include <QJsonObject>
+#include <QMetaEnum>
+
+#include <algorithm>
+#include <ctime>
+
+namespace fabriclab::bench {
+namespace {
+
+QString eventName(QEvent::Type type) {
+    const char* name = QMetaEnum::fromType<QEvent::Type>().valueToKey(type);
+    return name ? QString::fromLatin1(name) : QString::number(type);
+}
+
+/// The nearest FabricLab object holding `object` (itself included): a QLabel or a QTimer
+/// alone does not say which panel was busy. Class names are static, so they outlive a
+/// receiver its handler deletes.
+const char* fabriclabOwner(const QObject* object) {
+    for (; object; object = object->parent())
+        if (const char* name = object->metaObject()->className();
+            QByteArrayView(name).startsWith("fabriclab::"))
+            return name;
+    return nullptr;
+}
+
+/// CPU time of the calling thread, ns: set against wall time it tells work from waiting.
+qint64 threadCpuNs() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<qint64>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+} // namespace
+
+TracingApplication::TracingApplication(int& argc, char** argv) : QApplication(argc, argv) {
+    m_clock.start();
+}
+
+void TracingApplication::startTracing(double thresholdMs) {
+    m_thresholdMs = thresholdMs;
+    m_slow.clear();
+    m_tracing = true;
+}
+
+bool TracingApplication::notify(QObject* receiver, QEvent* event) {
+    if (!m_tracing)
+        return QApplication::notify(receiver, event);
+    // Noted before delivery, without building strings: the handler may delete both.
+    const QEvent::Type type = event->type();
+    const char* className = receiver->metaObject()->className();
+    const char* owner = fabriclabOwner(receiver);
+    const qint64 start = m_clock.nsecsElapsed();
+    const qint64 cpuStart = threadCpuNs();
+    ++m_depth;
+    const bool handled = QApplication::notify(receiver, event);
+    --m_depth;
+    const double ms = static_cast<double>(m_clock.nsecsElapsed() - start) / 1e6;
+    if (ms >= m_thresholdMs) {
+        const double cpuMs = static_cast<double>(threadCpuNs() - cpuStart) / 1e6;
+        QString who = QString::fromLatin1(className);
+        if (owner && owner != className)
+            who += QStringLiteral(" in ") + QString::fromLatin1(owner);
+        m_slow.push_back({ms, cpuMs, m_depth, eventName(type), who});
+    }
+    return handled;
+}
+
+QJsonArray TracingApplication::slowest(int count) const {
+    std::vector<SlowEvent> sorted = m_slow;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const SlowEvent& a, const SlowEvent& b) { return a.ms > b.ms; });
+    QJsonArray out;
+    for (std::size_t i = 0; i < sorted.size() && static_cast<int>(i) < count; ++i)
+        out.append(QJsonObject{{QStringLiteral("ms"), sorted[i].ms},
+                               {QStringLiteral("cpuMs"), sorted[i].cpuMs},
+                               {QStringLiteral("depth"), sorted[i].depth},
+                               {QStringLiteral("event"), sorted[i].event},
+                               {QStringLiteral("receiver"), sorted[i].receiver}});
+    return out;
+}
+
+} // namespace fabriclab::bench

@@ -1,0 +1,46 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QString>
+
+#include <vector>
+
+namespace fabriclab::bench {
+
+/// One event the GUI thread took long over: what it was, who received it, and for how long.
+struct SlowEvent {
+    double ms = 0;    ///< wall-clock time in the handler
+    double cpuMs = 0; ///< of which the GUI thread ran: the rest it was waiting or preempted
+    int depth = 0;    ///< 0 for an event the loop delivered, 1+ for one sent from inside another
+    QString event;    ///< QEvent::Type by name ("MetaCall", "Paint", "LayoutRequest", ...)
+    QString receiver; ///< the receiver's class, then the nearest FabricLab object holding it
+};
+
+/// QApplication that times every event it delivers, so a stall can be put down to the
+/// handler that held the GUI thread: the profile fabriclab-gui-bench prints with
+/// --trace-slow. Off until startTracing(); costs two clock reads per event.
+class TracingApplication : public QApplication {
+public:
+    TracingApplication(int& argc, char** argv);
+
+    /// Records, from now until stopTracing(), every delivery longer than `thresholdMs`.
+    void startTracing(double thresholdMs);
+    void stopTracing() { m_tracing = false; }
+    /// The slowest `count` deliveries seen, longest first, as JSON objects.
+    QJsonArray slowest(int count) const;
+
+    bool notify(QObject* receiver, QEvent* event) override;
+
+private:
+    bool m_tracing = false;
+    double m_thresholdMs = 0;
+    int m_depth = 0;
+    QElapsedTimer m_clock;
+    std::vector<SlowEvent> m_slow;
+};
+
+} // namespace fabriclab::bench
