@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/Theme.hpp"
 
+#include "app/gui/FlatScrollBarStyle.hpp"
+
 #include <QApplication>
 #include <QPalette>
 #include <QSettings>
@@ -46,7 +48,7 @@ const QPalette& platformPalette() {
 
 void applyTheme(Theme theme) {
     (void)platformPalette();
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setStyle(new FlatScrollBarStyle(QStyleFactory::create(QStringLiteral("Fusion"))));
     const bool desktopIsDark = platformPalette().color(QPalette::Window).lightness() < 128;
     const bool dark = theme == Theme::Dark || (theme == Theme::System && desktopIsDark);
     QApplication::setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());

@@ -16,6 +16,7 @@
 #include "app/ProcessMemory.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/SimulationActions.hpp"
+#include "app/gui/Theme.hpp"
 #include "bench/gui/BackgroundLoad.hpp"
 #include "bench/gui/EventTrace.hpp"
 #include "bench/gui/PanTiming.hpp"
@@ -176,6 +177,7 @@ int main(int argc, char** argv) {
     Q_INIT_RESOURCE(fabriclab);
     fabriclab::bench::TracingApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("FabricLab-bench"));
+    fabriclab::app::applyTheme(fabriclab::app::savedTheme()); // the style users get
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Times FabricLab from an edit to its results, as a user sees them."));

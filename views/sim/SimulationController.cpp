@@ -12,6 +12,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
+#include <functional>
 
 namespace fabriclab::views {
 namespace {
@@ -19,9 +20,9 @@ namespace {
 /// The worker: the engine on a snapshot, never the live document.
 void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision,
                  std::shared_ptr<const model::Design> design, const model::Catalog& catalog,
-                 QFuture<SharedBisection::Result> bisection, std::stop_token stop) {
+                 QFuture<SharedBisection::Result> bisection, std::stop_token stop,
+                 const std::function<void(int, QString)>& report) {
     enterEngineThread();
-    promise.setProgressRange(0, 1000);
     auto result = std::make_shared<RunResult>();
     result->revision = revision;
     const auto started = std::chrono::steady_clock::now();
@@ -33,9 +34,8 @@ void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision,
     options.bisectionSeeds = model::interactiveBisectionSeeds(design->topology.serverCount());
     options.stop = stop;
     options.theoretical = [&] { return SharedBisection::await(bisection, stop); };
-    options.progress = [&promise](const model::RunProgress& p) {
-        promise.setProgressValueAndText(
-            p.permille, QString::fromUtf8(p.stage.data(), static_cast<int>(p.stage.size())));
+    options.progress = [&report](const model::RunProgress& p) {
+        report(p.permille, QString::fromUtf8(p.stage.data(), static_cast<int>(p.stage.size())));
     };
     try {
         result->report = model::runDesign(*design, catalog, options);
@@ -61,8 +61,6 @@ SimulationController::SimulationController(TopologyDocument& document, QObject* 
     m_debounce.setInterval(kDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, &SimulationController::start);
     connect(&m_document, &TopologyDocument::changed, this, &SimulationController::edited);
-    connect(&m_watcher, &QFutureWatcher<RunResultPtr>::progressValueChanged, this,
-            [this](int value) { Q_EMIT progress(value, m_watcher.progressText()); });
     connect(&m_watcher, &QFutureWatcher<RunResultPtr>::finished, this,
             &SimulationController::finished);
     m_debounce.start();
@@ -129,10 +127,23 @@ void SimulationController::start() {
     Q_EMIT progress(0, tr("starting"));
     // The snapshot is taken here, on the GUI thread, and shared with the status bar's
     // figures, as is the theoretical bisection; the catalog is immutable.
+    // Progress is posted to this object, not kept in the run's promise: reading a promise's
+    // progress text takes the promise's lock, which the engine's thread (at its lower
+    // priority) could hold while preempted, and the GUI thread waited up to 13 ms for it
+    // with the cores busy. The destructor waits for the run, so `this` outlives the posts.
+    auto report = [this, revision = m_revision](int permille, QString stage) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, revision, permille, stage = std::move(stage)] {
+                if (m_running == revision && m_watcher.isRunning())
+                    Q_EMIT progress(permille, stage);
+            },
+            Qt::QueuedConnection);
+    };
     m_watcher.setFuture(QtConcurrent::run(&enginePool(), runSnapshot, m_revision,
                                           m_document.snapshot(), std::cref(m_document.catalog()),
                                           SharedBisection::of(m_document).current(),
-                                          m_stop.get_token()));
+                                          m_stop.get_token(), std::move(report)));
 }
 
 void SimulationController::finished() {
