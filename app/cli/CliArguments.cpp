@@ -133,6 +133,8 @@ Usage:
   fabriclab-cli validate [--set all|fit|check] [--figures FILE] [--json]
                                                         the published figures FabricLab is held
                                                         to (or your own), against the engine
+  fabriclab-cli bom DESIGN [--csv | --json]             the bill of materials: one row per
+                                                        part, priced, with power and sources
   fabriclab-cli catalog [--json]                        list fabric, GPU and model ids
   fabriclab-cli --help | --version
 
@@ -150,8 +152,9 @@ Options:
                      (efa) is always priced as that cloud rents it
   --seed N           seed for static-ECMP hashing and the bisection traffic permutation (default 1)
   --train-tokens N   token budget for time, GPU-hours and cost to train (default 1e12)
-  --json             machine-readable output: one object (run, validate) or an array
+  --json             machine-readable output: one object (run, validate, bom) or an array
                      (compare, sweep, nccl-tests: one object per size)
+  --csv              bom: RFC 4180 CSV, one row per part and a total row
   --set SET          validate: every figure (all, the default), the fit set (figures a
                      constant was calibrated to) or the check set (figures never tuned to)
   --figures FILE     validate: run the nccl-tests figures in FILE instead of FabricLab's
@@ -197,9 +200,9 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         return parsed;
     }
     if (first != "run" && first != "compare" && first != "sweep" && first != "catalog" &&
-        first != "nccl-tests" && first != "validate")
+        first != "nccl-tests" && first != "validate" && first != "bom")
         throw UsageError("unknown command \"" + first +
-                         "\" (expected run, compare, sweep, nccl-tests, validate or catalog)");
+                         "\" (expected run, compare, sweep, nccl-tests, validate, bom or catalog)");
     const bool ncclTests = first == "nccl-tests";
     parsed.command = first;
 
@@ -215,6 +218,8 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             return parsed;
         } else if (arg == "--json") {
             parsed.json = true;
+        } else if (arg == "--csv" && first == "bom") {
+            parsed.csv = true;
         } else if (arg == "--shard" && first == "sweep") {
             parsed.shard = value();
             try {
@@ -298,6 +303,12 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
     }
     if (parsed.command != "catalog" && parsed.design.empty())
         throw UsageError(parsed.command + " needs a DESIGN file");
+    if (parsed.csv && parsed.json)
+        throw UsageError("--csv and --json: choose one");
+    if (parsed.command == "bom" &&
+        (parsed.fabric || !parsed.fabrics.empty() || !parsed.servers.empty() || parsed.seed ||
+         parsed.trainTokens || parsed.ownership))
+        throw UsageError("bom takes --csv or --json, --prices and --months");
     if (parsed.command == "run" && !parsed.fabrics.empty())
         throw UsageError("run takes --fabric ID; use compare for --fabrics");
     if (parsed.command == "compare" && parsed.fabrics.empty())

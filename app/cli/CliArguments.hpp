@@ -18,8 +18,9 @@ public:
 
 /// The parsed command line of fabriclab-cli.
 struct CliArguments {
-    std::string command; ///< run, compare, sweep, nccl-tests, validate, catalog, help, version
-    std::string design;  ///< path of the design file
+    /// run, compare, sweep, nccl-tests, validate, bom, catalog, help, version
+    std::string command;
+    std::string design;                    ///< path of the design file
     std::optional<std::string> fabric;     ///< run --fabric
     std::vector<std::string> fabrics;      ///< compare/sweep --fabrics
     std::vector<int> servers;              ///< sweep --servers
@@ -29,6 +30,7 @@ struct CliArguments {
     std::optional<std::uint64_t> seed;     ///< --seed: ECMP hashes and traffic permutation
     std::optional<double> trainTokens;     ///< --train-tokens
     bool json = false;
+    bool csv = false;                 ///< bom --csv
     std::optional<std::string> shard; ///< sweep --shard I/N (checked by parseShard)
     bool merge = false;               ///< sweep --merge FILES...
     std::vector<std::string> files;   ///< sweep --merge: the shards' outputs

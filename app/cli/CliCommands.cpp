@@ -7,6 +7,7 @@
 #include "model/io/DesignFile.hpp"
 #include "model/io/JsonCursor.hpp"
 #include "model/io/TextFile.hpp"
+#include "model/report/BillOfMaterials.hpp"
 #include "model/report/FabricComparison.hpp"
 #include "model/report/NcclTests.hpp"
 #include "model/validation/ValidationReport.hpp"
@@ -157,6 +158,18 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
     return render(args, reports, table);
 }
 
+/// `bom`: the design's bill of materials, priced as `run` prices it.
+std::string executeBom(const CliArguments& args, const Catalog& catalog) {
+    const Design design = loadDesign(args.design, catalog);
+    const CostReport cost = estimateCost(design.topology, design.fabric.spec, catalog.prices(),
+                                         CostOptions{args.months});
+    if (args.csv)
+        return bomCsv(cost);
+    if (args.json)
+        return bomJson(cost).dump(2) + "\n";
+    return formatBom(cost);
+}
+
 /// `nccl-tests`: the sizes table of all_reduce_perf and its siblings for the design.
 std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
@@ -228,6 +241,8 @@ std::string executeCommand(const CliArguments& args) {
     try {
         if (args.command == "nccl-tests")
             return executeNcclTests(args, catalog);
+        if (args.command == "bom")
+            return executeBom(args, catalog);
         return executeOnDesign(args, catalog);
     } catch (const JsonError&) {
         throw; // already names the file and the JSON path

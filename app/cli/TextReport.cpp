@@ -187,6 +187,25 @@ std::string formatSweepRows(const std::vector<nlohmann::ordered_json>& rows) {
     return out.str();
 }
 
+std::string formatBom(const CostReport& cost) {
+    std::ostringstream out;
+    std::string tier;
+    for (const BomLine& line : cost.bom) {
+        if (const std::string now(toString(line.tier)); now != tier) {
+            tier = now;
+            out << tier << "\n";
+        }
+        out << "  " << grouped(static_cast<double>(line.quantity)) << " x " << line.role << ": "
+            << line.partName << " (" << line.partClass << ", " << line.partId << ") @ "
+            << usd(line.unitPrice.value) << " = " << usd(line.total().value) << ", "
+            << grouped(line.power().value) << " W\n";
+    }
+    out << "total " << usd(cost.capex.value) << ", " << grouped(cost.power.value) << " W\n";
+    for (const std::string& note : cost.notes)
+        out << "note: " << note << "\n";
+    return out.str();
+}
+
 std::string formatCatalog(const Catalog& catalog) {
     std::ostringstream out;
     out << "fabrics\n";

@@ -23,6 +23,8 @@ std::string formatComparison(const std::vector<model::ComparedFabric>& rows,
 /// A merged sweep's rows (the `run --json` objects with "fabric" and "servers"), with the
 /// simulated figures beside the sizing: bisection delivered, bus bandwidth, step time.
 std::string formatSweepRows(const std::vector<nlohmann::ordered_json>& rows);
+/// `bom`: the bill of materials by tier, each line's quantity, part, price and power.
+std::string formatBom(const model::CostReport& cost);
 /// The ids a design file may name.
 std::string formatCatalog(const model::Catalog& catalog);
 

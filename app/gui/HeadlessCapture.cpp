@@ -4,6 +4,7 @@
 
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/SimulationActions.hpp"
+#include "model/io/Csv.hpp"
 #include "model/report/RunReport.hpp"
 #include "views/canvas/CanvasView.hpp"
 #include "views/canvas/TopologyScene.hpp"
@@ -36,20 +37,16 @@ constexpr int kSettleMs = 900;
 /// A design that takes longer than this to simulate is reported, not waited on forever.
 constexpr int kTimeoutMs = 300'000;
 
-/// The run report as "path,value" rows: the very numbers `fabriclab-cli run --json`
-/// prints, so exported charts can be checked against the CLI.
-void flatten(const nlohmann::ordered_json& json, const QString& path, QStringList& rows) {
+/// The run report as (path, value) records: the very numbers `fabriclab-cli run --json`
+/// prints, so exported charts can be checked against the CLI. Arrays and nulls stay JSON
+/// text, one field each.
+void flatten(const nlohmann::ordered_json& json, const std::string& path, model::CsvWriter& csv) {
     if (json.is_object()) {
         for (const auto& [key, value] : json.items())
-            flatten(value,
-                    path.isEmpty() ? QString::fromStdString(key)
-                                   : path + QLatin1Char('.') + QString::fromStdString(key),
-                    rows);
+            flatten(value, path.empty() ? key : path + '.' + key, csv);
         return;
     }
-    const QString value = json.is_string() ? QString::fromStdString(json.get<std::string>())
-                                           : QString::fromStdString(json.dump());
-    rows << path + QLatin1Char(',') + value;
+    csv.row({path, json.is_string() ? json.get<std::string>() : json.dump()});
 }
 
 } // namespace
@@ -227,12 +224,11 @@ bool HeadlessCapture::exportCharts() {
         }
         std::fprintf(stderr, "FabricLab: wrote %s.{png,svg,csv}\n", qPrintable(stem));
     }
-    QStringList rows{QStringLiteral("key,value")};
-    flatten(model::reportToJson(m_window.simulation()->controller().result()->report), {}, rows);
+    model::CsvWriter csv({"key", "value"});
+    flatten(model::reportToJson(m_window.simulation()->controller().result()->report), {}, csv);
     QSaveFile summary(dir.filePath(QStringLiteral("summary.csv")));
-    if (!summary.open(QIODevice::WriteOnly | QIODevice::Text) ||
-        summary.write((rows.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8()) < 0 ||
-        !summary.commit()) {
+    if (!summary.open(QIODevice::WriteOnly) ||
+        summary.write(QByteArray::fromStdString(csv.text())) < 0 || !summary.commit()) {
         fail(tr("could not write %1").arg(summary.fileName()));
         return false;
     }

@@ -3,6 +3,7 @@
 // fabriclab: the desktop app. Builds the document, the window and the file handling,
 // then hands control to Qt. Wiring only.
 #include "app/ProcessMemory.hpp"
+#include "app/gui/ExportActions.hpp"
 #include "app/gui/FileActions.hpp"
 #include "app/gui/HeadlessCapture.hpp"
 #include "app/gui/MainWindow.hpp"
@@ -186,6 +187,7 @@ int main(int argc, char** argv) {
     if (parser.isSet(QStringLiteral("screenshot")) || parser.isSet(QStringLiteral("export-charts")))
         return runHeadless(app, parser, document, window, size.value_or(kCaptureSize));
     fabriclab::app::FileActions files(document, window);
+    fabriclab::app::ExportActions exports(document, window);
     if (size)
         window.resize(*size);
     else

@@ -23,6 +23,13 @@ int sourcedInt(const JsonCursor& cursor, double lo, double hi) {
 
 } // namespace
 
+std::string sourceOf(const JsonCursor& cursor) {
+    if (!cursor.isObject())
+        return {};
+    const auto source = cursor.find("source");
+    return source ? source->string() : std::string();
+}
+
 double sourcedNumber(const JsonCursor& cursor, double lo, double hi) {
     if (cursor.isObject()) {
         cursor.allowOnly({"value", "source"});
@@ -172,6 +179,8 @@ PricedPart parsePart(const JsonCursor& c) {
     part.name = c["name"].string();
     part.price = Usd(sourcedNumber(c["priceUsd"], 0, kMaxUsd));
     part.power = Watts(sourcedNumber(c["powerWatts"], 0, kMaxWatts));
+    part.priceSource = sourceOf(c["priceUsd"]);
+    part.powerSource = sourceOf(c["powerWatts"]);
     if (auto ports = c.find("ports"))
         part.ports = static_cast<int>(ports->integer(1, static_cast<long long>(kMaxRadix)));
     if (auto speed = c.find("portGbps"))

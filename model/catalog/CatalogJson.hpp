@@ -16,6 +16,8 @@ namespace fabriclab::model::catalog_json {
 
 /// A number given plainly or as {"value": x, "source": "..."}, within [lo, hi].
 double sourcedNumber(const JsonCursor& cursor, double lo, double hi);
+/// The "source" of a {"value", "source"} number; empty for a bare number.
+std::string sourceOf(const JsonCursor& cursor);
 
 Fabric parseFabric(const JsonCursor& cursor);
 GpuSpec parseGpu(const JsonCursor& cursor);

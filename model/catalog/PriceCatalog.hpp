@@ -24,6 +24,8 @@ struct PricedPart {
     std::string name;
     Usd price{0};
     Watts power{0};
+    std::string priceSource; ///< where the price comes from (empty in a bare price list)
+    std::string powerSource; ///< where the power figure comes from
     /// Switches and NICs: ports. Transceivers: links one module carries (2 for a twin-port
     /// OSFP running two 400G links from one 800G cage); absent means 1.
     int ports = 0;

@@ -85,11 +85,24 @@ CostTier costTierOf(LinkTier tier) {
     return CostTier::Other;
 }
 
+/// A part's class as purchasing groups them: cables by medium, transceivers apart.
+std::string partClassOf(CostCategory category, const PricedPart& p) {
+    if (category == CostCategory::Switches)
+        return "switch";
+    if (category == CostCategory::Nics)
+        return "NIC";
+    return p.medium == "dac"      ? "DAC"
+           : p.medium == "aoc"    ? "AOC"
+           : p.medium == "optics" ? "fibre"
+                                  : "transceiver";
+}
+
 void addLine(std::vector<BomLine>& bom, CostCategory category, CostTier tier,
              const std::string& item, const PricedPart& p, long long quantity) {
     if (quantity > 0)
-        bom.push_back(
-            BomLine{category, tier, item + ": " + p.name, p.id, quantity, p.price, p.power});
+        bom.push_back(BomLine{category, tier, item + ": " + p.name, p.id, quantity, p.price,
+                              p.power, item, p.name, partClassOf(category, p), p.priceSource,
+                              p.powerSource});
 }
 
 } // namespace

@@ -30,6 +30,11 @@ struct BomLine {
     long long quantity = 0;
     Usd unitPrice{0};
     Watts unitPower{0};
+    std::string role;        ///< what it does where, e.g. "leaf switch", "spine fibre"
+    std::string partName;    ///< the catalog's name of the part
+    std::string partClass;   ///< switch, NIC, DAC, AOC, fibre or transceiver
+    std::string priceSource; ///< the catalog's source of the unit price
+    std::string powerSource; ///< the catalog's source of the unit power
 
     Usd total() const { return unitPrice * static_cast<double>(quantity); }
     Watts power() const { return unitPower * static_cast<double>(quantity); }

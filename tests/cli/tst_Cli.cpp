@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #endif
 
 using namespace fabriclab::testing;
@@ -86,6 +87,37 @@ bool isNumber(const json& object, const char* key) {
 /// The success contract every JSON command shares: normal exit 0, nothing on stderr, and
 /// stdout that parses, into `value`. QTest's macros only leave this helper, so callers
 /// return when QTest::currentTestFailed().
+/// RFC 4180 as a spreadsheet reads it: quoted fields may hold commas, doubled quotes and
+/// line breaks; records end with CRLF.
+QList<QStringList> parseCsv(const QString& text) {
+    QList<QStringList> records;
+    QStringList record;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == u'"' && i + 1 < text.size() && text[i + 1] == u'"')
+                field += text[++i];
+            else if (c == u'"')
+                quoted = false;
+            else
+                field += c;
+        } else if (c == u'"') {
+            quoted = true;
+        } else if (c == u',') {
+            record << std::exchange(field, QString());
+        } else if (c == u'\r' && i + 1 < text.size() && text[i + 1] == u'\n') {
+            ++i;
+            record << std::exchange(field, QString());
+            records << std::exchange(record, QStringList());
+        } else {
+            field += c;
+        }
+    }
+    return records;
+}
+
 void runForJson(const QStringList& arguments, json& value) {
     const Outcome o = runCli(arguments);
     QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
@@ -559,6 +591,10 @@ void tst_Cli::badInput_data() {
     usage("shard not a fraction", sweepGood + QStringList{"--shard", "half"}, "--shard \"half\"",
           "expected I/N");
     usage("merge without files", {"sweep", "--merge"}, "sweep --merge", "shards' files");
+    usage("bom in two formats", {"bom", "{good}", "--csv", "--json"}, "--csv and --json",
+          "choose one");
+    usage("bom on another fabric", {"bom", "{good}", "--fabric", "ib-ndr"}, "bom takes",
+          "--csv or --json");
     const QStringList mergeFile{"sweep", "--merge", "{file}"};
     const auto merged = [&](const char* name, const char* text, const char* where,
                             const char* words) {
@@ -743,6 +779,38 @@ void tst_Cli::samples() {
     QVERIFY(report.at("gpus").get<long long>() > 0);
     QVERIFY(report.contains("cost") && isNumber(report.at("cost"), "fabricCapexUsd"));
     QVERIFY(report.at("cost").at("fabricCapexUsd").get<double>() > 0);
+
+    // The bill of materials adds up to the capex and power `run` reports, in JSON and in
+    // CSV (to the cent and the tenth of a watt the CSV is written in).
+    const double capex = report.at("cost").at("fabricCapexUsd").get<double>();
+    const double watts = report.at("cost").at("powerWatts").get<double>();
+    json bom;
+    runForJson({QStringLiteral("bom"), path, QStringLiteral("--json")}, bom);
+    if (QTest::currentTestFailed())
+        return;
+    double sumUsd = 0;
+    double sumWatts = 0;
+    for (const json& line : bom.at("lines")) {
+        QCOMPARE(line.at("extendedUsd").get<double>(),
+                 line.at("unitUsd").get<double>() * line.at("quantity").get<double>());
+        sumUsd += line.at("extendedUsd").get<double>();
+        sumWatts += line.at("wattsTotal").get<double>();
+        QVERIFY2(!line.at("priceSource").get<std::string>().empty(),
+                 line.at("partId").get<std::string>().c_str());
+    }
+    // Sums of a few dozen doubles: a relative 1e-9 covers their rounding, no more.
+    QVERIFY(qAbs(sumUsd - capex) <= 1e-9 * capex);
+    QVERIFY(qAbs(bom.at("totalUsd").get<double>() - capex) <= 1e-9 * capex);
+    QVERIFY(qAbs(sumWatts - watts) <= 1e-9 * std::max(1.0, watts));
+    const Outcome csv = runCli({QStringLiteral("bom"), path, QStringLiteral("--csv")});
+    QVERIFY2(csv.exitCode == 0, qPrintable(diagnostics(csv)));
+    const QList<QStringList> records = parseCsv(QString::fromUtf8(csv.out));
+    QCOMPARE(records.size(), static_cast<qsizetype>(bom.at("lines").size()) + 2);
+    QCOMPARE(records.front().value(7), QStringLiteral("extended USD"));
+    for (const QStringList& record : records)
+        QCOMPARE(record.size(), records.front().size());
+    QCOMPARE(records.back().front(), QStringLiteral("total"));
+    QCOMPARE(records.back().value(7).toDouble(), std::round(capex * 100) / 100);
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/charts/ChartPanel.hpp"
 
+#include "model/io/Csv.hpp"
 #include "views/models/NumberFormat.hpp"
 
 #include <QAbstractBarSeries>
@@ -41,15 +42,6 @@ constexpr QSize kMinimumChart(220, 220);
 /// lays the grid out again; a longer caption gets the lines it needs.
 constexpr int kCaptionLines = 4;
 
-QString quoted(const QString& cell) {
-    if (!cell.contains(QLatin1Char(',')) && !cell.contains(QLatin1Char('"')) &&
-        !cell.contains(QLatin1Char('\n')))
-        return cell;
-    QString escaped = cell;
-    escaped.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + escaped + QLatin1Char('"');
-}
-
 void fail(QString* error, const QString& text) {
     if (error)
         *error = text;
@@ -58,17 +50,17 @@ void fail(QString* error, const QString& text) {
 } // namespace
 
 QString toCsv(const ChartTable& table) {
-    QString text;
-    const auto line = [&](const QStringList& cells) {
-        QStringList out;
+    // The writer every CSV of FabricLab's goes through (RFC 4180: quoted where needed, CRLF).
+    const auto fields = [](const QStringList& cells) {
+        std::vector<std::string> out;
         for (const QString& cell : cells)
-            out << quoted(cell);
-        text += out.join(QLatin1Char(',')) + QLatin1Char('\n');
+            out.push_back(cell.toStdString());
+        return out;
     };
-    line(table.header);
+    model::CsvWriter csv(fields(table.header));
     for (const QStringList& row : table.rows)
-        line(row);
-    return text;
+        csv.row(fields(row));
+    return QString::fromStdString(csv.text());
 }
 
 QString csvNumber(double value, int decimals) {
@@ -330,7 +322,8 @@ bool ChartPanel::exportSvg(const QString& path, QString* error) const {
 
 bool ChartPanel::exportCsv(const QString& path, QString* error) const {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+    // Binary: the records end with CRLF already, as RFC 4180 has them.
+    if (!file.open(QIODevice::WriteOnly)) {
         fail(error, tr("could not open %1 for writing: %2").arg(path, file.errorString()));
         return false;
     }

@@ -1,0 +1,91 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "app/gui/ExportActions.hpp"
+
+#include "app/gui/MainWindow.hpp"
+#include "model/cost/CostModel.hpp"
+#include "model/report/BillOfMaterials.hpp"
+#include "views/document/TopologyDocument.hpp"
+#include "views/sim/EnginePool.hpp"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QStatusBar>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace fabriclab::app {
+
+ExportActions::ExportActions(views::TopologyDocument& document, MainWindow& window)
+    : QObject(&window), m_document(document), m_window(window) {
+    // Above Quit, which FileActions put last.
+    QMenu* file = window.fileMenu();
+    QAction* quit = file->actions().isEmpty() ? nullptr : file->actions().last();
+    auto* menu = new QMenu(tr("&Export"), file);
+    file->insertMenu(quit, menu);
+    file->insertSeparator(quit);
+    QAction* bom = menu->addAction(tr("&Bill of materials…"));
+    connect(bom, &QAction::triggered, this, &ExportActions::askForBillOfMaterials);
+    connect(&m_watcher, &QFutureWatcher<std::pair<bool, QString>>::finished, this, [this] {
+        const auto [ok, text] = m_watcher.result();
+        if (!ok) {
+            Q_EMIT failed(m_path, text);
+            return;
+        }
+        QSaveFile file(m_path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
+            Q_EMIT failed(m_path, file.errorString());
+            return;
+        }
+        Q_EMIT exported(m_path);
+    });
+    connect(this, &ExportActions::exported, &window, [&window](const QString& path) {
+        window.statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+    });
+    connect(this, &ExportActions::failed, &window,
+            [&window](const QString& path, const QString& why) {
+                // Window-modal, not a nested event loop: the app keeps drawing meanwhile.
+                auto* box = new QMessageBox(
+                    QMessageBox::Warning, tr("Export failed"),
+                    tr("Could not write %1: %2").arg(QDir::toNativeSeparators(path), why),
+                    QMessageBox::Ok, &window);
+                box->setAttribute(Qt::WA_DeleteOnClose);
+                box->open();
+            });
+}
+
+void ExportActions::askForBillOfMaterials() {
+    const QString name = QString::fromStdString(m_document.design().name);
+    const QString path = QFileDialog::getSaveFileName(
+        &m_window, tr("Export bill of materials"),
+        (name.isEmpty() ? tr("design") : name) + tr(" - bill of materials.csv"),
+        tr("CSV for spreadsheets (*.csv);;JSON (*.json)"));
+    if (!path.isEmpty())
+        exportBillOfMaterials(path);
+}
+
+void ExportActions::exportBillOfMaterials(const QString& path) {
+    if (m_watcher.isRunning())
+        return; // one export at a time; the menu is back in a moment
+    m_path = path;
+    const bool json =
+        QFileInfo(path).suffix().compare(QStringLiteral("json"), Qt::CaseInsensitive) == 0;
+    m_watcher.setFuture(
+        QtConcurrent::run(&views::enginePool(), [design = m_document.snapshot(),
+                                                 &prices = m_document.catalog().prices(), json] {
+            try {
+                const model::CostReport cost =
+                    model::estimateCost(design->topology, design->fabric.spec, prices);
+                return std::pair{true,
+                                 QString::fromStdString(json ? model::bomJson(cost).dump(2) + "\n"
+                                                             : model::bomCsv(cost))};
+            } catch (const std::exception& e) {
+                return std::pair{false, QString::fromStdString(e.what())};
+            }
+        }));
+}
+
+} // namespace fabriclab::app

@@ -1,0 +1,82 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+// File > Export as an architect uses it: the bill of materials the app writes is byte for
+// byte what `fabriclab-cli bom` writes for the same design, and a folder that cannot be
+// written leaves no file and says why.
+#include "app/gui/ExportActions.hpp"
+#include "app/gui/MainWindow.hpp"
+#include "model/catalog/Catalog.hpp"
+#include "model/cost/CostModel.hpp"
+#include "model/report/BillOfMaterials.hpp"
+#include "views/document/TopologyDocument.hpp"
+
+#include <QFile>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using fabriclab::model::Catalog;
+using fabriclab::views::TopologyDocument;
+
+class tst_ExportActions : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void billOfMaterialsIsTheCliOne_data();
+    void billOfMaterialsIsTheCliOne();
+    void unwritableFolderLeavesNothing();
+};
+
+void tst_ExportActions::billOfMaterialsIsTheCliOne_data() {
+    QTest::addColumn<QString>("file");
+    QTest::newRow("csv") << "bom.csv";
+    QTest::newRow("json") << "bom.json";
+}
+
+void tst_ExportActions::billOfMaterialsIsTheCliOne() {
+    QFETCH(QString, file);
+    TopologyDocument document(Catalog::builtin());
+    document.load(
+        QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-rail.fabric.json"));
+    fabriclab::app::MainWindow window(document);
+    fabriclab::app::ExportActions exports(document, window);
+    bool listed = false;
+    for (const QAction* action : window.fileMenu()->actions())
+        listed = listed ||
+                 (action->menu() && action->menu()->title().contains(QStringLiteral("Export")));
+    QVERIFY(listed);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(file);
+    QSignalSpy exported(&exports, &fabriclab::app::ExportActions::exported);
+    exports.exportBillOfMaterials(path);
+    QVERIFY(exported.wait(10000));
+    QFile written(path);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    const auto cost = fabriclab::model::estimateCost(
+        document.topology(), document.design().fabric.spec, document.catalog().prices());
+    const std::string expected = file.endsWith(QStringLiteral(".json"))
+                                     ? fabriclab::model::bomJson(cost).dump(2) + "\n"
+                                     : fabriclab::model::bomCsv(cost);
+    QCOMPARE(written.readAll(), QByteArray::fromStdString(expected));
+}
+
+void tst_ExportActions::unwritableFolderLeavesNothing() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json"));
+    fabriclab::app::MainWindow window(document);
+    fabriclab::app::ExportActions exports(document, window);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("no-such-folder/bom.csv"));
+    QSignalSpy failed(&exports, &fabriclab::app::ExportActions::failed);
+    exports.exportBillOfMaterials(path);
+    QVERIFY(failed.wait(10000));
+    QCOMPARE(failed.at(0).at(0).toString(), path);
+    QVERIFY(!failed.at(0).at(1).toString().isEmpty());
+    QVERIFY(!QFile::exists(path));
+    QCOMPARE(document.undoStack()->count(), 0); // the design is untouched
+}
+
+QTEST_MAIN(tst_ExportActions)
+#include "tst_ExportActions.moc"
