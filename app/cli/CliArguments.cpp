@@ -135,6 +135,9 @@ Usage:
                                                         to (or your own), against the engine
   fabriclab-cli bom DESIGN [--csv | --json]             the bill of materials: one row per
                                                         part, priced, with power and sources
+  fabriclab-cli cabling DESIGN [--csv | --json]         the cabling plan: every cable once,
+                                                        both ends' device and port, medium,
+                                                        length class and part
   fabriclab-cli catalog [--json]                        list fabric, GPU and model ids
   fabriclab-cli --help | --version
 
@@ -154,7 +157,8 @@ Options:
   --train-tokens N   token budget for time, GPU-hours and cost to train (default 1e12)
   --json             machine-readable output: one object (run, validate, bom) or an array
                      (compare, sweep, nccl-tests: one object per size)
-  --csv              bom: RFC 4180 CSV, one row per part and a total row
+  --csv              bom, cabling: RFC 4180 CSV (bom: one row per part and a total row;
+                     cabling: one row per cable)
   --set SET          validate: every figure (all, the default), the fit set (figures a
                      constant was calibrated to) or the check set (figures never tuned to)
   --figures FILE     validate: run the nccl-tests figures in FILE instead of FabricLab's
@@ -200,9 +204,10 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         return parsed;
     }
     if (first != "run" && first != "compare" && first != "sweep" && first != "catalog" &&
-        first != "nccl-tests" && first != "validate" && first != "bom")
+        first != "nccl-tests" && first != "validate" && first != "bom" && first != "cabling")
         throw UsageError("unknown command \"" + first +
-                         "\" (expected run, compare, sweep, nccl-tests, validate, bom or catalog)");
+                         "\" (expected run, compare, sweep, nccl-tests, validate, bom, cabling "
+                         "or catalog)");
     const bool ncclTests = first == "nccl-tests";
     parsed.command = first;
 
@@ -218,7 +223,7 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             return parsed;
         } else if (arg == "--json") {
             parsed.json = true;
-        } else if (arg == "--csv" && first == "bom") {
+        } else if (arg == "--csv" && (first == "bom" || first == "cabling")) {
             parsed.csv = true;
         } else if (arg == "--shard" && first == "sweep") {
             parsed.shard = value();
@@ -305,10 +310,10 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         throw UsageError(parsed.command + " needs a DESIGN file");
     if (parsed.csv && parsed.json)
         throw UsageError("--csv and --json: choose one");
-    if (parsed.command == "bom" &&
+    if ((parsed.command == "bom" || parsed.command == "cabling") &&
         (parsed.fabric || !parsed.fabrics.empty() || !parsed.servers.empty() || parsed.seed ||
          parsed.trainTokens || parsed.ownership))
-        throw UsageError("bom takes --csv or --json, --prices and --months");
+        throw UsageError(parsed.command + " takes --csv or --json, --prices and --months");
     if (parsed.command == "run" && !parsed.fabrics.empty())
         throw UsageError("run takes --fabric ID; use compare for --fabrics");
     if (parsed.command == "compare" && parsed.fabrics.empty())

@@ -18,7 +18,7 @@ public:
 
 /// The parsed command line of fabriclab-cli.
 struct CliArguments {
-    /// run, compare, sweep, nccl-tests, validate, bom, catalog, help, version
+    /// run, compare, sweep, nccl-tests, validate, bom, cabling, catalog, help, version
     std::string command;
     std::string design;                    ///< path of the design file
     std::optional<std::string> fabric;     ///< run --fabric

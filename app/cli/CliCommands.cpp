@@ -8,6 +8,7 @@
 #include "model/io/JsonCursor.hpp"
 #include "model/io/TextFile.hpp"
 #include "model/report/BillOfMaterials.hpp"
+#include "model/report/CablingPlan.hpp"
 #include "model/report/FabricComparison.hpp"
 #include "model/report/NcclTests.hpp"
 #include "model/validation/ValidationReport.hpp"
@@ -170,6 +171,17 @@ std::string executeBom(const CliArguments& args, const Catalog& catalog) {
     return formatBom(cost);
 }
 
+/// `cabling`: every cable of the design, ends and ports, as the bill counts them.
+std::string executeCabling(const CliArguments& args, const Catalog& catalog) {
+    const Design design = loadDesign(args.design, catalog);
+    const CablingPlan plan = cablingPlan(design.topology, design.fabric.spec, catalog.prices());
+    if (args.csv)
+        return cablingCsv(plan);
+    if (args.json)
+        return cablingJson(plan).dump(2) + "\n";
+    return formatCabling(plan);
+}
+
 /// `nccl-tests`: the sizes table of all_reduce_perf and its siblings for the design.
 std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
@@ -243,6 +255,8 @@ std::string executeCommand(const CliArguments& args) {
             return executeNcclTests(args, catalog);
         if (args.command == "bom")
             return executeBom(args, catalog);
+        if (args.command == "cabling")
+            return executeCabling(args, catalog);
         return executeOnDesign(args, catalog);
     } catch (const JsonError&) {
         throw; // already names the file and the JSON path

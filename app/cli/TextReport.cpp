@@ -6,7 +6,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <sstream>
+#include <tuple>
 
 namespace fabriclab::app {
 
@@ -203,6 +205,33 @@ std::string formatBom(const CostReport& cost) {
     out << "total " << usd(cost.capex.value) << ", " << grouped(cost.power.value) << " W\n";
     for (const std::string& note : cost.notes)
         out << "note: " << note << "\n";
+    return out.str();
+}
+
+std::string formatCabling(const CablingPlan& plan) {
+    // The crew's summary first (how many of each cable to bring), then every cable.
+    std::map<std::tuple<std::string_view, std::string_view, std::string_view, std::string>,
+             long long>
+        kinds;
+    for (const PlannedCable& c : plan.cables)
+        ++kinds[{c.tier, c.medium, c.lengthClass, c.partId}];
+    std::ostringstream out;
+    out << grouped(static_cast<double>(plan.cables.size())) << " cables\n";
+    for (const auto& [kind, count] : kinds) {
+        const auto& [tier, medium, length, part] = kind;
+        out << "  " << grouped(static_cast<double>(count)) << " x " << tier << ", " << medium
+            << ", " << length << " length: " << part << "\n";
+    }
+    for (const std::string& note : plan.notes)
+        out << "note: " << note << "\n";
+    out << "\n";
+    char line[512];
+    for (const PlannedCable& c : plan.cables) {
+        std::snprintf(line, sizeof line, "%6lld  %-14s %-8s -> %-14s %-8s %5.0fG  %s, %.1f m\n",
+                      c.number, c.a.device.c_str(), c.a.port.c_str(), c.b.device.c_str(),
+                      c.b.port.c_str(), c.gbps, std::string(c.medium).c_str(), c.lengthMeters);
+        out << line;
+    }
     return out.str();
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/catalog/Catalog.hpp"
+#include "model/report/CablingPlan.hpp"
 #include "model/report/FabricComparison.hpp"
 #include "model/report/RunReport.hpp"
 
@@ -25,6 +26,8 @@ std::string formatComparison(const std::vector<model::ComparedFabric>& rows,
 std::string formatSweepRows(const std::vector<nlohmann::ordered_json>& rows);
 /// `bom`: the bill of materials by tier, each line's quantity, part, price and power.
 std::string formatBom(const model::CostReport& cost);
+/// `cabling`: how many cables of each kind, then every cable with its ends' ports.
+std::string formatCabling(const model::CablingPlan& plan);
 /// The ids a design file may name.
 std::string formatCatalog(const model::Catalog& catalog);
 

@@ -44,6 +44,33 @@ const PricedPart* cableFor(const PriceCatalog& prices, const PricedPart* preferr
     return best;
 }
 
+/// A link's cable as bought (see CablePurchase), from the fabric's server cable and fibre.
+CablePurchase buyCable(const PriceCatalog& prices, const PricedPart& serverCable,
+                       const PricedPart& fibre, const Link& link, bool serverLink) {
+    CablePurchase bought{link.medium, nullptr, false, false};
+    const double gbps = link.speed.value;
+    // A run longer than copper or an AOC reaches is bought as the next medium up.
+    for (;;) {
+        const PricedPart* preferred = bought.medium == LinkMedium::Optics ? &fibre
+                                      : serverLink                        ? &serverCable
+                                                                          : nullptr;
+        bought.cable = cableFor(prices, preferred, bought.medium, gbps, link.lengthMeters);
+        if (bought.cable || bought.medium == LinkMedium::Optics)
+            break;
+        // Copper too short is the design's own slip, worth a word; an AOC run at a speed
+        // no AOC is made for (XDR) is simply built from transceivers and fibre.
+        if (bought.medium == LinkMedium::Dac)
+            bought.copperTooShort = true;
+        bought.medium = bought.medium == LinkMedium::Dac ? LinkMedium::Aoc : LinkMedium::Optics;
+    }
+    if (!bought.cable) {
+        // No fibre reaches: keep the fabric's own and say so rather than refuse the bill.
+        bought.fibreTooShort = true;
+        bought.cable = &fibre;
+    }
+    return bought;
+}
+
 /// The transceiver a NIC end of an optical link plugs in: single-link modules of its speed.
 const PricedPart* nicTransceiverFor(const PriceCatalog& prices, double gbps) {
     const PricedPart* best = nullptr;
@@ -106,6 +133,15 @@ void addLine(std::vector<BomLine>& bom, CostCategory category, CostTier tier,
 }
 
 } // namespace
+
+CablePurchase cablePurchaseFor(const Topology& topology, const Link& link, const Fabric& fabric,
+                               const PriceCatalog& prices) {
+    const auto& hw = fabric.hardware;
+    const bool serverLink = topology.node(link.a).kind == NodeKind::Server ||
+                            topology.node(link.b).kind == NodeKind::Server;
+    return buyCable(prices, part(prices.cables, hw.serverCableId, "cable"),
+                    part(prices.cables, hw.switchCableId, "cable"), link, serverLink);
+}
 
 std::string_view toString(CostCategory category) {
     switch (category) {
@@ -224,30 +260,15 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     std::set<double> unreachedFibre;                 // metres
     for (const auto& [id, link] : topology.links()) {
         const CostTier tier = costTierOf(topology.tierOf(link));
-        const bool serverLink = tier == CostTier::Servers;
         const double gbps = link.speed.value;
-        LinkMedium medium = link.medium;
-        const PricedPart* cable = nullptr;
-        // A run longer than copper or an AOC reaches is bought as the next medium up.
-        for (;;) {
-            const PricedPart* preferred = medium == LinkMedium::Optics ? &fibre
-                                          : serverLink                 ? &serverCable
-                                                                       : nullptr;
-            cable = cableFor(prices, preferred, medium, gbps, link.lengthMeters);
-            if (cable || medium == LinkMedium::Optics)
-                break;
-            // Copper too short is the design's own slip, worth a word; an AOC run at a speed
-            // no AOC is made for (XDR) is simply built from transceivers and fibre.
-            if (medium == LinkMedium::Dac)
-                shortCopper.emplace(gbps, link.lengthMeters);
-            medium = medium == LinkMedium::Dac ? LinkMedium::Aoc : LinkMedium::Optics;
-        }
-        if (!cable) {
-            // No fibre reaches: keep the fabric's own and say so rather than refuse the bill.
+        const CablePurchase bought =
+            buyCable(prices, serverCable, fibre, link, tier == CostTier::Servers);
+        const LinkMedium medium = bought.medium;
+        if (bought.copperTooShort)
+            shortCopper.emplace(gbps, link.lengthMeters);
+        if (bought.fibreTooShort)
             unreachedFibre.insert(link.lengthMeters);
-            cable = &fibre;
-        }
-        tally(cablesBought, tier, medium, cable, link.count);
+        tally(cablesBought, tier, medium, bought.cable, link.count);
         if (medium != LinkMedium::Optics)
             continue;
         for (const NodeId end : {link.a, link.b}) {

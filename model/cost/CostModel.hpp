@@ -69,6 +69,19 @@ struct CostOptions {
 CostReport estimateCost(const Topology& topology, const Fabric& fabric, const PriceCatalog& prices,
                         const CostOptions& options = {});
 
+/// How one link is bought: its medium after any step up (copper too short for the run is
+/// bought as an active optical cable, an AOC too short as fibre) and the cable part, as
+/// estimateCost prices it, so a cabling plan names the very part the bill counts.
+struct CablePurchase {
+    LinkMedium medium = LinkMedium::Dac;
+    const PricedPart* cable = nullptr;
+    bool copperTooShort = false; ///< the drawn copper does not reach; stepped up
+    bool fibreTooShort = false;  ///< no fibre in the catalog reaches; the fabric's own stands
+};
+/// Throws std::invalid_argument when the fabric's cable parts have no price.
+CablePurchase cablePurchaseFor(const Topology& topology, const Link& link, const Fabric& fabric,
+                               const PriceCatalog& prices);
+
 std::string_view toString(CostCategory category);
 std::string_view toString(CostTier tier);
 

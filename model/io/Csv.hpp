@@ -18,6 +18,8 @@ public:
     /// Appends a record; throws std::logic_error when it has not one field per column.
     void row(const std::vector<std::string>& fields);
     const std::string& text() const { return m_text; }
+    /// Room for `bytes` of text ahead of a large table.
+    void reserve(std::size_t bytes) { m_text.reserve(bytes); }
 
     /// `value` as one CSV field, quoted only where it must be.
     static std::string field(std::string_view value);

@@ -595,6 +595,8 @@ void tst_Cli::badInput_data() {
           "choose one");
     usage("bom on another fabric", {"bom", "{good}", "--fabric", "ib-ndr"}, "bom takes",
           "--csv or --json");
+    usage("cabling with a seed", {"cabling", "{good}", "--seed", "3"}, "cabling takes",
+          "--csv or --json");
     const QStringList mergeFile{"sweep", "--merge", "{file}"};
     const auto merged = [&](const char* name, const char* text, const char* where,
                             const char* words) {
@@ -811,6 +813,19 @@ void tst_Cli::samples() {
         QCOMPARE(record.size(), records.front().size());
     QCOMPARE(records.back().front(), QStringLiteral("total"));
     QCOMPARE(records.back().value(7).toDouble(), std::round(capex * 100) / 100);
+
+    // The cabling plan: one CSV record per cable of the JSON plan, each end named.
+    json cabling;
+    runForJson({QStringLiteral("cabling"), path, QStringLiteral("--json")}, cabling);
+    if (QTest::currentTestFailed())
+        return;
+    const Outcome plan = runCli({QStringLiteral("cabling"), path, QStringLiteral("--csv")});
+    QVERIFY2(plan.exitCode == 0, qPrintable(diagnostics(plan)));
+    const QList<QStringList> cables = parseCsv(QString::fromUtf8(plan.out));
+    QCOMPARE(cables.size(), static_cast<qsizetype>(cabling.at("cables").size()) + 1);
+    QCOMPARE(cables.front().value(3), QStringLiteral("end A port"));
+    for (qsizetype i = 1; i < cables.size(); ++i)
+        QVERIFY(!cables[i].value(3).isEmpty() && !cables[i].value(5).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)
