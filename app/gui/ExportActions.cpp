@@ -3,8 +3,10 @@
 #include "app/gui/ExportActions.hpp"
 
 #include "app/gui/MainWindow.hpp"
+#include "model/catalog/Catalog.hpp"
 #include "model/cost/CostModel.hpp"
 #include "model/report/BillOfMaterials.hpp"
+#include "model/report/CablingPlan.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/sim/EnginePool.hpp"
 
@@ -18,6 +20,21 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace fabriclab::app {
+namespace {
+
+std::string billOfMaterials(const model::Design& design, const model::Catalog& catalog, bool json) {
+    const model::CostReport cost =
+        model::estimateCost(design.topology, design.fabric.spec, catalog.prices());
+    return json ? model::bomJson(cost).dump(2) + "\n" : model::bomCsv(cost);
+}
+
+std::string cabling(const model::Design& design, const model::Catalog& catalog, bool json) {
+    const model::CablingPlan plan =
+        model::cablingPlan(design.topology, design.fabric.spec, catalog.prices());
+    return json ? model::cablingJson(plan).dump(2) + "\n" : model::cablingCsv(plan);
+}
+
+} // namespace
 
 ExportActions::ExportActions(views::TopologyDocument& document, MainWindow& window)
     : QObject(&window), m_document(document), m_window(window) {
@@ -27,8 +44,11 @@ ExportActions::ExportActions(views::TopologyDocument& document, MainWindow& wind
     auto* menu = new QMenu(tr("&Export"), file);
     file->insertMenu(quit, menu);
     file->insertSeparator(quit);
-    QAction* bom = menu->addAction(tr("&Bill of materials…"));
-    connect(bom, &QAction::triggered, this, &ExportActions::askForBillOfMaterials);
+    connect(menu->addAction(tr("&Bill of materials…")), &QAction::triggered, this, [this] {
+        ask(tr("Export bill of materials"), tr(" - bill of materials.csv"), billOfMaterials);
+    });
+    connect(menu->addAction(tr("&Cabling plan…")), &QAction::triggered, this,
+            [this] { ask(tr("Export cabling plan"), tr(" - cabling plan.csv"), cabling); });
     connect(&m_watcher, &QFutureWatcher<std::pair<bool, QString>>::finished, this, [this] {
         const auto [ok, text] = m_watcher.result();
         if (!ok) {
@@ -57,35 +77,38 @@ ExportActions::ExportActions(views::TopologyDocument& document, MainWindow& wind
             });
 }
 
-void ExportActions::askForBillOfMaterials() {
+void ExportActions::ask(const QString& title, const QString& suffix, Writer writer) {
     const QString name = QString::fromStdString(m_document.design().name);
     const QString path = QFileDialog::getSaveFileName(
-        &m_window, tr("Export bill of materials"),
-        (name.isEmpty() ? tr("design") : name) + tr(" - bill of materials.csv"),
+        &m_window, title, (name.isEmpty() ? tr("design") : name) + suffix,
         tr("CSV for spreadsheets (*.csv);;JSON (*.json)"));
     if (!path.isEmpty())
-        exportBillOfMaterials(path);
+        exportText(path, std::move(writer));
 }
 
 void ExportActions::exportBillOfMaterials(const QString& path) {
+    exportText(path, billOfMaterials);
+}
+
+void ExportActions::exportCablingPlan(const QString& path) {
+    exportText(path, cabling);
+}
+
+void ExportActions::exportText(const QString& path, Writer writer) {
     if (m_watcher.isRunning())
         return; // one export at a time; the menu is back in a moment
     m_path = path;
     const bool json =
         QFileInfo(path).suffix().compare(QStringLiteral("json"), Qt::CaseInsensitive) == 0;
-    m_watcher.setFuture(
-        QtConcurrent::run(&views::enginePool(), [design = m_document.snapshot(),
-                                                 &prices = m_document.catalog().prices(), json] {
-            try {
-                const model::CostReport cost =
-                    model::estimateCost(design->topology, design->fabric.spec, prices);
-                return std::pair{true,
-                                 QString::fromStdString(json ? model::bomJson(cost).dump(2) + "\n"
-                                                             : model::bomCsv(cost))};
-            } catch (const std::exception& e) {
-                return std::pair{false, QString::fromStdString(e.what())};
-            }
-        }));
+    m_watcher.setFuture(QtConcurrent::run(&views::enginePool(), [design = m_document.snapshot(),
+                                                                 &catalog = m_document.catalog(),
+                                                                 json, writer = std::move(writer)] {
+        try {
+            return std::pair{true, QString::fromStdString(writer(*design, catalog, json))};
+        } catch (const std::exception& e) {
+            return std::pair{false, QString::fromStdString(e.what())};
+        }
+    }));
 }
 
 } // namespace fabriclab::app

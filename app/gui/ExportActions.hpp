@@ -6,6 +6,14 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+#include <string>
+
+namespace fabriclab::model {
+class Catalog;
+struct Design;
+} // namespace fabriclab::model
+
 namespace fabriclab::views {
 class TopologyDocument;
 }
@@ -14,9 +22,9 @@ namespace fabriclab::app {
 
 class MainWindow;
 
-/// File > Export: what an architect hands on, written from the model's own functions (the
-/// bill of materials is model::bomCsv or model::bomJson of model::estimateCost, as
-/// `fabriclab-cli bom` writes it). Worked out off the GUI thread; written atomically, so a
+/// File > Export: what an architect hands on, written from the model's own functions, byte
+/// for byte what the CLI writes (the bill of materials as `fabriclab-cli bom`, the cabling
+/// plan as `fabriclab-cli cabling`). Worked out off the GUI thread; written atomically, so a
 /// failed export leaves no half-written file; a failure is shown with the file and why.
 class ExportActions : public QObject {
     Q_OBJECT
@@ -27,13 +35,18 @@ public:
     /// Writes the current design's bill of materials to `path`: JSON for *.json, CSV
     /// otherwise. Returns at once; exported() or failed() follows.
     void exportBillOfMaterials(const QString& path);
+    /// The same for the cabling plan.
+    void exportCablingPlan(const QString& path);
 
 Q_SIGNALS:
     void exported(const QString& path);
     void failed(const QString& path, const QString& why);
 
 private:
-    void askForBillOfMaterials();
+    /// The text of an export: CSV, or JSON when `json`. Runs on a worker thread.
+    using Writer = std::function<std::string(const model::Design&, const model::Catalog&, bool)>;
+    void ask(const QString& title, const QString& suffix, Writer writer);
+    void exportText(const QString& path, Writer writer);
 
     views::TopologyDocument& m_document;
     MainWindow& m_window;

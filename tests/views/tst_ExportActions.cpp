@@ -1,13 +1,14 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// File > Export as an architect uses it: the bill of materials the app writes is byte for
-// byte what `fabriclab-cli bom` writes for the same design, and a folder that cannot be
-// written leaves no file and says why.
+// File > Export as an architect uses it: the bill of materials and the cabling plan the app
+// writes are byte for byte what `fabriclab-cli bom` and `cabling` write for the same design,
+// and a folder that cannot be written leaves no file and says why.
 #include "app/gui/ExportActions.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/cost/CostModel.hpp"
 #include "model/report/BillOfMaterials.hpp"
+#include "model/report/CablingPlan.hpp"
 #include "views/document/TopologyDocument.hpp"
 
 #include <QFile>
@@ -25,6 +26,7 @@ class tst_ExportActions : public QObject {
 private Q_SLOTS:
     void billOfMaterialsIsTheCliOne_data();
     void billOfMaterialsIsTheCliOne();
+    void cablingPlanIsTheCliOne();
     void unwritableFolderLeavesNothing();
 };
 
@@ -60,6 +62,24 @@ void tst_ExportActions::billOfMaterialsIsTheCliOne() {
                                      ? fabriclab::model::bomJson(cost).dump(2) + "\n"
                                      : fabriclab::model::bomCsv(cost);
     QCOMPARE(written.readAll(), QByteArray::fromStdString(expected));
+}
+
+void tst_ExportActions::cablingPlanIsTheCliOne() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(
+        QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/workshop-16gpu-leaf-spine.fabric.json"));
+    fabriclab::app::MainWindow window(document);
+    fabriclab::app::ExportActions exports(document, window);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("cabling.csv"));
+    QSignalSpy exported(&exports, &fabriclab::app::ExportActions::exported);
+    exports.exportCablingPlan(path);
+    QVERIFY(exported.wait(10000));
+    QFile written(path);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    const auto plan = fabriclab::model::cablingPlan(
+        document.topology(), document.design().fabric.spec, document.catalog().prices());
+    QCOMPARE(written.readAll(), QByteArray::fromStdString(fabriclab::model::cablingCsv(plan)));
 }
 
 void tst_ExportActions::unwritableFolderLeavesNothing() {
