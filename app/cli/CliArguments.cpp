@@ -138,6 +138,10 @@ Usage:
   fabriclab-cli cabling DESIGN [--csv | --json]         the cabling plan: every cable once,
                                                         both ends' device and port, medium,
                                                         length class and part
+  fabriclab-cli export DESIGN --format dot|slurm [--out FILE]
+                                                        the fabric for other tools: Graphviz
+                                                        (port-annotated edges, as NVIDIA Air
+                                                        reads them) or Slurm's topology.conf
   fabriclab-cli catalog [--json]                        list fabric, GPU and model ids
   fabriclab-cli --help | --version
 
@@ -157,6 +161,8 @@ Options:
   --train-tokens N   token budget for time, GPU-hours and cost to train (default 1e12)
   --json             machine-readable output: one object (run, validate, bom) or an array
                      (compare, sweep, nccl-tests: one object per size)
+  --format FORMAT    export: dot or slurm
+  --out FILE         export: write FILE (all or nothing) instead of printing
   --csv              bom, cabling: RFC 4180 CSV (bom: one row per part and a total row;
                      cabling: one row per cable)
   --set SET          validate: every figure (all, the default), the fit set (figures a
@@ -204,10 +210,11 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         return parsed;
     }
     if (first != "run" && first != "compare" && first != "sweep" && first != "catalog" &&
-        first != "nccl-tests" && first != "validate" && first != "bom" && first != "cabling")
+        first != "nccl-tests" && first != "validate" && first != "bom" && first != "cabling" &&
+        first != "export")
         throw UsageError("unknown command \"" + first +
-                         "\" (expected run, compare, sweep, nccl-tests, validate, bom, cabling "
-                         "or catalog)");
+                         "\" (expected run, compare, sweep, nccl-tests, validate, bom, cabling, "
+                         "export or catalog)");
     const bool ncclTests = first == "nccl-tests";
     parsed.command = first;
 
@@ -223,6 +230,12 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             return parsed;
         } else if (arg == "--json") {
             parsed.json = true;
+        } else if (arg == "--format" && first == "export") {
+            parsed.format = value();
+            if (*parsed.format != "dot" && *parsed.format != "slurm")
+                throw UsageError("--format: expected dot or slurm, got \"" + *parsed.format + "\"");
+        } else if (arg == "--out" && first == "export") {
+            parsed.out = value();
         } else if (arg == "--csv" && (first == "bom" || first == "cabling")) {
             parsed.csv = true;
         } else if (arg == "--shard" && first == "sweep") {
@@ -310,7 +323,11 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         throw UsageError(parsed.command + " needs a DESIGN file");
     if (parsed.csv && parsed.json)
         throw UsageError("--csv and --json: choose one");
-    if ((parsed.command == "bom" || parsed.command == "cabling") &&
+    if (parsed.command == "export" && !parsed.format)
+        throw UsageError("export needs --format dot or slurm");
+    if (parsed.command == "export" && (parsed.json || parsed.pricesFile || parsed.months))
+        throw UsageError("export takes --format and --out");
+    if ((parsed.command == "bom" || parsed.command == "cabling" || parsed.command == "export") &&
         (parsed.fabric || !parsed.fabrics.empty() || !parsed.servers.empty() || parsed.seed ||
          parsed.trainTokens || parsed.ownership))
         throw UsageError(parsed.command + " takes --csv or --json, --prices and --months");

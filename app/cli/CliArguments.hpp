@@ -18,7 +18,7 @@ public:
 
 /// The parsed command line of fabriclab-cli.
 struct CliArguments {
-    /// run, compare, sweep, nccl-tests, validate, bom, cabling, catalog, help, version
+    /// run, compare, sweep, nccl-tests, validate, bom, cabling, export, catalog, help, version
     std::string command;
     std::string design;                    ///< path of the design file
     std::optional<std::string> fabric;     ///< run --fabric
@@ -30,10 +30,12 @@ struct CliArguments {
     std::optional<std::uint64_t> seed;     ///< --seed: ECMP hashes and traffic permutation
     std::optional<double> trainTokens;     ///< --train-tokens
     bool json = false;
-    bool csv = false;                 ///< bom --csv
-    std::optional<std::string> shard; ///< sweep --shard I/N (checked by parseShard)
-    bool merge = false;               ///< sweep --merge FILES...
-    std::vector<std::string> files;   ///< sweep --merge: the shards' outputs
+    bool csv = false;                  ///< bom and cabling --csv
+    std::optional<std::string> format; ///< export --format dot|slurm
+    std::optional<std::string> out;    ///< export --out FILE
+    std::optional<std::string> shard;  ///< sweep --shard I/N (checked by parseShard)
+    bool merge = false;                ///< sweep --merge FILES...
+    std::vector<std::string> files;    ///< sweep --merge: the shards' outputs
     // nccl-tests, named as all_reduce_perf names them
     std::string collective = "allreduce";   ///< -g / --op
     double minBytes = 8;                    ///< -b

@@ -10,6 +10,7 @@
 #include "model/report/BillOfMaterials.hpp"
 #include "model/report/CablingPlan.hpp"
 #include "model/report/FabricComparison.hpp"
+#include "model/report/FabricExport.hpp"
 #include "model/report/NcclTests.hpp"
 #include "model/validation/ValidationReport.hpp"
 
@@ -182,6 +183,20 @@ std::string executeCabling(const CliArguments& args, const Catalog& catalog) {
     return formatCabling(plan);
 }
 
+/// `export`: the fabric in a format another tool reads, printed or written all or nothing.
+std::string executeExport(const CliArguments& args, const Catalog& catalog) {
+    const Design design = loadDesign(args.design, catalog);
+    const std::string text =
+        *args.format == "slurm"
+            ? slurmTopology(design.topology)
+            : graphvizDot(design.name, design.topology,
+                          cablingPlan(design.topology, design.fabric.spec, catalog.prices()));
+    if (!args.out)
+        return text;
+    writeTextFileAtomically(*args.out, text);
+    return {};
+}
+
 /// `nccl-tests`: the sizes table of all_reduce_perf and its siblings for the design.
 std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
@@ -257,6 +272,8 @@ std::string executeCommand(const CliArguments& args) {
             return executeBom(args, catalog);
         if (args.command == "cabling")
             return executeCabling(args, catalog);
+        if (args.command == "export")
+            return executeExport(args, catalog);
         return executeOnDesign(args, catalog);
     } catch (const JsonError&) {
         throw; // already names the file and the JSON path

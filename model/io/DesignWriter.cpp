@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/catalog/CatalogJson.hpp"
 #include "model/io/DesignFile.hpp"
+#include "model/io/TextFile.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -163,28 +164,7 @@ std::string serializeDesign(const Design& design) {
 }
 
 void saveDesign(const Design& design, const std::filesystem::path& path) {
-    const std::string text = serializeDesign(design);
-    std::random_device entropy;
-    const auto temporary =
-        path.parent_path() / (path.filename().string() + ".tmp-" + std::to_string(entropy()));
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw std::runtime_error(path.string() + ": cannot write to this folder");
-        out << text;
-        out.flush();
-        if (!out) {
-            out.close();
-            std::filesystem::remove(temporary);
-            throw std::runtime_error(path.string() + ": writing failed (disk full?)");
-        }
-    }
-    std::error_code error;
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-        std::filesystem::remove(temporary);
-        throw std::runtime_error(path.string() + ": cannot replace the file: " + error.message());
-    }
+    writeTextFileAtomically(path, serializeDesign(design));
 }
 
 } // namespace fabriclab::model

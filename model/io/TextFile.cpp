@@ -5,7 +5,9 @@
 #include "model/io/JsonCursor.hpp"
 
 #include <fstream>
+#include <random>
 #include <sstream>
+#include <stdexcept>
 
 namespace fabriclab::model {
 
@@ -28,6 +30,30 @@ std::string readTextFile(const std::filesystem::path& path, std::uintmax_t maxBy
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+void writeTextFileAtomically(const std::filesystem::path& path, std::string_view text) {
+    std::random_device entropy;
+    const auto temporary =
+        path.parent_path() / (path.filename().string() + ".tmp-" + std::to_string(entropy()));
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw std::runtime_error(path.string() + ": cannot write to this folder");
+        out << text;
+        out.flush();
+        if (!out) {
+            out.close();
+            std::filesystem::remove(temporary);
+            throw std::runtime_error(path.string() + ": writing failed (disk full?)");
+        }
+    }
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+        std::filesystem::remove(temporary);
+        throw std::runtime_error(path.string() + ": cannot replace the file: " + error.message());
+    }
 }
 
 } // namespace fabriclab::model

@@ -16,4 +16,9 @@ namespace fabriclab::model {
 std::string readTextFile(const std::filesystem::path& path, std::uintmax_t maxBytes,
                          std::string_view kind);
 
+/// Writes `text` to `path` all or nothing: to a temporary file beside it, then renamed over
+/// it, so a full disk or a crash never leaves half a file. Throws std::runtime_error naming
+/// the path and what went wrong (a folder that cannot be written, a full disk).
+void writeTextFileAtomically(const std::filesystem::path& path, std::string_view text);
+
 } // namespace fabriclab::model

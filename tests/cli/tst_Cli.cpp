@@ -151,6 +151,7 @@ private Q_SLOTS:
     void badInput();
     void samples_data();
     void samples();
+    void exportWritesAllOrNothing();
 
 private:
     QTemporaryDir m_dir;
@@ -595,6 +596,9 @@ void tst_Cli::badInput_data() {
           "choose one");
     usage("bom on another fabric", {"bom", "{good}", "--fabric", "ib-ndr"}, "bom takes",
           "--csv or --json");
+    usage("export without a format", {"export", "{good}"}, "export needs --format", "dot or slurm");
+    usage("export in an unknown format", {"export", "{good}", "--format", "xml"},
+          "--format: expected dot or slurm", "\"xml\"");
     usage("cabling with a seed", {"cabling", "{good}", "--seed", "3"}, "cabling takes",
           "--csv or --json");
     const QStringList mergeFile{"sweep", "--merge", "{file}"};
@@ -826,6 +830,27 @@ void tst_Cli::samples() {
     QCOMPARE(cables.front().value(3), QStringLiteral("end A port"));
     for (qsizetype i = 1; i < cables.size(); ++i)
         QVERIFY(!cables[i].value(3).isEmpty() && !cables[i].value(5).isEmpty());
+}
+
+void tst_Cli::exportWritesAllOrNothing() {
+    // --out writes what the command prints, and a folder that cannot be written leaves no
+    // file (not even the temporary one) and says which file, on one line, with exit 2.
+    const QString out = m_dir.filePath(QStringLiteral("topology.conf"));
+    const Outcome printed = runCli({"export", m_good, "--format", "slurm"});
+    QVERIFY2(printed.exitCode == 0, qPrintable(diagnostics(printed)));
+    const Outcome written = runCli({"export", m_good, "--format", "slurm", "--out", out});
+    QVERIFY2(written.exitCode == 0 && written.out.isEmpty(), qPrintable(diagnostics(written)));
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), printed.out);
+
+    const QString missing = m_dir.filePath(QStringLiteral("no-such-folder/fabric.dot"));
+    const Outcome refused = runCli({"export", m_good, "--format", "dot", "--out", missing});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.out.isEmpty(), qPrintable(diagnostics(refused)));
+    QCOMPARE(refused.err.count('\n'), 1);
+    QVERIFY2(refused.err.contains(missing.toUtf8()), qPrintable(diagnostics(refused)));
+    QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("no-such-folder"))));
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)

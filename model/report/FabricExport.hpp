@@ -1,0 +1,31 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/report/CablingPlan.hpp"
+#include "model/topology/Topology.hpp"
+
+#include <string>
+#include <vector>
+
+namespace fabriclab::model {
+
+/// The design as a Graphviz graph that `dot` and `sfdp` render and NVIDIA Air reads: one
+/// node per device (servers as boxes, switches by tier, ranked top to bottom) and one edge
+/// per cable in the port-annotated form `"leaf-1":"swp1" -- "spine-1":"swp1"`, ports as the
+/// cabling plan numbers them.
+std::string graphvizDot(const std::string& name, const Topology& topology, const CablingPlan& plan);
+
+/// Slurm's topology.conf for the tree plugin (topology/tree): one `SwitchName=` line per
+/// switch level, `Nodes=` in Slurm's hostlist form at the bottom and `Switches=` above.
+/// Servers that hang off the same set of leaves (one leaf, or a rail group's rail leaves)
+/// share one bottom switch, named after its leaves, so every server is listed exactly once
+/// and the scheduler keeps a job within a leaf, a rail group, a spine group, in that order.
+std::string slurmTopology(const Topology& topology);
+
+/// Names compressed as Slurm's hostlists write them: srv-1, srv-2, srv-3, srv-7 ->
+/// "srv-[1-3,7]"; zero-padded numbers keep their width (srv001-srv004 -> "srv[001-004]");
+/// names without a trailing number are listed as they are.
+std::string hostlist(std::vector<std::string> names);
+
+} // namespace fabriclab::model
