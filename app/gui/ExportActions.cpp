@@ -7,6 +7,7 @@
 #include "model/cost/CostModel.hpp"
 #include "model/report/BillOfMaterials.hpp"
 #include "model/report/CablingPlan.hpp"
+#include "model/report/FabricExport.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/sim/EnginePool.hpp"
 
@@ -26,6 +27,16 @@ std::string billOfMaterials(const model::Design& design, const model::Catalog& c
     const model::CostReport cost =
         model::estimateCost(design.topology, design.fabric.spec, catalog.prices());
     return json ? model::bomJson(cost).dump(2) + "\n" : model::bomCsv(cost);
+}
+
+std::string graphviz(const model::Design& design, const model::Catalog& catalog, bool) {
+    return model::graphvizDot(
+        design.name, design.topology,
+        model::cablingPlan(design.topology, design.fabric.spec, catalog.prices()));
+}
+
+std::string slurm(const model::Design& design, const model::Catalog&, bool) {
+    return model::slurmTopology(design.topology);
 }
 
 std::string cabling(const model::Design& design, const model::Catalog& catalog, bool json) {
@@ -77,11 +88,13 @@ ExportActions::ExportActions(views::TopologyDocument& document, MainWindow& wind
             });
 }
 
-void ExportActions::ask(const QString& title, const QString& suffix, Writer writer) {
+void ExportActions::ask(const QString& title, const QString& suffix, Writer writer,
+                        const QString& filter, const QString& fileName) {
     const QString name = QString::fromStdString(m_document.design().name);
     const QString path = QFileDialog::getSaveFileName(
-        &m_window, title, (name.isEmpty() ? tr("design") : name) + suffix,
-        tr("CSV for spreadsheets (*.csv);;JSON (*.json)"));
+        &m_window, title,
+        fileName.isEmpty() ? (name.isEmpty() ? tr("design") : name) + suffix : fileName,
+        filter.isEmpty() ? tr("CSV for spreadsheets (*.csv);;JSON (*.json)") : filter);
     if (!path.isEmpty())
         exportText(path, std::move(writer));
 }
@@ -92,6 +105,14 @@ void ExportActions::exportBillOfMaterials(const QString& path) {
 
 void ExportActions::exportCablingPlan(const QString& path) {
     exportText(path, cabling);
+}
+
+void ExportActions::exportGraphviz(const QString& path) {
+    exportText(path, graphviz);
+}
+
+void ExportActions::exportSlurmTopology(const QString& path) {
+    exportText(path, slurm);
 }
 
 void ExportActions::exportText(const QString& path, Writer writer) {

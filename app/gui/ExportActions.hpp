@@ -24,8 +24,9 @@ class MainWindow;
 
 /// File > Export: what an architect hands on, written from the model's own functions, byte
 /// for byte what the CLI writes (the bill of materials as `fabriclab-cli bom`, the cabling
-/// plan as `fabriclab-cli cabling`). Worked out off the GUI thread; written atomically, so a
-/// failed export leaves no half-written file; a failure is shown with the file and why.
+/// plan as `fabriclab-cli cabling`, Graphviz and Slurm files as `fabriclab-cli export`). Worked out
+/// off the GUI thread; written atomically, so a failed export leaves no half-written file; a
+/// failure is shown with the file and why.
 class ExportActions : public QObject {
     Q_OBJECT
 
@@ -37,6 +38,10 @@ public:
     void exportBillOfMaterials(const QString& path);
     /// The same for the cabling plan.
     void exportCablingPlan(const QString& path);
+    /// The fabric as a Graphviz graph, as `fabriclab-cli export --format dot` writes it.
+    void exportGraphviz(const QString& path);
+    /// Slurm's topology.conf, as `fabriclab-cli export --format slurm` writes it.
+    void exportSlurmTopology(const QString& path);
 
 Q_SIGNALS:
     void exported(const QString& path);
@@ -45,7 +50,10 @@ Q_SIGNALS:
 private:
     /// The text of an export: CSV, or JSON when `json`. Runs on a worker thread.
     using Writer = std::function<std::string(const model::Design&, const model::Catalog&, bool)>;
-    void ask(const QString& title, const QString& suffix, Writer writer);
+    /// Asks where (a file dialog with `filter`, CSV or JSON when empty, offering the
+    /// design's name + `suffix`, or `fileName`), then exports there.
+    void ask(const QString& title, const QString& suffix, Writer writer, const QString& filter = {},
+             const QString& fileName = {});
     void exportText(const QString& path, Writer writer);
 
     views::TopologyDocument& m_document;

@@ -9,6 +9,7 @@
 #include "model/cost/CostModel.hpp"
 #include "model/report/BillOfMaterials.hpp"
 #include "model/report/CablingPlan.hpp"
+#include "model/report/FabricExport.hpp"
 #include "views/document/TopologyDocument.hpp"
 
 #include <QFile>
@@ -26,7 +27,8 @@ class tst_ExportActions : public QObject {
 private Q_SLOTS:
     void billOfMaterialsIsTheCliOne_data();
     void billOfMaterialsIsTheCliOne();
-    void cablingPlanIsTheCliOne();
+    void plansAndGraphsAreTheCliOnes_data();
+    void plansAndGraphsAreTheCliOnes();
     void unwritableFolderLeavesNothing();
 };
 
@@ -64,22 +66,41 @@ void tst_ExportActions::billOfMaterialsIsTheCliOne() {
     QCOMPARE(written.readAll(), QByteArray::fromStdString(expected));
 }
 
-void tst_ExportActions::cablingPlanIsTheCliOne() {
+void tst_ExportActions::plansAndGraphsAreTheCliOnes_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("cabling plan") << "cabling";
+    QTest::newRow("slurm") << "slurm";
+    QTest::newRow("graphviz") << "dot";
+}
+
+void tst_ExportActions::plansAndGraphsAreTheCliOnes() {
+    QFETCH(QString, kind);
     TopologyDocument document(Catalog::builtin());
     document.load(
         QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/workshop-16gpu-leaf-spine.fabric.json"));
     fabriclab::app::MainWindow window(document);
     fabriclab::app::ExportActions exports(document, window);
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("cabling.csv"));
+    const QString path = dir.filePath(QStringLiteral("export.out"));
     QSignalSpy exported(&exports, &fabriclab::app::ExportActions::exported);
-    exports.exportCablingPlan(path);
+    const auto& design = document.design();
+    const auto plan = fabriclab::model::cablingPlan(design.topology, design.fabric.spec,
+                                                    document.catalog().prices());
+    std::string expected;
+    if (kind == QLatin1String("cabling")) {
+        exports.exportCablingPlan(path);
+        expected = fabriclab::model::cablingCsv(plan);
+    } else if (kind == QLatin1String("slurm")) {
+        exports.exportSlurmTopology(path);
+        expected = fabriclab::model::slurmTopology(design.topology);
+    } else {
+        exports.exportGraphviz(path);
+        expected = fabriclab::model::graphvizDot(design.name, design.topology, plan);
+    }
     QVERIFY(exported.wait(10000));
     QFile written(path);
     QVERIFY(written.open(QIODevice::ReadOnly));
-    const auto plan = fabriclab::model::cablingPlan(
-        document.topology(), document.design().fabric.spec, document.catalog().prices());
-    QCOMPARE(written.readAll(), QByteArray::fromStdString(fabriclab::model::cablingCsv(plan)));
+    QCOMPARE(written.readAll(), QByteArray::fromStdString(expected));
 }
 
 void tst_ExportActions::unwritableFolderLeavesNothing() {
