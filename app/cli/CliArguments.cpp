@@ -138,10 +138,12 @@ Usage:
   fabriclab-cli cabling DESIGN [--csv | --json]         the cabling plan: every cable once,
                                                         both ends' device and port, medium,
                                                         length class and part
-  fabriclab-cli export DESIGN --format dot|slurm [--out FILE]
+  fabriclab-cli export DESIGN --format dot|slurm|ibnetdiscover [--out FILE]
                                                         the fabric for other tools: Graphviz
                                                         (port-annotated edges, as NVIDIA Air
-                                                        reads them) or Slurm's topology.conf
+                                                        reads them), Slurm's topology.conf, or
+                                                        an InfiniBand design as ibnetdiscover
+                                                        prints it
   fabriclab-cli catalog [--json]                        list fabric, GPU and model ids
   fabriclab-cli --help | --version
 
@@ -161,7 +163,7 @@ Options:
   --train-tokens N   token budget for time, GPU-hours and cost to train (default 1e12)
   --json             machine-readable output: one object (run, validate, bom) or an array
                      (compare, sweep, nccl-tests: one object per size)
-  --format FORMAT    export: dot or slurm
+  --format FORMAT    export: dot, slurm or ibnetdiscover
   --out FILE         export: write FILE (all or nothing) instead of printing
   --csv              bom, cabling: RFC 4180 CSV (bom: one row per part and a total row;
                      cabling: one row per cable)
@@ -232,8 +234,10 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             parsed.json = true;
         } else if (arg == "--format" && first == "export") {
             parsed.format = value();
-            if (*parsed.format != "dot" && *parsed.format != "slurm")
-                throw UsageError("--format: expected dot or slurm, got \"" + *parsed.format + "\"");
+            if (*parsed.format != "dot" && *parsed.format != "slurm" &&
+                *parsed.format != "ibnetdiscover")
+                throw UsageError("--format: expected dot, slurm or ibnetdiscover, got \"" +
+                                 *parsed.format + "\"");
         } else if (arg == "--out" && first == "export") {
             parsed.out = value();
         } else if (arg == "--csv" && (first == "bom" || first == "cabling")) {
@@ -324,7 +328,7 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
     if (parsed.csv && parsed.json)
         throw UsageError("--csv and --json: choose one");
     if (parsed.command == "export" && !parsed.format)
-        throw UsageError("export needs --format dot or slurm");
+        throw UsageError("export needs --format dot, slurm or ibnetdiscover");
     if (parsed.command == "export" && (parsed.json || parsed.pricesFile || parsed.months))
         throw UsageError("export takes --format and --out");
     if ((parsed.command == "bom" || parsed.command == "cabling" || parsed.command == "export") &&

@@ -31,7 +31,7 @@ struct CliArguments {
     std::optional<double> trainTokens;     ///< --train-tokens
     bool json = false;
     bool csv = false;                  ///< bom and cabling --csv
-    std::optional<std::string> format; ///< export --format dot|slurm
+    std::optional<std::string> format; ///< export --format dot|slurm|ibnetdiscover
     std::optional<std::string> out;    ///< export --out FILE
     std::optional<std::string> shard;  ///< sweep --shard I/N (checked by parseShard)
     bool merge = false;                ///< sweep --merge FILES...

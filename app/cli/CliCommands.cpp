@@ -186,11 +186,15 @@ std::string executeCabling(const CliArguments& args, const Catalog& catalog) {
 /// `export`: the fabric in a format another tool reads, printed or written all or nothing.
 std::string executeExport(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
-    const std::string text =
-        *args.format == "slurm"
-            ? slurmTopology(design.topology)
-            : graphvizDot(design.name, design.topology,
-                          cablingPlan(design.topology, design.fabric.spec, catalog.prices()));
+    std::string text;
+    if (*args.format == "slurm") {
+        text = slurmTopology(design.topology);
+    } else {
+        const CablingPlan plan = cablingPlan(design.topology, design.fabric.spec, catalog.prices());
+        text = *args.format == "dot"
+                   ? graphvizDot(design.name, design.topology, plan)
+                   : ibnetdiscoverTopology(design.topology, design.fabric.spec, plan);
+    }
     if (!args.out)
         return text;
     writeTextFileAtomically(*args.out, text);

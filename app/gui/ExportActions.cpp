@@ -35,6 +35,12 @@ std::string graphviz(const model::Design& design, const model::Catalog& catalog,
         model::cablingPlan(design.topology, design.fabric.spec, catalog.prices()));
 }
 
+std::string ibnetdiscover(const model::Design& design, const model::Catalog& catalog, bool) {
+    return model::ibnetdiscoverTopology(
+        design.topology, design.fabric.spec,
+        model::cablingPlan(design.topology, design.fabric.spec, catalog.prices()));
+}
+
 std::string slurm(const model::Design& design, const model::Catalog&, bool) {
     return model::slurmTopology(design.topology);
 }
@@ -60,6 +66,19 @@ ExportActions::ExportActions(views::TopologyDocument& document, MainWindow& wind
     });
     connect(menu->addAction(tr("&Cabling plan…")), &QAction::triggered, this,
             [this] { ask(tr("Export cabling plan"), tr(" - cabling plan.csv"), cabling); });
+    menu->addSeparator();
+    connect(menu->addAction(tr("&Graphviz graph (DOT)…")), &QAction::triggered, this, [this] {
+        ask(tr("Export Graphviz graph"), tr(".dot"), graphviz, tr("Graphviz (*.dot *.gv)"));
+    });
+    connect(menu->addAction(tr("&Slurm topology.conf…")), &QAction::triggered, this, [this] {
+        ask(tr("Export Slurm topology"), QString(), slurm, tr("Slurm topology (*.conf)"),
+            QStringLiteral("topology.conf"));
+    });
+    connect(menu->addAction(tr("&InfiniBand topology (ibnetdiscover)…")), &QAction::triggered, this,
+            [this] {
+                ask(tr("Export ibnetdiscover topology"), tr(".topo"), ibnetdiscover,
+                    tr("ibnetdiscover topology (*.topo *.txt)"));
+            });
     connect(&m_watcher, &QFutureWatcher<std::pair<bool, QString>>::finished, this, [this] {
         const auto [ok, text] = m_watcher.result();
         if (!ok) {
@@ -113,6 +132,10 @@ void ExportActions::exportGraphviz(const QString& path) {
 
 void ExportActions::exportSlurmTopology(const QString& path) {
     exportText(path, slurm);
+}
+
+void ExportActions::exportIbnetdiscover(const QString& path) {
+    exportText(path, ibnetdiscover);
 }
 
 void ExportActions::exportText(const QString& path, Writer writer) {

@@ -42,6 +42,8 @@ public:
     void exportGraphviz(const QString& path);
     /// Slurm's topology.conf, as `fabriclab-cli export --format slurm` writes it.
     void exportSlurmTopology(const QString& path);
+    /// An InfiniBand design as ibnetdiscover prints it; refused (failed()) on Ethernet.
+    void exportIbnetdiscover(const QString& path);
 
 Q_SIGNALS:
     void exported(const QString& path);

@@ -4,10 +4,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 namespace fabriclab::model {
 namespace {
@@ -21,6 +27,12 @@ std::string quoted(const std::string& text) {
         out += c;
     }
     return out + '"';
+}
+
+/// Appends the pieces in turn (one call, no temporaries joined on the way).
+void append(std::string& out, std::initializer_list<std::string_view> pieces) {
+    for (const std::string_view piece : pieces)
+        out.append(piece);
 }
 
 /// "srv-12" -> ("srv-", "12"); a name without trailing digits has no number.
@@ -107,6 +119,126 @@ std::string graphvizDot(const std::string& name, const Topology& topology,
             << ":" << quoted(c.b.port) << ";\n";
     out << "}\n";
     return out.str();
+}
+
+std::string ibnetdiscoverTopology(const Topology& topology, const Fabric& fabric,
+                                  const CablingPlan& plan) {
+    if (fabric.transport != "infiniband")
+        throw std::invalid_argument("ibnetdiscover describes InfiniBand subnets; this design runs "
+                                    "on " +
+                                    fabric.name);
+    // GUIDs: a FabricLab prefix, then 0 for switches or 1 for adapters, then the index;
+    // LIDs: switches first, then adapters, in the design's order.
+    constexpr std::uint64_t kSwitchGuid = 0xfab1ab0000000000ull;
+    constexpr std::uint64_t kAdapterGuid = 0xfab1ab0100000000ull;
+    struct Device {
+        std::uint64_t guid = 0;
+        int lid = 0;
+    };
+    struct Peer {
+        int port;
+        const CableEnd* other;
+        double gbps;
+    };
+    std::unordered_map<std::string, Device> switches; // by device name
+    std::unordered_map<std::string, std::vector<Peer>> peersOf;
+    int nextLid = 1;
+    for (const auto& [id, node] : topology.nodes())
+        if (isSwitch(node.kind))
+            switches[node.name] = {kSwitchGuid + switches.size() + 1, nextLid++};
+    // Adapters ("server nicK"), in the plan's order, each with its one cable.
+    struct Adapter {
+        const CableEnd* self;
+        const CableEnd* peer;
+        double gbps;
+        Device device;
+    };
+    std::vector<Adapter> adapters;
+    std::unordered_map<std::string, std::size_t> adapterAt;
+    const auto keyOf = [](const CableEnd& end) {
+        std::string key = end.device;
+        key += ' ';
+        key += end.port;
+        return key;
+    };
+    for (const PlannedCable& c : plan.cables)
+        for (const auto& [self, other] : {std::pair{&c.a, &c.b}, std::pair{&c.b, &c.a}}) {
+            if (switches.count(self->device)) {
+                peersOf[self->device].push_back({std::stoi(self->port), other, c.gbps});
+                continue;
+            }
+            const std::size_t index = adapters.size();
+            if (adapterAt.try_emplace(keyOf(*self), index).second)
+                adapters.push_back({self, other, c.gbps, {kAdapterGuid + index + 1, 0}});
+        }
+    for (Adapter& adapter : adapters)
+        adapter.device.lid = nextLid++;
+
+    const auto hex = [](std::uint64_t value, bool padded) {
+        char text[32];
+        std::snprintf(text, sizeof text, padded ? "%016llx" : "%llx",
+                      static_cast<unsigned long long>(value));
+        return std::string(text);
+    };
+    const auto speed = [](double gbps) -> const char* {
+        return gbps >= 800   ? "4xXDR"
+               : gbps >= 400 ? "4xNDR"
+               : gbps >= 200 ? "4xHDR"
+               : gbps >= 100 ? "4xEDR"
+                             : "4xFDR";
+    };
+    // The adapter a server port is: nicK is mlx5_K.
+    const auto adapterName = [](const CableEnd& end) {
+        std::string name = end.device;
+        name += " mlx5_";
+        name.append(end.port, 3, std::string::npos);
+        return name;
+    };
+    // A peer as a connectivity line names it: "S-guid"[port] or "H-guid"[1](portguid), then,
+    // after the comment sign, its description and LID.
+    const auto appendPeer = [&](std::string& out, const CableEnd& end) {
+        if (const auto sw = switches.find(end.device); sw != switches.end()) {
+            append(out, {"\"S-", hex(sw->second.guid, true), "\"[", end.port, "]\t\t# \"",
+                         end.device, "\" lid ", std::to_string(sw->second.lid)});
+            return;
+        }
+        const Adapter& adapter = adapters[adapterAt.at(keyOf(end))];
+        const std::uint64_t guid = adapter.device.guid;
+        append(out, {"\"H-", hex(guid, true), "\"[1](", hex(guid, false), ")\t\t# \"",
+                     adapterName(end), "\" lid ", std::to_string(adapter.device.lid)});
+    };
+    std::string out = "#\n# Topology file: written by FabricLab from the design, not "
+                      "discovered\n#\n\n";
+    out.reserve(plan.cables.size() * 220);
+    for (const auto& [id, node] : topology.nodes()) {
+        if (!isSwitch(node.kind))
+            continue;
+        const Device& sw = switches.at(node.name);
+        const std::string guid = hex(sw.guid, false);
+        append(out, {"vendid=0x2c9\ndevid=0xd2f0\nsysimgguid=0x", guid, "\nswitchguid=0x", guid,
+                     "(", guid, ")\nSwitch\t", std::to_string(node.sw.radix), " \"S-",
+                     hex(sw.guid, true), "\"\t\t# \"", node.name, "\" enhanced port 0 lid ",
+                     std::to_string(sw.lid), " lmc 0\n"});
+        auto& peers = peersOf[node.name];
+        std::sort(peers.begin(), peers.end(),
+                  [](const Peer& x, const Peer& y) { return x.port < y.port; });
+        for (const Peer& peer : peers) {
+            append(out, {"[", std::to_string(peer.port), "]\t"});
+            appendPeer(out, *peer.other);
+            append(out, {" ", speed(peer.gbps), "\n"});
+        }
+        out += '\n';
+    }
+    for (const Adapter& adapter : adapters) {
+        const std::string guid = hex(adapter.device.guid, false);
+        append(out, {"vendid=0x2c9\ndevid=0x1021\nsysimgguid=0x", guid, "\ncaguid=0x", guid,
+                     "\nCa\t1 \"H-", hex(adapter.device.guid, true), "\"\t\t# \"",
+                     adapterName(*adapter.self), "\"\n[1](", guid, ") \t"});
+        appendPeer(out, *adapter.peer);
+        append(out, {" lid ", std::to_string(adapter.device.lid), " lmc 0 ", speed(adapter.gbps),
+                     "\n\n"});
+    }
+    return out;
 }
 
 std::string slurmTopology(const Topology& topology) {

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/catalog/Fabric.hpp"
 #include "model/report/CablingPlan.hpp"
 #include "model/topology/Topology.hpp"
 
@@ -22,6 +23,15 @@ std::string graphvizDot(const std::string& name, const Topology& topology, const
 /// share one bottom switch, named after its leaves, so every server is listed exactly once
 /// and the scheduler keeps a job within a leaf, a rail group, a spine group, in that order.
 std::string slurmTopology(const Topology& topology);
+
+/// The fabric as `ibnetdiscover` prints a discovered InfiniBand subnet: a record per switch
+/// and per host channel adapter (each server NIC is one single-port HCA, mlx5_0, mlx5_1, ...,
+/// as on a DGX), their links listed from both ends with the ports of the cabling plan, and
+/// GUIDs and LIDs made deterministic from the design (switches first, then adapters, in the
+/// design's order), so the same design gives the same file. Throws std::invalid_argument
+/// for a fabric that is not InfiniBand: the format describes InfiniBand subnets only.
+std::string ibnetdiscoverTopology(const Topology& topology, const Fabric& fabric,
+                                  const CablingPlan& plan);
 
 /// Names compressed as Slurm's hostlists write them: srv-1, srv-2, srv-3, srv-7 ->
 /// "srv-[1-3,7]"; zero-padded numbers keep their width (srv001-srv004 -> "srv[001-004]");

@@ -596,9 +596,14 @@ void tst_Cli::badInput_data() {
           "choose one");
     usage("bom on another fabric", {"bom", "{good}", "--fabric", "ib-ndr"}, "bom takes",
           "--csv or --json");
-    usage("export without a format", {"export", "{good}"}, "export needs --format", "dot or slurm");
+    usage("export without a format", {"export", "{good}"}, "export needs --format",
+          "dot, slurm or ibnetdiscover");
     usage("export in an unknown format", {"export", "{good}", "--format", "xml"},
-          "--format: expected dot or slurm", "\"xml\"");
+          "--format: expected dot, slurm or ibnetdiscover", "\"xml\"");
+    const QString ethernet =
+        QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json");
+    usage("ibnetdiscover of an Ethernet design", {"export", ethernet, "--format", "ibnetdiscover"},
+          "teaching-4-servers.fabric.json: ibnetdiscover describes InfiniBand", "runs on");
     usage("cabling with a seed", {"cabling", "{good}", "--seed", "3"}, "cabling takes",
           "--csv or --json");
     const QStringList mergeFile{"sweep", "--merge", "{file}"};

@@ -63,6 +63,8 @@ private Q_SLOTS:
     void slurmListsEveryServerOnce();
     void dotHasAnEdgePerCable_data();
     void dotHasAnEdgePerCable();
+    void ibnetdiscoverListsEveryCableFromBothEnds_data();
+    void ibnetdiscoverListsEveryCableFromBothEnds();
 };
 
 void tst_FabricExport::hostlists_data() {
@@ -158,6 +160,54 @@ void tst_FabricExport::dotHasAnEdgePerCable() {
     QCOMPARE(edges, static_cast<qsizetype>(plan.cables.size()));
     QCOMPARE(dot.count(QStringLiteral(" [shape=")),
              static_cast<qsizetype>(design.topology.nodes().size()));
+}
+
+void tst_FabricExport::ibnetdiscoverListsEveryCableFromBothEnds_data() {
+    QTest::addColumn<QString>("name");
+    for (const QString& file : sampleFiles())
+        if (sample(file).fabric.spec.transport == "infiniband")
+            QTest::newRow(qPrintable(file)) << file;
+}
+
+void tst_FabricExport::ibnetdiscoverListsEveryCableFromBothEnds() {
+    // As ibnetdiscover prints a subnet: a Switch record per switch and a Ca record per
+    // adapter (one per server NIC), each cable on a line at both of its ends, no port of a
+    // switch listed twice, and every peer named by a GUID some record defines.
+    QFETCH(QString, name);
+    const Design design = sample(name);
+    const CablingPlan plan =
+        cablingPlan(design.topology, design.fabric.spec, Catalog::builtin().prices());
+    const QString text =
+        QString::fromStdString(ibnetdiscoverTopology(design.topology, design.fabric.spec, plan));
+    static const QRegularExpression record(
+        QStringLiteral(R"re(^(Switch|Ca)\t\d+ "([SH]-[0-9a-f]{16})")re"));
+    static const QRegularExpression link(
+        QStringLiteral(R"re(^\[(\d+)\](?:\([0-9a-f]+\))?\s+"([SH]-[0-9a-f]{16})"\[(\d+)\])re"));
+    QSet<QString> defined;
+    QSet<QString> peers;
+    QSet<QString> portsSeen;
+    QString current;
+    int switches = 0;
+    int adapters = 0;
+    qsizetype links = 0;
+    for (const QString& line : text.split(QLatin1Char('\n'))) {
+        if (const auto m = record.match(line); m.hasMatch()) {
+            current = m.captured(2);
+            defined << current;
+            (m.captured(1) == QLatin1String("Switch") ? switches : adapters) += 1;
+        } else if (const auto l = link.match(line); l.hasMatch()) {
+            ++links;
+            const QString port = current + QLatin1Char('/') + l.captured(1);
+            QVERIFY2(!portsSeen.contains(port), qPrintable(line));
+            portsSeen << port;
+            peers << l.captured(2);
+        }
+    }
+    QCOMPARE(switches, design.topology.switchCounts().total());
+    QCOMPARE(adapters, static_cast<int>(design.topology.cableCounts().server));
+    QCOMPARE(links, 2 * static_cast<qsizetype>(plan.cables.size()));
+    for (const QString& peer : peers)
+        QVERIFY2(defined.contains(peer), qPrintable(peer));
 }
 
 QTEST_APPLESS_MAIN(tst_FabricExport)

@@ -45,11 +45,15 @@ void tst_ExportActions::billOfMaterialsIsTheCliOne() {
         QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/spectrum-x-1024gpu-rail.fabric.json"));
     fabriclab::app::MainWindow window(document);
     fabriclab::app::ExportActions exports(document, window);
-    bool listed = false;
+    // File > Export offers every export, by the names a user looks for.
+    QStringList offered;
     for (const QAction* action : window.fileMenu()->actions())
-        listed = listed ||
-                 (action->menu() && action->menu()->title().contains(QStringLiteral("Export")));
-    QVERIFY(listed);
+        if (action->menu() && action->menu()->title().contains(QStringLiteral("Export")))
+            for (const QAction* item : action->menu()->actions())
+                offered << item->text().remove(QLatin1Char('&'));
+    for (const char* wanted :
+         {"Bill of materials", "Cabling plan", "Graphviz", "Slurm", "ibnetdiscover"})
+        QVERIFY2(offered.filter(QLatin1String(wanted)).size() == 1, wanted);
 
     QTemporaryDir dir;
     const QString path = dir.filePath(file);
@@ -71,6 +75,7 @@ void tst_ExportActions::plansAndGraphsAreTheCliOnes_data() {
     QTest::newRow("cabling plan") << "cabling";
     QTest::newRow("slurm") << "slurm";
     QTest::newRow("graphviz") << "dot";
+    QTest::newRow("ibnetdiscover") << "ibnetdiscover";
 }
 
 void tst_ExportActions::plansAndGraphsAreTheCliOnes() {
@@ -93,9 +98,13 @@ void tst_ExportActions::plansAndGraphsAreTheCliOnes() {
     } else if (kind == QLatin1String("slurm")) {
         exports.exportSlurmTopology(path);
         expected = fabriclab::model::slurmTopology(design.topology);
-    } else {
+    } else if (kind == QLatin1String("dot")) {
         exports.exportGraphviz(path);
         expected = fabriclab::model::graphvizDot(design.name, design.topology, plan);
+    } else {
+        exports.exportIbnetdiscover(path);
+        expected =
+            fabriclab::model::ibnetdiscoverTopology(design.topology, design.fabric.spec, plan);
     }
     QVERIFY(exported.wait(10000));
     QFile written(path);
