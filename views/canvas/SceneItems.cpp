@@ -46,7 +46,6 @@ void SceneItems::clear() {
     m_linksAt.clear();
     m_frameMembers.clear();
     m_links.clear();
-    m_spareLinks.clear();
     m_frames.clear();
     m_blocks.clear();
     m_nodes.clear();
@@ -116,9 +115,7 @@ void SceneItems::reconcileLinks() {
     // linear search, and a regenerated 16K-GPU design swaps thousands of edges. Edges
     // and the map share one key order, so one walk pairs them.
     std::vector<std::unique_ptr<LinkItem>> kept(m_graph.edges.size());
-    // Hidden items from rebuilds before first: they are taken last, after the visible ones.
-    std::vector<std::unique_ptr<LinkItem>> spare = std::move(m_spareLinks);
-    m_spareLinks.clear();
+    std::vector<std::unique_ptr<LinkItem>> spare;
     auto old = m_links.begin();
     for (std::size_t i = 0; i < m_graph.edges.size(); ++i) {
         const EdgeKey key{m_graph.edges[i].a, m_graph.edges[i].b};
@@ -141,7 +138,6 @@ void SceneItems::reconcileLinks() {
             item = std::move(spare.back());
             spare.pop_back();
             item->setKey(key);
-            item->setVisible(true);
         } else if (!item) {
             item = std::make_unique<LinkItem>(key);
             m_scene.addItem(item.get());
@@ -153,15 +149,7 @@ void SceneItems::reconcileLinks() {
         m_linksAt[edge.b].push_back(item.get());
         next.emplace_hint(next.end(), std::move(key), std::move(item));
     }
-    m_links.swap(next);
-    // Spare items wait, hidden, for the next rebuild; past a bound they die here.
-    constexpr std::size_t kSpareLinksKept = 4096;
-    for (auto& item : spare) {
-        if (m_spareLinks.size() >= kSpareLinksKept)
-            break;
-        item->setVisible(false);
-        m_spareLinks.push_back(std::move(item));
-    }
+    m_links.swap(next); // spare items not needed any more die with this function
 }
 
 void SceneItems::reconcileFrames(const model::Topology& topology) {

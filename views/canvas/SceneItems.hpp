@@ -81,10 +81,6 @@ private:
     std::map<model::NodeId, std::unique_ptr<NodeItem>> m_nodes;
     std::map<model::GroupKey, std::unique_ptr<BlockItem>> m_blocks;
     std::map<EdgeKey, std::unique_ptr<LinkItem>> m_links;
-    /// Link items no edge needs now, hidden but kept in the scene for the next rebuild: a
-    /// regenerated 16K-GPU design (2:1 back to 1:1, say) needed a thousand new ones, 7 ms
-    /// of the GUI thread to construct, which the rebuild before had just deleted.
-    std::vector<std::unique_ptr<LinkItem>> m_spareLinks;
     std::map<model::GroupKey, std::unique_ptr<GroupFrameItem>> m_frames;
     std::map<model::GroupKey, std::vector<model::NodeId>> m_frameMembers; ///< expanded groups
     std::map<model::Endpoint, std::vector<LinkItem*>> m_linksAt;          ///< non-owning index
