@@ -134,6 +134,16 @@ void addLine(std::vector<BomLine>& bom, CostCategory category, CostTier tier,
 
 } // namespace
 
+SwitchPurchase switchPurchaseFor(const Node& node, const Fabric& fabric,
+                                 const PriceCatalog& prices) {
+    const auto& hw = fabric.hardware;
+    const std::string& id = node.kind == NodeKind::Leaf    ? hw.switchId
+                            : node.kind == NodeKind::Spine ? hw.spineSwitch()
+                                                           : hw.coreSwitch();
+    return switchPartFor(prices.switches, part(prices.switches, id, "switch"), fabric.transport,
+                         node.sw.portSpeed.value, node.sw.radix);
+}
+
 CablePurchase cablePurchaseFor(const Topology& topology, const Link& link, const Fabric& fabric,
                                const PriceCatalog& prices) {
     const auto& hw = fabric.hardware;
@@ -178,9 +188,6 @@ std::string_view toString(CostTier tier) {
 CostReport estimateCost(const Topology& topology, const Fabric& fabric, const PriceCatalog& prices,
                         const CostOptions& options) {
     const auto& hw = fabric.hardware;
-    const PricedPart& leafPart = part(prices.switches, hw.switchId, "switch");
-    const PricedPart& spinePart = part(prices.switches, hw.spineSwitch(), "switch");
-    const PricedPart& corePart = part(prices.switches, hw.coreSwitch(), "switch");
     const PricedPart& nicPart = part(prices.nics, hw.nicId, "NIC");
     const PricedPart& serverCable = part(prices.cables, hw.serverCableId, "cable");
     const PricedPart& fibre = part(prices.cables, hw.switchCableId, "cable");
@@ -211,9 +218,7 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
         const bool leaf = node.kind == NodeKind::Leaf;
         const bool spine = node.kind == NodeKind::Spine;
         const CostTier tier = leaf ? CostTier::Leaf : spine ? CostTier::Spine : CostTier::Core;
-        const PricedPart& own = leaf ? leafPart : spine ? spinePart : corePart;
-        const SwitchPurchase purchase = switchPartFor(prices.switches, own, fabric.transport,
-                                                      node.sw.portSpeed.value, node.sw.radix);
+        const SwitchPurchase purchase = switchPurchaseFor(node, fabric, prices);
         buy(tier, *purchase.part, purchase.count);
         switchBought[id.value] = purchase.part;
     }

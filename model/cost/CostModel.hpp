@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/catalog/Fabric.hpp"
+#include "model/catalog/PartChoice.hpp"
 #include "model/catalog/PriceCatalog.hpp"
 #include "model/core/Units.hpp"
 #include "model/topology/Topology.hpp"
@@ -68,6 +69,13 @@ struct CostOptions {
 /// the next medium up, with a note. Throws std::invalid_argument when a part has no price.
 CostReport estimateCost(const Topology& topology, const Fabric& fabric, const PriceCatalog& prices,
                         const CostOptions& options = {});
+
+/// The switch `node` (a leaf, spine or core) is bought as: its tier's part from the fabric's
+/// hardware, or a larger or faster one where its ports outrun it (model::switchPartFor), as
+/// estimateCost buys it, so a cabling plan names the ports of the switch the bill counts.
+/// Throws std::invalid_argument when the fabric's switch has no price.
+SwitchPurchase switchPurchaseFor(const Node& node, const Fabric& fabric,
+                                 const PriceCatalog& prices);
 
 /// How one link is bought: its medium after any step up (copper too short for the run is
 /// bought as an active optical cable, an AOC too short as fibre) and the cable part, as

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: MIT
 #include "model/report/CablingPlan.hpp"
 
-#include "model/catalog/PartChoice.hpp"
 #include "model/cost/CostModel.hpp"
 #include "model/io/Csv.hpp"
 
@@ -34,21 +33,6 @@ std::string portName(const PortCursor& cursor, int index) {
     return "swp" + std::to_string(cage) + "s" + std::to_string(index % cursor.split);
 }
 
-/// The switch part a tier buys for `node`, as estimateCost buys it.
-const PricedPart* switchBoughtFor(const Node& node, const Fabric& fabric,
-                                  const PriceCatalog& prices) {
-    const auto& hw = fabric.hardware;
-    const std::string& id = node.kind == NodeKind::Leaf    ? hw.switchId
-                            : node.kind == NodeKind::Spine ? hw.spineSwitch()
-                                                           : hw.coreSwitch();
-    const auto own = prices.switches.find(id);
-    if (own == prices.switches.end())
-        return nullptr;
-    return switchPartFor(prices.switches, own->second, fabric.transport, node.sw.portSpeed.value,
-                         node.sw.radix)
-        .part;
-}
-
 PortCursor cursorFor(const Node& node, const Fabric& fabric, const PriceCatalog& prices) {
     PortCursor cursor;
     cursor.ethernet = fabric.transport != "infiniband";
@@ -59,7 +43,7 @@ PortCursor cursorFor(const Node& node, const Fabric& fabric, const PriceCatalog&
     }
     cursor.ports = node.sw.radix;
     // A cage running slower links than it is built for carries several: 800G as 2 x 400G.
-    if (const PricedPart* part = switchBoughtFor(node, fabric, prices);
+    if (const PricedPart* part = switchPurchaseFor(node, fabric, prices).part;
         part && !part->portModes.empty() && node.sw.portSpeed.value > 0) {
         const double native = part->portModes.front().gbps;
         cursor.split =
