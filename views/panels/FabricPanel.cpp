@@ -369,7 +369,11 @@ void FabricPanel::showPreview(const GeneratorPreview::Outcome& outcome) {
     if (outcome.summary) {
         if (!m_now) {
             m_now = TopologySummary::of(design.topology);
-            m_nowRatio = builtText(DesignFacts::of(m_document).awaitCurrent().worstLeaf);
+            // Not waited for on the GUI thread: until the design's facts are in (a moment
+            // after an edit), the ratio it was asked at stands for the one built.
+            const DesignFactsResult* facts = DesignFacts::of(m_document).current();
+            m_nowRatio =
+                facts ? builtText(facts->worstLeaf) : ratioText(design.generator->oversubscription);
         }
         // What the candidate builds, which whole cables can leave off the ratio asked.
         const QString next = builtText(outcome.leafRatio);
