@@ -138,6 +138,12 @@ Usage:
   fabriclab-cli cabling DESIGN [--csv | --json]         the cabling plan: every cable once,
                                                         both ends' device and port, medium,
                                                         length class and part
+  fabriclab-cli report DESIGN --out FILE.pdf [--fabrics ID,ID,...]
+                                                        the design report as a PDF: summary and
+                                                        verdict, topology, every chart, the
+                                                        fabric comparison, bill, cabling and
+                                                        the catalog values behind them (drawn by
+                                                        the fabriclab app beside this program)
   fabriclab-cli export DESIGN --format dot|slurm|ibnetdiscover [--out FILE]
                                                         the fabric for other tools: Graphviz
                                                         (port-annotated edges, as NVIDIA Air
@@ -164,7 +170,8 @@ Options:
   --json             machine-readable output: one object (run, validate, bom) or an array
                      (compare, sweep, nccl-tests: one object per size)
   --format FORMAT    export: dot, slurm or ibnetdiscover
-  --out FILE         export: write FILE (all or nothing) instead of printing
+  --out FILE         export: write FILE (all or nothing) instead of printing;
+                     report: the PDF to write (all or nothing)
   --csv              bom, cabling: RFC 4180 CSV (bom: one row per part and a total row;
                      cabling: one row per cable)
   --set SET          validate: every figure (all, the default), the fit set (figures a
@@ -213,10 +220,10 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
     }
     if (first != "run" && first != "compare" && first != "sweep" && first != "catalog" &&
         first != "nccl-tests" && first != "validate" && first != "bom" && first != "cabling" &&
-        first != "export")
+        first != "export" && first != "report")
         throw UsageError("unknown command \"" + first +
                          "\" (expected run, compare, sweep, nccl-tests, validate, bom, cabling, "
-                         "export or catalog)");
+                         "export, report or catalog)");
     const bool ncclTests = first == "nccl-tests";
     parsed.command = first;
 
@@ -238,7 +245,7 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
                 *parsed.format != "ibnetdiscover")
                 throw UsageError("--format: expected dot, slurm or ibnetdiscover, got \"" +
                                  *parsed.format + "\"");
-        } else if (arg == "--out" && first == "export") {
+        } else if (arg == "--out" && (first == "export" || first == "report")) {
             parsed.out = value();
         } else if (arg == "--csv" && (first == "bom" || first == "cabling")) {
             parsed.csv = true;
@@ -335,6 +342,13 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         (parsed.fabric || !parsed.fabrics.empty() || !parsed.servers.empty() || parsed.seed ||
          parsed.trainTokens || parsed.ownership))
         throw UsageError(parsed.command + " takes --csv or --json, --prices and --months");
+    if (parsed.command == "report" && !parsed.out)
+        throw UsageError("report needs --out FILE.pdf");
+    if (parsed.command == "report" &&
+        (parsed.json || parsed.csv || parsed.fabric || !parsed.servers.empty() ||
+         parsed.pricesFile || parsed.months || parsed.seed || parsed.trainTokens ||
+         parsed.ownership))
+        throw UsageError("report takes --out FILE.pdf and --fabrics ID,ID,...");
     if (parsed.command == "run" && !parsed.fabrics.empty())
         throw UsageError("run takes --fabric ID; use compare for --fabrics");
     if (parsed.command == "compare" && parsed.fabrics.empty())

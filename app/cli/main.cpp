@@ -4,6 +4,7 @@
 #include "app/ProcessMemory.hpp"
 #include "app/cli/CliArguments.hpp"
 #include "app/cli/CliCommands.hpp"
+#include "app/cli/ReportCommand.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -36,6 +37,8 @@ int main(int argc, char** argv) {
             std::cout << "fabriclab-cli " << FABRICLAB_VERSION << '\n';
             return 0;
         }
+        if (args.command == "report")
+            runReport(args);
         const std::string output = executeCommand(args);
         std::cout << output << std::flush;
         return std::cout ? 0 : 1;

@@ -8,6 +8,7 @@
 #include "model/report/BillOfMaterials.hpp"
 #include "model/report/CablingPlan.hpp"
 #include "model/report/FabricExport.hpp"
+#include "views/canvas/CanvasView.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/sim/EnginePool.hpp"
 
@@ -79,6 +80,15 @@ ExportActions::ExportActions(views::TopologyDocument& document, MainWindow& wind
                 ask(tr("Export ibnetdiscover topology"), tr(".topo"), ibnetdiscover,
                     tr("ibnetdiscover topology (*.topo *.txt)"));
             });
+    menu->addSeparator();
+    connect(menu->addAction(tr("C&anvas as SVG or PNG…")), &QAction::triggered, this, [this] {
+        const QString name = QString::fromStdString(m_document.design().name);
+        const QString path = QFileDialog::getSaveFileName(
+            &m_window, tr("Export canvas"), (name.isEmpty() ? tr("design") : name) + tr(".svg"),
+            tr("SVG drawing (*.svg);;PNG picture (*.png)"));
+        if (!path.isEmpty())
+            exportCanvas(path);
+    });
     connect(&m_watcher, &QFutureWatcher<std::pair<bool, QString>>::finished, this, [this] {
         const auto [ok, text] = m_watcher.result();
         if (!ok) {
@@ -136,6 +146,14 @@ void ExportActions::exportSlurmTopology(const QString& path) {
 
 void ExportActions::exportIbnetdiscover(const QString& path) {
     exportText(path, ibnetdiscover);
+}
+
+void ExportActions::exportCanvas(const QString& path) {
+    QString error;
+    if (m_window.canvas()->exportDrawing(path, &error))
+        Q_EMIT exported(path);
+    else
+        Q_EMIT failed(path, error);
 }
 
 void ExportActions::exportText(const QString& path, Writer writer) {

@@ -44,6 +44,9 @@ public:
     void exportSlurmTopology(const QString& path);
     /// An InfiniBand design as ibnetdiscover prints it; refused (failed()) on Ethernet.
     void exportIbnetdiscover(const QString& path);
+    /// The canvas's drawing of the whole design (views::CanvasView::exportDrawing): SVG for
+    /// *.svg, PNG otherwise. Drawn on the GUI thread, at once.
+    void exportCanvas(const QString& path);
 
 Q_SIGNALS:
     void exported(const QString& path);

@@ -7,9 +7,11 @@
 #include "app/gui/FileActions.hpp"
 #include "app/gui/HeadlessCapture.hpp"
 #include "app/gui/MainWindow.hpp"
+#include "app/gui/ReportExport.hpp"
 #include "app/gui/Theme.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "views/document/TopologyDocument.hpp"
+#include "views/sim/CompareController.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -65,6 +67,17 @@ void configureParser(QCommandLineParser& parser) {
                           "main", "Open DESIGN, wait for its results, write every chart as "
                                   "NAME.png, NAME.svg and NAME.csv into the folder, and exit."),
                       QStringLiteral("folder")});
+    parser.addOption({QStringLiteral("report"),
+                      QCoreApplication::translate(
+                          "main", "Open DESIGN, wait for its results and fabric comparison, write "
+                                  "the design report as a PDF, and exit."),
+                      QStringLiteral("pdf")});
+    parser.addOption({QStringLiteral("fabrics"),
+                      QCoreApplication::translate(
+                          "main", "With --report: the fabrics to compare, as catalog ids "
+                                  "separated by commas (ib-ndr,spectrum-x); the usual set when "
+                                  "not given."),
+                      QStringLiteral("ids")});
 }
 
 /// --size: "1280x720" as a size within what a window can be, or nothing (and the reason
@@ -136,6 +149,62 @@ int runHeadless(QApplication& app, const QCommandLineParser& parser,
     return QApplication::exec();
 }
 
+/// --report: the design's report written headless, through the same File > Export report
+/// the window offers. Returns the exit status: 0 written, 2 refused (the design, a fabric
+/// id, the file), 3 gave up waiting.
+int runReport(const QCommandLineParser& parser, fabriclab::views::TopologyDocument& document,
+              fabriclab::app::MainWindow& window) {
+    const QStringList designs = parser.positionalArguments();
+    if (designs.size() != 1) {
+        std::fprintf(stderr, "fabriclab: --report needs one DESIGN\n");
+        return 2;
+    }
+    QStringList fabrics;
+    for (const QString& id :
+         parser.value(QStringLiteral("fabrics")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (!document.catalog().findFabric(id.trimmed().toStdString())) {
+            std::fprintf(stderr, "fabriclab: --fabrics: no fabric \"%s\" in the catalog\n",
+                         qPrintable(id.trimmed()));
+            return 2;
+        }
+        fabrics << id.trimmed();
+    }
+    try {
+        document.load(QDir::current().absoluteFilePath(designs.front()));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fabriclab: %s\n", e.what());
+        return 2;
+    }
+    // Paper is white whatever theme the user keeps.
+    fabriclab::app::applyTheme(fabriclab::app::Theme::Light);
+    window.resize(kCaptureSize);
+    window.show();
+    window.giveResultsRoom(0.62);
+    window.comparisons()->setChosenFabrics(fabrics);
+    fabriclab::app::ReportExport report(window);
+    report.setInteractive(false);
+    QObject::connect(
+        &report, &fabriclab::app::ReportExport::exported, [](const QString& path, int pages) {
+            std::fprintf(stderr, "FabricLab: wrote %s (%d pages)\n", qPrintable(path), pages);
+            QCoreApplication::exit(0);
+        });
+    QObject::connect(&report, &fabriclab::app::ReportExport::failed,
+                     [](const QString& path, const QString& why) {
+                         std::fprintf(stderr, "fabriclab: could not write %s: %s\n",
+                                      qPrintable(path), qPrintable(why));
+                         QCoreApplication::exit(2);
+                     });
+    constexpr int kGiveUpMs = 600'000;
+    QTimer::singleShot(kGiveUpMs, &window, [] {
+        std::fprintf(stderr, "fabriclab: gave up waiting for the report after %d s\n",
+                     kGiveUpMs / 1000);
+        QCoreApplication::exit(3);
+    });
+    const QString path = QDir::current().absoluteFilePath(parser.value(QStringLiteral("report")));
+    QTimer::singleShot(0, &report, [&report, path] { report.exportReport(path); });
+    return QApplication::exec();
+}
+
 void nameApplication() {
     QCoreApplication::setApplicationName(QStringLiteral("FabricLab"));
     QCoreApplication::setOrganizationName(QStringLiteral("FabricLab"));
@@ -186,8 +255,11 @@ int main(int argc, char** argv) {
     fabriclab::app::MainWindow window(document);
     if (parser.isSet(QStringLiteral("screenshot")) || parser.isSet(QStringLiteral("export-charts")))
         return runHeadless(app, parser, document, window, size.value_or(kCaptureSize));
+    if (parser.isSet(QStringLiteral("report")))
+        return runReport(parser, document, window);
     fabriclab::app::FileActions files(document, window);
     fabriclab::app::ExportActions exports(document, window);
+    fabriclab::app::ReportExport report(window);
     if (size)
         window.resize(*size);
     else

@@ -3,6 +3,7 @@
 #include "model/catalog/Catalog.hpp"
 
 #include "model/catalog/CatalogJson.hpp"
+#include "model/catalog/CatalogValues.hpp"
 #include "model/catalog/EmbeddedCatalogs.hpp"
 #include "model/io/JsonCursor.hpp"
 
@@ -136,6 +137,13 @@ Catalog Catalog::fromJson(std::string_view fabrics, std::string_view gpus, std::
     catalog.m_models =
         parseList<ModelSpec>(models, "models.json", "models",
                              [](const JsonCursor& c) { return catalog_json::parseModel(c); });
+    // The texts were checked above: what is left is listing their numbers for reports.
+    for (const auto& [text, name] :
+         {std::pair{fabrics, "fabrics"}, std::pair{gpus, "gpus"}, std::pair{models, "models"}}) {
+        auto values = catalogValues(nlohmann::json::parse(text), name);
+        catalog.m_values.insert(catalog.m_values.end(), std::make_move_iterator(values.begin()),
+                                std::make_move_iterator(values.end()));
+    }
     catalog.loadPrices(prices, "prices.json");
     return catalog;
 }
@@ -157,6 +165,10 @@ void Catalog::loadPrices(std::string_view pricesJson, std::string_view origin) {
                                     "\" is built from");
     }
     m_prices = std::move(parsed);
+    std::erase_if(m_values, [](const CatalogValue& v) { return v.document == "prices"; });
+    auto values = catalogValues(nlohmann::json::parse(pricesJson), "prices");
+    m_values.insert(m_values.end(), std::make_move_iterator(values.begin()),
+                    std::make_move_iterator(values.end()));
 }
 
 const Fabric* Catalog::findFabric(std::string_view id) const {

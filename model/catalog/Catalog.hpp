@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/catalog/CatalogValues.hpp"
 #include "model/catalog/Fabric.hpp"
 #include "model/catalog/GpuSpec.hpp"
 #include "model/catalog/ModelSpec.hpp"
@@ -10,6 +11,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fabriclab::model {
 
@@ -34,12 +36,15 @@ public:
     const std::map<std::string, GpuSpec, std::less<>>& gpus() const { return m_gpus; }
     const std::map<std::string, ModelSpec, std::less<>>& models() const { return m_models; }
     const PriceCatalog& prices() const { return m_prices; }
+    /// Every number the four documents give, with its source, in document order.
+    const std::vector<CatalogValue>& values() const { return m_values; }
 
 private:
     std::map<std::string, Fabric, std::less<>> m_fabrics;
     std::map<std::string, GpuSpec, std::less<>> m_gpus;
     std::map<std::string, ModelSpec, std::less<>> m_models;
     PriceCatalog m_prices;
+    std::vector<CatalogValue> m_values;
 };
 
 } // namespace fabriclab::model

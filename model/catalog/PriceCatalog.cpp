@@ -12,6 +12,13 @@ int portsAt(const PricedPart& part, double gbps) {
     return best ? best->ports : 0;
 }
 
+const PricedPart* PriceCatalog::findPart(std::string_view id) const {
+    for (const auto* parts : {&switches, &nics, &cables, &transceivers})
+        if (const auto it = parts->find(std::string(id)); it != parts->end())
+            return &it->second;
+    return nullptr;
+}
+
 const GpuCost* OwnershipPrices::findGpu(std::string_view gpuId) const {
     const auto it = gpus.find(gpuId);
     return it == gpus.end() ? nullptr : &it->second;

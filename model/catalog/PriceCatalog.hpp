@@ -89,6 +89,9 @@ struct PriceCatalog {
     std::map<std::string, PricedPart> nics;
     std::map<std::string, PricedPart> cables;
     std::map<std::string, PricedPart> transceivers;
+
+    /// A part of any kind by its id; null when the list has none.
+    const PricedPart* findPart(std::string_view id) const;
 };
 
 } // namespace fabriclab::model

@@ -5,6 +5,7 @@
 #include "model/cost/CostModel.hpp"
 #include "model/io/Csv.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -158,6 +159,22 @@ nlohmann::ordered_json cablingJson(const CablingPlan& plan) {
                           {"lengthClass", c.lengthClass},
                           {"partId", c.partId}});
     return {{"cables", std::move(cables)}, {"notes", plan.notes}};
+}
+
+std::vector<CableCount> cablingSummary(const CablingPlan& plan) {
+    std::vector<CableCount> counts;
+    // A handful of kinds: a linear look-up beats hashing 400,000 keys.
+    for (const PlannedCable& cable : plan.cables) {
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const CableCount& c) {
+            return c.tier == cable.tier && c.gbps == cable.gbps && c.medium == cable.medium &&
+                   c.lengthClass == cable.lengthClass && c.partId == cable.partId;
+        });
+        if (it == counts.end())
+            it = counts.insert(counts.end(), CableCount{cable.tier, cable.gbps, cable.medium,
+                                                        cable.lengthClass, cable.partId, 0});
+        ++it->count;
+    }
+    return counts;
 }
 
 } // namespace fabriclab::model

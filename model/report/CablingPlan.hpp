@@ -56,6 +56,20 @@ std::string cablingCsv(const CablingPlan& plan);
 /// {"cables": [...], "notes": [...]}.
 nlohmann::ordered_json cablingJson(const CablingPlan& plan);
 
+/// Cables of one kind: the plan counted by tier, speed, medium, length class and part, as
+/// a report summarises it for whoever orders the spools.
+struct CableCount {
+    std::string_view tier;
+    double gbps = 0;
+    std::string_view medium;
+    std::string_view lengthClass;
+    std::string partId;
+    long long count = 0;
+};
+
+/// The plan's cables counted by kind, in the order each kind first appears in the plan.
+std::vector<CableCount> cablingSummary(const CablingPlan& plan);
+
 /// The length class a run falls in, as a cabling crew plans its spools: rack (up to 3 m),
 /// row (up to 30 m), hall (up to 100 m), building (longer).
 std::string_view lengthClassOf(double meters);

@@ -152,6 +152,7 @@ private Q_SLOTS:
     void samples_data();
     void samples();
     void exportWritesAllOrNothing();
+    void reportWritesAPdfOrSaysWhy();
 
 private:
     QTemporaryDir m_dir;
@@ -856,6 +857,33 @@ void tst_Cli::exportWritesAllOrNothing() {
     QCOMPARE(refused.err.count('\n'), 1);
     QVERIFY2(refused.err.contains(missing.toUtf8()), qPrintable(diagnostics(refused)));
     QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("no-such-folder"))));
+}
+
+void tst_Cli::reportWritesAPdfOrSaysWhy() {
+    // The report is the app's, drawn offscreen: a PDF when it can be written; otherwise one
+    // line naming the file, exit 2, nothing left behind. Usage errors are the CLI's own.
+    const QString pdf = m_dir.filePath(QStringLiteral("report.pdf"));
+    const Outcome written = runCli({"report", m_good, "--out", pdf, "--fabrics", "ib-ndr,roce-v2"});
+    QVERIFY2(written.exitCode == 0 && written.out.isEmpty(), qPrintable(diagnostics(written)));
+    QFile file(pdf);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.read(5), QByteArray("%PDF-"));
+
+    const QString missing = m_dir.filePath(QStringLiteral("no-such-folder/report.pdf"));
+    const Outcome refused = runCli({"report", m_good, "--out", missing});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.out.isEmpty(), qPrintable(diagnostics(refused)));
+    QCOMPARE(refused.err.count('\n'), 1);
+    QVERIFY2(refused.err.contains(missing.toUtf8()), qPrintable(diagnostics(refused)));
+    QVERIFY(!QFileInfo::exists(missing));
+
+    for (const QStringList& bad :
+         {QStringList{"report", m_good}, QStringList{"report", m_good, "--out", pdf, "--json"},
+          QStringList{"report", m_good, "--out", pdf, "--fabrics", "no-such-fabric"}}) {
+        const Outcome o = runCli(bad);
+        QVERIFY2(o.exitCode == 2 && o.out.isEmpty() && o.err.count('\n') == 1,
+                 qPrintable(bad.join(' ') + ": " + diagnostics(o)));
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)

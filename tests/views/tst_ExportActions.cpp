@@ -13,6 +13,7 @@
 #include "views/document/TopologyDocument.hpp"
 
 #include <QFile>
+#include <QImage>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -30,6 +31,7 @@ private Q_SLOTS:
     void plansAndGraphsAreTheCliOnes_data();
     void plansAndGraphsAreTheCliOnes();
     void unwritableFolderLeavesNothing();
+    void canvasAsSvgAndPng();
 };
 
 void tst_ExportActions::billOfMaterialsIsTheCliOne_data() {
@@ -52,7 +54,7 @@ void tst_ExportActions::billOfMaterialsIsTheCliOne() {
             for (const QAction* item : action->menu()->actions())
                 offered << item->text().remove(QLatin1Char('&'));
     for (const char* wanted :
-         {"Bill of materials", "Cabling plan", "Graphviz", "Slurm", "ibnetdiscover"})
+         {"Bill of materials", "Cabling plan", "Graphviz", "Slurm", "ibnetdiscover", "Canvas"})
         QVERIFY2(offered.filter(QLatin1String(wanted)).size() == 1, wanted);
 
     QTemporaryDir dir;
@@ -126,6 +128,40 @@ void tst_ExportActions::unwritableFolderLeavesNothing() {
     QVERIFY(!failed.at(0).at(1).toString().isEmpty());
     QVERIFY(!QFile::exists(path));
     QCOMPARE(document.undoStack()->count(), 0); // the design is untouched
+}
+
+void tst_ExportActions::canvasAsSvgAndPng() {
+    // The whole design as the canvas draws it: an SVG whose text is the canvas's (node names,
+    // tier labels), and a PNG at least a screen wide.
+    TopologyDocument document(Catalog::builtin());
+    document.load(
+        QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/workshop-16gpu-leaf-spine.fabric.json"));
+    fabriclab::app::MainWindow window(document);
+    window.show();
+    fabriclab::app::ExportActions exports(document, window);
+    QTemporaryDir dir;
+    QSignalSpy exported(&exports, &fabriclab::app::ExportActions::exported);
+    const QString svg = dir.filePath(QStringLiteral("canvas.svg"));
+    exports.exportCanvas(svg);
+    QCOMPARE(exported.size(), 1);
+    QFile svgFile(svg);
+    QVERIFY(svgFile.open(QIODevice::ReadOnly));
+    const QByteArray drawing = svgFile.readAll();
+    QVERIFY(drawing.contains("<svg"));
+    QVERIFY(drawing.contains("leaf-1"));
+    QVERIFY(drawing.contains("Leaves"));
+    const QString png = dir.filePath(QStringLiteral("canvas.png"));
+    exports.exportCanvas(png);
+    QCOMPARE(exported.size(), 2);
+    const QImage picture(png);
+    QVERIFY(!picture.isNull());
+    QVERIFY(picture.width() >= 1280);
+
+    QSignalSpy failed(&exports, &fabriclab::app::ExportActions::failed);
+    const QString missing = dir.filePath(QStringLiteral("no-such-folder/canvas.svg"));
+    exports.exportCanvas(missing);
+    QCOMPARE(failed.size(), 1);
+    QVERIFY(!QFile::exists(missing));
 }
 
 QTEST_MAIN(tst_ExportActions)

@@ -9,10 +9,16 @@
 #include "views/canvas/NodeItem.hpp"
 #include "views/canvas/TopologyScene.hpp"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
 #include <QKeyEvent>
 #include <QMenu>
 #include <QMouseEvent>
+#include <QPainter>
+#include <QSaveFile>
 #include <QScrollBar>
+#include <QSvgGenerator>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -243,8 +249,13 @@ void CanvasView::wheelEvent(QWheelEvent* event) {
 
 void CanvasView::resizeEvent(QResizeEvent* event) {
     QGraphicsView::resizeEvent(event);
-    if (m_fitPending)
+    // Refit when the canvas itself changed size, not when only its viewport did: a fit
+    // shows or hides the scroll bars, which resizes the viewport, and refitting on that
+    // could flip them back and forth for ever (it did, at 16K GPUs in the compare view).
+    if (m_fitPending && size() != m_fittedSize) {
+        m_fittedSize = size();
         fitAll();
+    }
 }
 
 // --- Mouse ---
@@ -496,19 +507,50 @@ void CanvasView::changeEvent(QEvent* event) {
     QGraphicsView::changeEvent(event);
 }
 
+namespace {
+
+/// A tier's label ("Spines · 512"): a tinted pill, text in the tier's colour, its left
+/// edge at `left` and centred on `y`. Returns the pill.
+QRectF paintTierLabel(QPainter& painter, const QString& text, double left, double y,
+                      const QColor& fill, const QColor& color) {
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const double pad = metrics.height() * 0.35;
+    const QRectF box(left, y - metrics.height() / 2 - pad / 2,
+                     metrics.horizontalAdvance(text) + 2 * pad, metrics.height() + pad);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(fill);
+    painter.drawRoundedRect(box, pad, pad);
+    painter.setPen(color);
+    painter.drawText(box, Qt::AlignCenter, text);
+    return box;
+}
+
+QFont tierLabelFont(double pixels) {
+    QFont font;
+    font.setPixelSize(std::max(1, static_cast<int>(std::lround(pixels))));
+    font.setBold(true);
+    return font;
+}
+
+/// Label pixel size of a drawing `width` wide: legible on a page, small beside the fabric.
+constexpr double kLabelShareOfWidth = 1.0 / 70;
+/// The pixel size the canvas's bundle labels are measured in (LinkNoteItem, about 9 pt).
+constexpr double kNotePixels = 11;
+
+} // namespace
+
 void CanvasView::drawForeground(QPainter* painter, const QRectF&) {
     const auto& rows = m_scene->tierRows();
     if (rows.empty())
         return;
     painter->save();
     painter->resetTransform(); // viewport pixels
-    QFont font = painter->font();
-    font.setPixelSize(11);
-    font.setBold(true);
-    painter->setFont(font);
-    const QFontMetrics metrics(font);
+    painter->setFont(tierLabelFont(11));
     const QPalette& pal = palette();
-    int lastBottom = -1000;
+    const QColor fill =
+        CanvasPalette::mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.08);
+    const QFontMetrics metrics(painter->font());
+    double lastBottom = -1000;
     for (const auto& row : rows) {
         const int y = mapFromScene(QPointF(0, row.y)).y();
         const QString text = CanvasText::tierLabel(row.kind, row.count);
@@ -517,15 +559,130 @@ void CanvasView::drawForeground(QPainter* painter, const QRectF&) {
         // Rows drawn closer than a label's height would overprint: keep the upper one.
         if (box.top() < lastBottom || !viewport()->rect().intersects(box))
             continue;
-        lastBottom = box.bottom();
-        painter->setPen(Qt::NoPen);
-        painter->setBrush(
-            CanvasPalette::mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.08));
-        painter->drawRoundedRect(box, 4, 4);
-        painter->setPen(CanvasPalette::tierColor(row.kind, pal));
-        painter->drawText(box, Qt::AlignCenter, text);
+        lastBottom =
+            paintTierLabel(*painter, text, 4, y, fill, CanvasPalette::tierColor(row.kind, pal))
+                .bottom();
     }
     painter->restore();
+}
+
+namespace {
+
+/// What renderDesign() draws of the scene: everything, with a margin.
+QRectF drawingSource(const TopologyScene& scene) {
+    const QRectF content = scene.contentRect();
+    const double margin = std::max(20.0, 0.02 * std::max(content.width(), content.height()));
+    return content.adjusted(-margin, -margin, margin, margin);
+}
+
+/// The tier labels' column, as a share of the drawing's width.
+double labelGutterShare(const TopologyScene& scene) {
+    constexpr double kReferenceWidth = 1000;
+    const QFontMetricsF metrics(tierLabelFont(kReferenceWidth * kLabelShareOfWidth));
+    double widest = 0;
+    for (const auto& row : scene.tierRows())
+        widest =
+            std::max(widest, metrics.horizontalAdvance(CanvasText::tierLabel(row.kind, row.count)));
+    return widest > 0 ? (widest + metrics.height()) / kReferenceWidth : 0;
+}
+
+} // namespace
+
+double CanvasView::designAspect() const {
+    const QRectF source = drawingSource(*m_scene);
+    if (m_scene->contentRect().isEmpty() || source.height() <= 0)
+        return 0;
+    return source.width() / ((1 - labelGutterShare(*m_scene)) * source.height());
+}
+
+void CanvasView::renderDesign(QPainter& painter, const QRectF& target) const {
+    const QRectF source = drawingSource(*m_scene);
+    const QPalette& pal = palette();
+    painter.save();
+    painter.fillRect(target, pal.color(QPalette::Base));
+    if (m_scene->contentRect().isEmpty() || target.isEmpty()) {
+        painter.restore();
+        return;
+    }
+    const double gutter = labelGutterShare(*m_scene) * target.width();
+    const QRectF room(target.left() + gutter, target.top(), target.width() - gutter,
+                      target.height());
+    const double scale = std::min(room.width() / source.width(), room.height() / source.height());
+    const QRectF drawn(room.left() + (room.width() - source.width() * scale) / 2,
+                       room.top() + (room.height() - source.height() * scale) / 2,
+                       source.width() * scale, source.height() * scale);
+    painter.setRenderHint(QPainter::Antialiasing);
+    // Items cached as screen pixmaps would reach a PDF as pictures: drawn afresh, they stay
+    // vectors and text. Bundle labels grow with the drawing, as the tier labels do.
+    std::vector<std::pair<QGraphicsItem*, QGraphicsItem::CacheMode>> cached;
+    for (QGraphicsItem* item : m_scene->items())
+        if (item->cacheMode() != QGraphicsItem::NoCache) {
+            cached.emplace_back(item, item->cacheMode());
+            item->setCacheMode(QGraphicsItem::NoCache);
+        }
+    const double labelPixels = target.width() * kLabelShareOfWidth;
+    m_scene->setNotesScale(labelPixels / kNotePixels / scale);
+    m_scene->render(&painter, drawn, source, Qt::KeepAspectRatio);
+    m_scene->setNotesScale(0);
+    for (const auto& [item, mode] : cached)
+        item->setCacheMode(mode);
+
+    painter.setFont(tierLabelFont(labelPixels));
+    const QColor fill =
+        CanvasPalette::mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.08);
+    double lastBottom = -1e9;
+    for (const auto& row : m_scene->tierRows()) {
+        const double y = drawn.top() + (row.y - source.top()) * scale;
+        const QFontMetricsF metrics(painter.font(), painter.device());
+        if (y - metrics.height() < lastBottom)
+            continue; // rows closer than a label: keep the upper one, as on screen
+        lastBottom = paintTierLabel(painter, CanvasText::tierLabel(row.kind, row.count),
+                                    target.left(), y, fill, CanvasPalette::tierColor(row.kind, pal))
+                         .bottom();
+    }
+    painter.restore();
+}
+
+bool CanvasView::exportDrawing(const QString& path, QString* error) const {
+    const auto fail = [&](const QString& why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    const double aspect = designAspect();
+    if (aspect <= 0)
+        return fail(tr("the design is empty"));
+    // The canvas's own size in pixels, or a screen's width when it has not been shown.
+    const double width = std::max(1280, viewport()->width());
+    const QSizeF size(width, width / aspect);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(file.errorString());
+    if (QFileInfo(path).suffix().compare(QStringLiteral("svg"), Qt::CaseInsensitive) == 0) {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&file);
+        svg.setSize(size.toSize());
+        svg.setViewBox(QRectF(QPointF(0, 0), size));
+        svg.setTitle(QString::fromStdString(m_document.design().name));
+        QPainter painter;
+        if (!painter.begin(&svg))
+            return fail(tr("the SVG could not be started"));
+        renderDesign(painter, QRectF(QPointF(0, 0), size));
+        painter.end();
+    } else {
+        const double scale = std::min(2.0, 8000 / size.width());
+        QImage image((size * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(palette().color(QPalette::Base));
+        {
+            QPainter painter(&image);
+            renderDesign(painter, QRectF(QPointF(0, 0), QSizeF(image.size())));
+        }
+        if (!image.save(&file, "PNG"))
+            return fail(tr("the PNG could not be encoded"));
+    }
+    if (!file.commit())
+        return fail(file.errorString());
+    return true;
 }
 
 void CanvasView::drawBackground(QPainter* painter, const QRectF& rect) {

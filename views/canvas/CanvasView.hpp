@@ -60,6 +60,18 @@ public:
     /// strip lies there): the drawing, and a fit, start below it.
     void setTopMargin(int pixels) { setViewportMargins(0, pixels, 0, 0); }
 
+    /// The whole design as the canvas draws it (groups open or closed as they are, links
+    /// coloured as shown), with its tier labels at the left and without the grid, scaled
+    /// into `target` of any painter: vectors on a PDF or SVG device. The report and File >
+    /// Export > Canvas draw it so.
+    void renderDesign(QPainter& painter, const QRectF& target) const;
+    /// Width over height of what renderDesign() draws; 0 for an empty design.
+    double designAspect() const;
+    /// The drawing as an SVG file or, for any other suffix, a PNG twice the canvas's
+    /// size (at most 8,000 pixels wide), written atomically. False and `error` saying why
+    /// (the caller names the file) on failure.
+    bool exportDrawing(const QString& path, QString* error) const;
+
     QList<model::NodeId> selectedNodes() const;
     QList<model::LinkId> selectedLinks() const;
     /// Removes the selected nodes (with their links) and links: one undo step.
@@ -119,6 +131,7 @@ private:
     bool m_spaceHeld = false;
     bool m_pannedWithSpace = false;           ///< a drag happened while Space was held
     bool m_fitPending = true;                 ///< refit on resize until the user zooms or pans
+    QSize m_fittedSize;                       ///< the canvas's size at the last refit on resize
     std::set<model::GroupKey> m_autoExpanded; ///< opened by zooming in, closed by zooming out
     std::optional<QPoint> m_panLast;
     QList<model::NodeId> m_clipboard;

@@ -7,13 +7,21 @@
 #include <QPainter>
 #include <QPalette>
 
+#include <algorithm>
+#include <cmath>
+
 namespace fabriclab::views {
 namespace {
 
-/// The scene's type (presentation mode enlarges it), a little smaller, bold.
+/// The scene's type (presentation mode enlarges it), a little smaller, bold. In pixels, as
+/// the nodes' labels are: a point size would be measured at the screen's 96 dpi and drawn at
+/// a printer's 300 (the report), three times larger than its box.
 QFont noteFont(const QGraphicsScene* scene) {
     QFont font = scene ? scene->font() : QFont();
-    font.setPointSizeF(font.pointSizeF() * 0.9);
+    constexpr double kPixelsPerPoint = 96.0 / 72.0;
+    const double pixels =
+        font.pointSizeF() > 0 ? font.pointSizeF() * kPixelsPerPoint : font.pixelSize();
+    font.setPixelSize(std::max(1, static_cast<int>(std::lround(pixels * 0.9))));
     font.setBold(true);
     return font;
 }

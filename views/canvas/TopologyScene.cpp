@@ -599,6 +599,14 @@ void TopologyScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
         Qt::QueuedConnection);
 }
 
+void TopologyScene::setNotesScale(double scale) {
+    for (auto* labels : {&m_bundleLabels, &m_notes})
+        for (QGraphicsItem* label : *labels) {
+            label->setFlag(QGraphicsItem::ItemIgnoresTransformations, scale <= 0);
+            label->setScale(scale > 0 ? scale : 1);
+        }
+}
+
 bool TopologyScene::event(QEvent* event) {
     // Cached item pixmaps hold the old theme's colours.
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)

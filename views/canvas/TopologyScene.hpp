@@ -86,6 +86,10 @@ public:
     /// expanded, an edit) draws the step again on the new items.
     void showLessonStep(const std::unordered_map<std::uint32_t, float>& load,
                         const std::unordered_map<std::uint32_t, QString>& notes);
+    /// Link notes and bundle labels keep their size on screen whatever the zoom. A drawing
+    /// for print (CanvasView::renderDesign) sizes them with the drawing instead: `scale`
+    /// scene units per label unit; 0 or less goes back to screen behaviour.
+    void setNotesScale(double scale);
     void clearLesson();
     bool showsLesson() const { return m_lessonShown; }
     std::size_t linkNoteCount() const { return m_notes.size(); }

@@ -320,6 +320,17 @@ bool ChartPanel::exportSvg(const QString& path, QString* error) const {
     return true;
 }
 
+void ChartPanel::render(QPainter& painter, const QRectF& target) const {
+    layOutForExport();
+    m_view->render(&painter, target, m_view->viewport()->rect(), Qt::KeepAspectRatio);
+}
+
+double ChartPanel::aspect() const {
+    layOutForExport();
+    const QSize size = m_view->viewport()->size();
+    return size.height() > 0 ? static_cast<double>(size.width()) / size.height() : 1.6;
+}
+
 bool ChartPanel::exportCsv(const QString& path, QString* error) const {
     QSaveFile file(path);
     // Binary: the records end with CRLF already, as RFC 4180 has them.

@@ -19,6 +19,7 @@ class QBarCategoryAxis;
 class QChart;
 class QChartView;
 class QLabel;
+class QPainter;
 class QValueAxis;
 class QXYSeries;
 QT_END_NAMESPACE
@@ -56,6 +57,11 @@ public:
     bool exportPng(const QString& path, QString* error = nullptr) const;
     bool exportSvg(const QString& path, QString* error = nullptr) const;
     bool exportCsv(const QString& path, QString* error = nullptr) const;
+    /// Draws the chart as shown (or, never shown, at the export size) into `target` of any
+    /// painter: vectors on a PDF or SVG device. The report draws the app's own charts so.
+    void render(QPainter& painter, const QRectF& target) const;
+    /// Width over height of what render() draws.
+    double aspect() const;
 
     QChart* chart() const { return m_chart; }
 

@@ -72,6 +72,13 @@ CompareController::~CompareController() {
 
 QStringList CompareController::fabricsToRun() const {
     const model::Catalog& catalog = m_document.catalog();
+    if (!m_chosen.isEmpty()) {
+        QStringList known;
+        for (const QString& id : m_chosen)
+            if (catalog.findFabric(id.toStdString()) && !known.contains(id))
+                known << id;
+        return known;
+    }
     const std::vector<std::string> ids =
         m_includeCloud ? model::comparableFabrics(catalog)
                        : model::defaultComparisonFabrics(m_document.design(), catalog);
@@ -85,6 +92,13 @@ void CompareController::setIncludeCloudFabrics(bool include) {
     if (m_includeCloud == include)
         return;
     m_includeCloud = include;
+    edited();
+}
+
+void CompareController::setChosenFabrics(const QStringList& ids) {
+    if (m_chosen == ids)
+        return;
+    m_chosen = ids;
     edited();
 }
 

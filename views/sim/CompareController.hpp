@@ -91,6 +91,9 @@ public:
     /// that cloud rents it. Off by default.
     bool includeCloudFabrics() const { return m_includeCloud; }
     model::OwnershipMode ownershipMode() const { return m_mode; }
+    /// The fabrics named for this comparison (a report's --fabrics), in place of the
+    /// default set; empty for the default.
+    const QStringList& chosenFabrics() const { return m_chosen; }
 
 public Q_SLOTS:
     /// Compares the current revision. A run in flight for an older revision is stopped
@@ -101,6 +104,9 @@ public Q_SLOTS:
     /// Changing either makes the comparison shown stale.
     void setIncludeCloudFabrics(bool include);
     void setOwnershipMode(fabriclab::model::OwnershipMode mode);
+    /// Compares exactly these catalog fabrics, in this order (ids the catalog lacks are
+    /// skipped); empty goes back to the default set.
+    void setChosenFabrics(const QStringList& ids);
 
 Q_SIGNALS:
     void started();
@@ -127,6 +133,7 @@ private:
     bool m_busy = false;     ///< a comparison started and its end not yet handled
     bool m_stale = false;
     bool m_includeCloud = false;
+    QStringList m_chosen;
     model::OwnershipMode m_mode = model::OwnershipMode::Owned;
     CompareResultPtr m_result;
     std::shared_ptr<const model::Design> m_snapshot; ///< what the runs in flight run
