@@ -144,6 +144,13 @@ Usage:
                                                         fabric comparison, bill, cabling and
                                                         the catalog values behind them (drawn by
                                                         the fabriclab app beside this program)
+  fabriclab-cli import --format ibnetdiscover|slurm FILE --out DESIGN [--fabric ID]
+                [--gpu ID] [--gpus-per-server N] [--nics-per-server N] [--name NAME]
+                                                        a real fabric as a design: tiers read
+                                                        from the structure (servers' switches
+                                                        are leaves, then spines, cores); the
+                                                        GPU and what the file cannot say from
+                                                        the options (h100-sxm, 8 per server)
   fabriclab-cli export DESIGN --format dot|slurm|ibnetdiscover [--out FILE]
                                                         the fabric for other tools: Graphviz
                                                         (port-annotated edges, as NVIDIA Air
@@ -220,10 +227,10 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
     }
     if (first != "run" && first != "compare" && first != "sweep" && first != "catalog" &&
         first != "nccl-tests" && first != "validate" && first != "bom" && first != "cabling" &&
-        first != "export" && first != "report")
+        first != "export" && first != "report" && first != "import")
         throw UsageError("unknown command \"" + first +
                          "\" (expected run, compare, sweep, nccl-tests, validate, bom, cabling, "
-                         "export, report or catalog)");
+                         "export, report, import or catalog)");
     const bool ncclTests = first == "nccl-tests";
     parsed.command = first;
 
@@ -239,13 +246,27 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             return parsed;
         } else if (arg == "--json") {
             parsed.json = true;
+        } else if (arg == "--format" && first == "import") {
+            parsed.format = value();
+            if (*parsed.format != "slurm" && *parsed.format != "ibnetdiscover")
+                throw UsageError("--format: expected ibnetdiscover or slurm, got \"" +
+                                 *parsed.format + "\"");
+        } else if (arg == "--gpu" && first == "import") {
+            parsed.gpu = value();
+        } else if (arg == "--gpus-per-server" && first == "import") {
+            parsed.gpusPerServer = parseCount(arg, value());
+        } else if (arg == "--nics-per-server" && first == "import") {
+            parsed.nicsPerServer = parseCount(arg, value());
+        } else if (arg == "--name" && first == "import") {
+            parsed.name = value();
         } else if (arg == "--format" && first == "export") {
             parsed.format = value();
             if (*parsed.format != "dot" && *parsed.format != "slurm" &&
                 *parsed.format != "ibnetdiscover")
                 throw UsageError("--format: expected dot, slurm or ibnetdiscover, got \"" +
                                  *parsed.format + "\"");
-        } else if (arg == "--out" && (first == "export" || first == "report")) {
+        } else if (arg == "--out" &&
+                   (first == "export" || first == "report" || first == "import")) {
             parsed.out = value();
         } else if (arg == "--csv" && (first == "bom" || first == "cabling")) {
             parsed.csv = true;
@@ -342,6 +363,18 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         (parsed.fabric || !parsed.fabrics.empty() || !parsed.servers.empty() || parsed.seed ||
          parsed.trainTokens || parsed.ownership))
         throw UsageError(parsed.command + " takes --csv or --json, --prices and --months");
+    if (parsed.command == "import") {
+        if (!parsed.format)
+            throw UsageError("import needs --format ibnetdiscover or slurm");
+        if (!parsed.out)
+            throw UsageError("import needs --out DESIGN.fabric.json");
+        if (parsed.json || parsed.csv || !parsed.fabrics.empty() || !parsed.servers.empty() ||
+            parsed.pricesFile || parsed.months || parsed.seed || parsed.trainTokens ||
+            parsed.ownership)
+            throw UsageError("import takes --format, --out, --fabric, --gpu, --gpus-per-server, "
+                             "--nics-per-server and --name");
+        return parsed;
+    }
     if (parsed.command == "report" && !parsed.out)
         throw UsageError("report needs --out FILE.pdf");
     if (parsed.command == "report" &&

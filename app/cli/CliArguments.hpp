@@ -32,10 +32,15 @@ struct CliArguments {
     bool json = false;
     bool csv = false;                  ///< bom and cabling --csv
     std::optional<std::string> format; ///< export --format dot|slurm|ibnetdiscover
-    std::optional<std::string> out;    ///< export --out FILE
-    std::optional<std::string> shard;  ///< sweep --shard I/N (checked by parseShard)
-    bool merge = false;                ///< sweep --merge FILES...
-    std::vector<std::string> files;    ///< sweep --merge: the shards' outputs
+    std::optional<std::string> out;    ///< export, report, import --out FILE
+    // import: what the fabric's file cannot say
+    std::optional<std::string> gpu;   ///< --gpu ID
+    std::optional<int> gpusPerServer; ///< --gpus-per-server N
+    std::optional<int> nicsPerServer; ///< --nics-per-server N (slurm)
+    std::optional<std::string> name;  ///< --name: the design's name
+    std::optional<std::string> shard; ///< sweep --shard I/N (checked by parseShard)
+    bool merge = false;               ///< sweep --merge FILES...
+    std::vector<std::string> files;   ///< sweep --merge: the shards' outputs
     // nccl-tests, named as all_reduce_perf names them
     std::string collective = "allreduce";   ///< -g / --op
     double minBytes = 8;                    ///< -b

@@ -5,6 +5,7 @@
 #include "app/cli/SweepShards.hpp"
 #include "app/cli/TextReport.hpp"
 #include "model/io/DesignFile.hpp"
+#include "model/io/FabricImport.hpp"
 #include "model/io/JsonCursor.hpp"
 #include "model/io/TextFile.hpp"
 #include "model/report/BillOfMaterials.hpp"
@@ -201,6 +202,26 @@ std::string executeExport(const CliArguments& args, const Catalog& catalog) {
     return {};
 }
 
+/// `import`: a real fabric's file as a design file, written all or nothing.
+std::string executeImport(const CliArguments& args, const Catalog& catalog) {
+    constexpr std::uintmax_t kMostBytes = 256ull << 20; // a 131K-GPU subnet is ~60 MiB
+    const std::string text = readTextFile(args.design, kMostBytes, *args.format);
+    ImportOptions options;
+    options.name = args.name.value_or("");
+    options.fabricId = args.fabric;
+    if (args.gpu)
+        options.gpuId = *args.gpu;
+    if (args.gpusPerServer)
+        options.gpusPerServer = *args.gpusPerServer;
+    if (args.nicsPerServer)
+        options.nicsPerServer = *args.nicsPerServer;
+    const Design design = *args.format == "slurm"
+                              ? importSlurmTopology(text, args.design, options, catalog)
+                              : importIbnetdiscover(text, args.design, options, catalog);
+    saveDesign(design, *args.out);
+    return {};
+}
+
 /// `nccl-tests`: the sizes table of all_reduce_perf and its siblings for the design.
 std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
@@ -278,9 +299,13 @@ std::string executeCommand(const CliArguments& args) {
             return executeCabling(args, catalog);
         if (args.command == "export")
             return executeExport(args, catalog);
+        if (args.command == "import")
+            return executeImport(args, catalog);
         return executeOnDesign(args, catalog);
     } catch (const JsonError&) {
         throw; // already names the file and the JSON path
+    } catch (const ImportError&) {
+        throw; // already names the file and the line
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(args.design + ": " + e.what());
     }

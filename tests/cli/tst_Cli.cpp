@@ -153,6 +153,7 @@ private Q_SLOTS:
     void samples();
     void exportWritesAllOrNothing();
     void reportWritesAPdfOrSaysWhy();
+    void importMakesADesignOrNamesTheLine();
 
 private:
     QTemporaryDir m_dir;
@@ -884,6 +885,38 @@ void tst_Cli::reportWritesAPdfOrSaysWhy() {
         QVERIFY2(o.exitCode == 2 && o.out.isEmpty() && o.err.count('\n') == 1,
                  qPrintable(bad.join(' ') + ": " + diagnostics(o)));
     }
+}
+
+void tst_Cli::importMakesADesignOrNamesTheLine() {
+    // Export, import, run: the imported design is one the engine runs, with the same GPUs.
+    const QString conf = m_dir.filePath(QStringLiteral("imported.conf"));
+    const QString design = m_dir.filePath(QStringLiteral("imported.fabric.json"));
+    QVERIFY(runCli({"export", m_good, "--format", "slurm", "--out", conf}).exitCode == 0);
+    const Outcome imported = runCli({"import", "--format", "slurm", conf, "--out", design,
+                                     "--gpus-per-server", "8", "--name", "from Slurm"});
+    QVERIFY2(imported.exitCode == 0 && imported.out.isEmpty(), qPrintable(diagnostics(imported)));
+    const Outcome original = runCli({"run", m_good, "--json"});
+    const Outcome again = runCli({"run", design, "--json"});
+    QVERIFY2(again.exitCode == 0, qPrintable(diagnostics(again)));
+    json before;
+    json after;
+    QString error;
+    QVERIFY2(parseJson(original.out, before, error), qPrintable(error));
+    QVERIFY2(parseJson(again.out, after, error), qPrintable(error));
+    QCOMPARE(after["gpus"].get<int>(), before["gpus"].get<int>());
+
+    // A file cut short: one line naming the file and its line, exit 2, no design written.
+    const QString cut = m_dir.filePath(QStringLiteral("cut.topo"));
+    QVERIFY(
+        writeFile(cut, "vendid=0x2c9\nSwitch\t36 \"S-0000000000000001\"\t# \"leaf\"\n[1]\t\"H-00"));
+    const QString refusedPath = m_dir.filePath(QStringLiteral("refused.fabric.json"));
+    const Outcome refused =
+        runCli({"import", "--format", "ibnetdiscover", cut, "--out", refusedPath});
+    QCOMPARE(refused.exitCode, 2);
+    QCOMPARE(refused.err.count('\n'), 1);
+    QVERIFY2(refused.err.contains((cut + QStringLiteral(":3:")).toUtf8()),
+             qPrintable(diagnostics(refused)));
+    QVERIFY(!QFileInfo::exists(refusedPath));
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)
