@@ -48,10 +48,13 @@ public:
     /// by file name.
     static QList<std::pair<QString, QString>> samples();
 
+    /// Asks to save unsaved changes before the design is replaced; false if the user
+    /// cancelled (or the save failed).
+    bool maybeSave();
+
 private:
     bool save();
     bool saveAs();
-    bool maybeSave();
     void newDesign();
     void openDialog();
     void rememberRecent(const QString& path);

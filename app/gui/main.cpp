@@ -6,6 +6,7 @@
 #include "app/gui/ExportActions.hpp"
 #include "app/gui/FileActions.hpp"
 #include "app/gui/HeadlessCapture.hpp"
+#include "app/gui/ImportActions.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/ReportExport.hpp"
 #include "app/gui/Theme.hpp"
@@ -260,6 +261,7 @@ int main(int argc, char** argv) {
     fabriclab::app::FileActions files(document, window);
     fabriclab::app::ExportActions exports(document, window);
     fabriclab::app::ReportExport report(window);
+    fabriclab::app::ImportActions imports(document, files, window);
     if (size)
         window.resize(*size);
     else

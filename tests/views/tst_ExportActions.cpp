@@ -4,6 +4,8 @@
 // writes are byte for byte what `fabriclab-cli bom` and `cabling` write for the same design,
 // and a folder that cannot be written leaves no file and says why.
 #include "app/gui/ExportActions.hpp"
+#include "app/gui/FileActions.hpp"
+#include "app/gui/ImportActions.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/cost/CostModel.hpp"
@@ -32,6 +34,7 @@ private Q_SLOTS:
     void plansAndGraphsAreTheCliOnes();
     void unwritableFolderLeavesNothing();
     void canvasAsSvgAndPng();
+    void importTakesARealFabricOrKeepsTheDesign();
 };
 
 void tst_ExportActions::billOfMaterialsIsTheCliOne_data() {
@@ -162,6 +165,40 @@ void tst_ExportActions::canvasAsSvgAndPng() {
     exports.exportCanvas(missing);
     QCOMPARE(failed.size(), 1);
     QVERIFY(!QFile::exists(missing));
+}
+
+void tst_ExportActions::importTakesARealFabricOrKeepsTheDesign() {
+    // File > Import fabric: a real subnet becomes the open design, unsaved; a file cut short
+    // is refused with its line, and the design the user had stays.
+    TopologyDocument document(Catalog::builtin());
+    document.load(QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json"));
+    fabriclab::app::MainWindow window(document);
+    fabriclab::app::FileActions files(document, window);
+    fabriclab::app::ImportActions imports(document, files, window);
+    const std::string before = document.design().name;
+
+    QTemporaryDir dir;
+    const QString cut = dir.filePath(QStringLiteral("cut.topo"));
+    QFile file(cut);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("vendid=0x2c9\nSwitch\t36 \"S-0000000000000001\"\t# \"leaf\"\n[1]\t\"H-00");
+    file.close();
+    QString error;
+    QVERIFY(!imports.importFile(fabriclab::app::ImportActions::Format::Ibnetdiscover, cut, {},
+                                &error));
+    QVERIFY2(error.contains(QStringLiteral("cut.topo:3:")), qPrintable(error));
+    QCOMPARE(document.design().name, before);
+
+    fabriclab::model::ImportOptions options;
+    options.name = "two switches";
+    QVERIFY2(imports.importFile(fabriclab::app::ImportActions::Format::Ibnetdiscover,
+                                QStringLiteral(FABRICLAB_SOURCE_DIR "/tests/io/fixtures/"
+                                               "edr-fdr-two-switches.ibnetdiscover.txt"),
+                                options, &error),
+             qPrintable(error));
+    QCOMPARE(document.design().name, std::string("two switches"));
+    QCOMPARE(document.topology().serverCount(), 5);
+    QVERIFY(document.filePath().isEmpty()); // saving asks where: the source stays as it is
 }
 
 QTEST_MAIN(tst_ExportActions)
