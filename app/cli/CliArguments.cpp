@@ -4,6 +4,7 @@
 
 #include "app/cli/SweepShards.hpp"
 #include "model/design/CollectiveSpec.hpp"
+#include "model/report/FabricExport.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -261,8 +262,7 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             parsed.name = value();
         } else if (arg == "--format" && first == "export") {
             parsed.format = value();
-            if (*parsed.format != "dot" && *parsed.format != "slurm" &&
-                *parsed.format != "ibnetdiscover")
+            if (!model::exportFormatFromString(*parsed.format))
                 throw UsageError("--format: expected dot, slurm or ibnetdiscover, got \"" +
                                  *parsed.format + "\"");
         } else if (arg == "--out" &&

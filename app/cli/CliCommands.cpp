@@ -187,15 +187,9 @@ std::string executeCabling(const CliArguments& args, const Catalog& catalog) {
 /// `export`: the fabric in a format another tool reads, printed or written all or nothing.
 std::string executeExport(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
-    std::string text;
-    if (*args.format == "slurm") {
-        text = slurmTopology(design.topology);
-    } else {
-        const CablingPlan plan = cablingPlan(design.topology, design.fabric.spec, catalog.prices());
-        text = *args.format == "dot"
-                   ? graphvizDot(design.name, design.topology, plan)
-                   : ibnetdiscoverTopology(design.topology, design.fabric.spec, plan);
-    }
+    // --format was checked by parseArguments.
+    const std::string text =
+        exportFabric(design, catalog.prices(), *exportFormatFromString(*args.format));
     if (!args.out)
         return text;
     writeTextFileAtomically(*args.out, text);

@@ -6,9 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <sstream>
-#include <tuple>
 
 namespace fabriclab::app {
 
@@ -210,18 +208,11 @@ std::string formatBom(const CostReport& cost) {
 
 std::string formatCabling(const CablingPlan& plan) {
     // The crew's summary first (how many of each cable to bring), then every cable.
-    std::map<std::tuple<std::string_view, std::string_view, std::string_view, std::string>,
-             long long>
-        kinds;
-    for (const PlannedCable& c : plan.cables)
-        ++kinds[{c.tier, c.medium, c.lengthClass, c.partId}];
     std::ostringstream out;
     out << grouped(static_cast<double>(plan.cables.size())) << " cables\n";
-    for (const auto& [kind, count] : kinds) {
-        const auto& [tier, medium, length, part] = kind;
-        out << "  " << grouped(static_cast<double>(count)) << " x " << tier << ", " << medium
-            << ", " << length << " length: " << part << "\n";
-    }
+    for (const CableCount& kind : cablingSummary(plan))
+        out << "  " << grouped(static_cast<double>(kind.count)) << " x " << kind.tier << ", "
+            << kind.medium << ", " << kind.lengthClass << " length: " << kind.partId << "\n";
     for (const std::string& note : plan.notes)
         out << "note: " << note << "\n";
     out << "\n";

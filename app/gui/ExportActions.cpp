@@ -30,20 +30,11 @@ std::string billOfMaterials(const model::Design& design, const model::Catalog& c
     return json ? model::bomJson(cost).dump(2) + "\n" : model::bomCsv(cost);
 }
 
-std::string graphviz(const model::Design& design, const model::Catalog& catalog, bool) {
-    return model::graphvizDot(
-        design.name, design.topology,
-        model::cablingPlan(design.topology, design.fabric.spec, catalog.prices()));
-}
-
-std::string ibnetdiscover(const model::Design& design, const model::Catalog& catalog, bool) {
-    return model::ibnetdiscoverTopology(
-        design.topology, design.fabric.spec,
-        model::cablingPlan(design.topology, design.fabric.spec, catalog.prices()));
-}
-
-std::string slurm(const model::Design& design, const model::Catalog&, bool) {
-    return model::slurmTopology(design.topology);
+/// The writer of a file other tools read: the very text `fabriclab-cli export` prints.
+auto fabricFile(model::ExportFormat format) {
+    return [format](const model::Design& design, const model::Catalog& catalog, bool) {
+        return model::exportFabric(design, catalog.prices(), format);
+    };
 }
 
 std::string cabling(const model::Design& design, const model::Catalog& catalog, bool json) {
@@ -69,15 +60,17 @@ ExportActions::ExportActions(views::TopologyDocument& document, MainWindow& wind
             [this] { ask(tr("Export cabling plan"), tr(" - cabling plan.csv"), cabling); });
     menu->addSeparator();
     connect(menu->addAction(tr("&Graphviz graph (DOT)…")), &QAction::triggered, this, [this] {
-        ask(tr("Export Graphviz graph"), tr(".dot"), graphviz, tr("Graphviz (*.dot *.gv)"));
+        ask(tr("Export Graphviz graph"), tr(".dot"), fabricFile(model::ExportFormat::Dot),
+            tr("Graphviz (*.dot *.gv)"));
     });
     connect(menu->addAction(tr("&Slurm topology.conf…")), &QAction::triggered, this, [this] {
-        ask(tr("Export Slurm topology"), QString(), slurm, tr("Slurm topology (*.conf)"),
-            QStringLiteral("topology.conf"));
+        ask(tr("Export Slurm topology"), QString(), fabricFile(model::ExportFormat::Slurm),
+            tr("Slurm topology (*.conf)"), QStringLiteral("topology.conf"));
     });
     connect(menu->addAction(tr("&InfiniBand topology (ibnetdiscover)…")), &QAction::triggered, this,
             [this] {
-                ask(tr("Export ibnetdiscover topology"), tr(".topo"), ibnetdiscover,
+                ask(tr("Export ibnetdiscover topology"), tr(".topo"),
+                    fabricFile(model::ExportFormat::Ibnetdiscover),
                     tr("ibnetdiscover topology (*.topo *.txt)"));
             });
     menu->addSeparator();
@@ -137,15 +130,15 @@ void ExportActions::exportCablingPlan(const QString& path) {
 }
 
 void ExportActions::exportGraphviz(const QString& path) {
-    exportText(path, graphviz);
+    exportText(path, fabricFile(model::ExportFormat::Dot));
 }
 
 void ExportActions::exportSlurmTopology(const QString& path) {
-    exportText(path, slurm);
+    exportText(path, fabricFile(model::ExportFormat::Slurm));
 }
 
 void ExportActions::exportIbnetdiscover(const QString& path) {
-    exportText(path, ibnetdiscover);
+    exportText(path, fabricFile(model::ExportFormat::Ibnetdiscover));
 }
 
 void ExportActions::exportCanvas(const QString& path) {

@@ -160,10 +160,11 @@ void ReportExport::advance() {
     std::vector<std::string> fabrics;
     for (const views::CompareRow& row : comparison->rows)
         fabrics.push_back(row.fabricId.toStdString());
-    m_facts.setFuture(QtConcurrent::run(
-        &views::enginePool(),
-        [design = result->design, &catalog = m_window.document().catalog(),
-         fabrics = std::move(fabrics)] { return views::reportFacts(*design, catalog, fabrics); }));
+    m_facts.setFuture(
+        QtConcurrent::run(&views::enginePool(), [result, &catalog = m_window.document().catalog(),
+                                                 fabrics = std::move(fabrics)] {
+            return views::reportFacts(*result->design, catalog, fabrics, result->report.cost);
+        }));
 }
 
 void ReportExport::write(const views::ReportFacts& facts) {

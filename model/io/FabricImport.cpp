@@ -627,7 +627,12 @@ Design importSlurmTopology(std::string_view text, std::string_view origin,
                                   "switch \"" + name + "\" lists itself");
             parents[child].push_back(name);
         }
-    std::map<std::string, long long> below;              // cables down from each switch
+    std::map<std::string, long long> below; // cables down from each switch
+    // A switch's cables up: as many as it has down, shared over the switches above it.
+    const auto uplinkShare = [&](const std::string& child) {
+        const auto above = static_cast<long long>(parents[child].size());
+        return (below[child] + above - 1) / above;
+    };
     std::map<std::string, int> state;                    // 1 visiting, 2 done
     std::set<std::pair<std::string, std::string>> peers; // (upper, lower) listed in a cycle
     // Designs have at most three switch tiers: a deeper tree is refused before it could
@@ -651,10 +656,8 @@ Design importSlurmTopology(std::string_view text, std::string_view origin,
                 peers.insert({name, child});
                 continue;
             }
-            const long long childDown = down(child, depth + 1);
-            const auto& up = parents[child];
-            total += (childDown + static_cast<long long>(up.size()) - 1) /
-                     static_cast<long long>(up.size());
+            down(child, depth + 1);
+            total += uplinkShare(child);
         }
         state[name] = 2;
         return below[name] = total;
@@ -669,9 +672,7 @@ Design importSlurmTopology(std::string_view text, std::string_view origin,
                 read.cable(child, name, gbps, 1);
                 continue;
             }
-            const auto& up = parents[child];
-            const long long share = (below[child] + static_cast<long long>(up.size()) - 1) /
-                                    static_cast<long long>(up.size());
+            const long long share = uplinkShare(child);
             if (share > 1'000'000)
                 throw ImportError(file, switches[name].line, "more than a million cables");
             read.cable(child, name, gbps, static_cast<int>(std::max(share, 1LL)));

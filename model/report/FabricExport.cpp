@@ -298,4 +298,23 @@ std::string slurmTopology(const Topology& topology) {
     return out.str();
 }
 
+std::optional<ExportFormat> exportFormatFromString(std::string_view text) {
+    if (text == "dot")
+        return ExportFormat::Dot;
+    if (text == "slurm")
+        return ExportFormat::Slurm;
+    if (text == "ibnetdiscover")
+        return ExportFormat::Ibnetdiscover;
+    return std::nullopt;
+}
+
+std::string exportFabric(const Design& design, const PriceCatalog& prices, ExportFormat format) {
+    if (format == ExportFormat::Slurm)
+        return slurmTopology(design.topology); // names switches and servers, not cables
+    const CablingPlan plan = cablingPlan(design.topology, design.fabric.spec, prices);
+    return format == ExportFormat::Dot
+               ? graphvizDot(design.name, design.topology, plan)
+               : ibnetdiscoverTopology(design.topology, design.fabric.spec, plan);
+}
+
 } // namespace fabriclab::model

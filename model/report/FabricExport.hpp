@@ -3,10 +3,14 @@
 #pragma once
 
 #include "model/catalog/Fabric.hpp"
+#include "model/catalog/PriceCatalog.hpp"
+#include "model/design/Design.hpp"
 #include "model/report/CablingPlan.hpp"
 #include "model/topology/Topology.hpp"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fabriclab::model {
@@ -32,6 +36,16 @@ std::string slurmTopology(const Topology& topology);
 /// for a fabric that is not InfiniBand: the format describes InfiniBand subnets only.
 std::string ibnetdiscoverTopology(const Topology& topology, const Fabric& fabric,
                                   const CablingPlan& plan);
+
+/// The files other tools read, by the names `fabriclab-cli export --format` takes.
+enum class ExportFormat { Dot, Slurm, Ibnetdiscover };
+/// "dot", "slurm" or "ibnetdiscover"; nothing for any other word.
+std::optional<ExportFormat> exportFormatFromString(std::string_view text);
+
+/// The design's fabric as `format` has it (graphvizDot, slurmTopology or
+/// ibnetdiscoverTopology, with the cabling plan's ports where the format names ports): what
+/// `fabriclab-cli export` and the app's File > Export both write. Throws as they do.
+std::string exportFabric(const Design& design, const PriceCatalog& prices, ExportFormat format);
 
 /// Names compressed as Slurm's hostlists write them: srv-1, srv-2, srv-3, srv-7 ->
 /// "srv-[1-3,7]"; zero-padded numbers keep their width (srv001-srv004 -> "srv[001-004]");

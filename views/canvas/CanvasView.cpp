@@ -612,28 +612,17 @@ void CanvasView::renderDesign(QPainter& painter, const QRectF& target) const {
                        room.top() + (room.height() - source.height() * scale) / 2,
                        source.width() * scale, source.height() * scale);
     painter.setRenderHint(QPainter::Antialiasing);
-    // Items cached as screen pixmaps would reach a PDF as pictures: drawn afresh, they stay
-    // vectors and text. Bundle labels grow with the drawing, as the tier labels do.
-    std::vector<std::pair<QGraphicsItem*, QGraphicsItem::CacheMode>> cached;
-    for (QGraphicsItem* item : m_scene->items())
-        if (item->cacheMode() != QGraphicsItem::NoCache) {
-            cached.emplace_back(item, item->cacheMode());
-            item->setCacheMode(QGraphicsItem::NoCache);
-        }
+    // Bundle labels grow with the drawing, as the tier labels do.
     const double labelPixels = target.width() * kLabelShareOfWidth;
-    m_scene->setNotesScale(labelPixels / kNotePixels / scale);
-    m_scene->render(&painter, drawn, source, Qt::KeepAspectRatio);
-    m_scene->setNotesScale(0);
-    for (const auto& [item, mode] : cached)
-        item->setCacheMode(mode);
+    m_scene->renderForPrint(painter, drawn, source, labelPixels / kNotePixels / scale);
 
     painter.setFont(tierLabelFont(labelPixels));
     const QColor fill =
         CanvasPalette::mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.08);
+    const QFontMetricsF metrics(painter.font(), painter.device());
     double lastBottom = -1e9;
     for (const auto& row : m_scene->tierRows()) {
         const double y = drawn.top() + (row.y - source.top()) * scale;
-        const QFontMetricsF metrics(painter.font(), painter.device());
         if (y - metrics.height() < lastBottom)
             continue; // rows closer than a label: keep the upper one, as on screen
         lastBottom = paintTierLabel(painter, CanvasText::tierLabel(row.kind, row.count),

@@ -599,12 +599,26 @@ void TopologyScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
         Qt::QueuedConnection);
 }
 
-void TopologyScene::setNotesScale(double scale) {
-    for (auto* labels : {&m_bundleLabels, &m_notes})
-        for (QGraphicsItem* label : *labels) {
-            label->setFlag(QGraphicsItem::ItemIgnoresTransformations, scale <= 0);
-            label->setScale(scale > 0 ? scale : 1);
+void TopologyScene::renderForPrint(QPainter& painter, const QRectF& target, const QRectF& source,
+                                   double noteScale) {
+    std::vector<std::pair<QGraphicsItem*, QGraphicsItem::CacheMode>> cached;
+    for (QGraphicsItem* item : items())
+        if (item->cacheMode() != QGraphicsItem::NoCache) {
+            cached.emplace_back(item, item->cacheMode());
+            item->setCacheMode(QGraphicsItem::NoCache);
         }
+    const auto scaleNotes = [this](bool print, double scale) {
+        for (auto* labels : {&m_bundleLabels, &m_notes})
+            for (QGraphicsItem* label : *labels) {
+                label->setFlag(QGraphicsItem::ItemIgnoresTransformations, !print);
+                label->setScale(scale);
+            }
+    };
+    scaleNotes(true, noteScale);
+    render(&painter, target, source, Qt::KeepAspectRatio);
+    scaleNotes(false, 1);
+    for (const auto& [item, mode] : cached)
+        item->setCacheMode(mode);
 }
 
 bool TopologyScene::event(QEvent* event) {

@@ -86,10 +86,13 @@ public:
     /// expanded, an edit) draws the step again on the new items.
     void showLessonStep(const std::unordered_map<std::uint32_t, float>& load,
                         const std::unordered_map<std::uint32_t, QString>& notes);
-    /// Link notes and bundle labels keep their size on screen whatever the zoom. A drawing
-    /// for print (CanvasView::renderDesign) sizes them with the drawing instead: `scale`
-    /// scene units per label unit; 0 or less goes back to screen behaviour.
-    void setNotesScale(double scale);
+    /// Draws `source` (scene units) into `target` of any painter for print or export
+    /// (CanvasView::renderDesign): every item drawn afresh rather than from its screen pixmap
+    /// cache, so a PDF or SVG gets vectors and text, and link notes and bundle labels, which
+    /// keep one size on screen whatever the zoom, sized with the drawing at `noteScale` scene
+    /// units per label unit. The items are as before once it returns.
+    void renderForPrint(QPainter& painter, const QRectF& target, const QRectF& source,
+                        double noteScale);
     void clearLesson();
     bool showsLesson() const { return m_lessonShown; }
     std::size_t linkNoteCount() const { return m_notes.size(); }

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: MIT
 #include "views/report/DesignReport.hpp"
 
-#include "model/report/BillOfMaterials.hpp"
 #include "views/canvas/CanvasView.hpp"
 #include "views/charts/ChartPanel.hpp"
 #include "views/models/CompareTableModel.hpp"
@@ -208,21 +207,19 @@ void addComparison(PagedReport& report, const DesignReportInputs& in) {
     }
 }
 
-void addBill(PagedReport& report, const ReportFacts& facts) {
+void addBill(PagedReport& report, const model::CostReport& cost) {
     report.addHeading(tr("Bill of materials"), true);
     report.addParagraph(tr("Every part the fabric is built from, as the cost model buys it. The "
                            "total is the fabric capex every other figure uses; where each price "
                            "and power figure comes from is listed under Assumptions."));
-    const auto rows = model::bomRows(facts.cost);
     QList<QStringList> table;
-    for (std::size_t i = 0; i < facts.cost.bom.size(); ++i) {
-        const model::BomLine& line = facts.cost.bom[i];
-        table.append({str(rows[i][0]), str(line.role), str(line.partName), str(line.partClass),
-                      numberText(static_cast<double>(line.quantity)), usdText(line.unitPrice.value),
-                      usdText(line.total().value), numberText(line.power().value, 0)});
-    }
+    for (const model::BomLine& line : cost.bom)
+        table.append({engineText(model::toString(line.tier)), str(line.role), str(line.partName),
+                      str(line.partClass), numberText(static_cast<double>(line.quantity)),
+                      usdText(line.unitPrice.value), usdText(line.total().value),
+                      numberText(line.power().value, 0)});
     table.append({tr("Total"), QString(), QString(), QString(), QString(), QString(),
-                  usdText(facts.cost.capex.value), numberText(facts.cost.power.value, 0)});
+                  usdText(cost.capex.value), numberText(cost.power.value, 0)});
     report.addTable({{tr("Tier"), 0.8},
                      {tr("Role"), 1.1},
                      {tr("Part"), 2.6},
@@ -232,7 +229,7 @@ void addBill(PagedReport& report, const ReportFacts& facts) {
                      {tr("Extended"), 1.1, true},
                      {tr("Watts"), 0.8, true}},
                     table, true);
-    for (const std::string& note : facts.cost.notes)
+    for (const std::string& note : cost.notes)
         report.addNote(str(note));
 }
 
@@ -318,16 +315,16 @@ void addAssumptions(PagedReport& report, const ReportFacts& facts) {
 } // namespace
 
 ReportFacts reportFacts(const model::Design& design, const model::Catalog& catalog,
-                        const std::vector<std::string>& comparedFabricIds) {
+                        const std::vector<std::string>& comparedFabricIds,
+                        const model::CostReport& cost) {
     ReportFacts facts;
     try {
-        facts.cost = model::estimateCost(design.topology, design.fabric.spec, catalog.prices());
         const model::CablingPlan plan =
             model::cablingPlan(design.topology, design.fabric.spec, catalog.prices());
         facts.cables = model::cablingSummary(plan);
         facts.cableCount = static_cast<long long>(plan.cables.size());
         facts.cablingNotes = plan.notes;
-        facts.assumptions = model::assumptionsFor(design, catalog, comparedFabricIds, facts.cost);
+        facts.assumptions = model::assumptionsFor(design, catalog, comparedFabricIds, cost);
     } catch (const std::exception& e) {
         facts = {};
         facts.error = str(e.what());
@@ -374,7 +371,7 @@ int writeDesignReport(const DesignReportInputs& in, const ReportFacts& facts, co
     addTopology(report, in, r);
     addCharts(report, in);
     addComparison(report, in);
-    addBill(report, facts);
+    addBill(report, r.cost);
     addCabling(report, facts, *in.catalog);
     addFailuresAndStory(report, design, r);
     addAssumptions(report, facts);

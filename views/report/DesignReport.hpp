@@ -22,22 +22,22 @@ namespace fabriclab::views {
 class CanvasView;
 class ChartPanel;
 
-/// What the report works out from the model before anything is drawn: the bill of
-/// materials, the cables counted by kind and the catalog values behind it all. Seconds
+/// What the report works out from the model before anything is drawn: the cables counted
+/// by kind and the catalog values behind the figures (the bill is the run's own). Seconds
 /// at 131K GPUs: made on a worker thread.
 struct ReportFacts {
-    model::CostReport cost;
     std::vector<model::CableCount> cables;
     long long cableCount = 0;
     std::vector<std::string> cablingNotes;
     std::vector<model::AssumptionGroup> assumptions;
-    QString error; ///< why the design could not be priced or cabled; the rest is empty then
+    QString error; ///< why the design could not be cabled; the rest is empty then
 };
 
-/// The bill, the cabling summary and the assumptions of `design` run on its own fabric and
-/// compared on `comparedFabricIds`. Any thread.
+/// The cabling summary and the assumptions of `design`, priced as `cost` (the run's bill),
+/// run on its own fabric and compared on `comparedFabricIds`. Any thread.
 ReportFacts reportFacts(const model::Design& design, const model::Catalog& catalog,
-                        const std::vector<std::string>& comparedFabricIds);
+                        const std::vector<std::string>& comparedFabricIds,
+                        const model::CostReport& cost);
 
 /// Everything a design report shows, as the app shows it: the run and comparison the
 /// window holds, its own charts and canvas. Pointers are the caller's and outlive the call.
