@@ -121,14 +121,15 @@ std::string usageText() {
     return R"(fabriclab-cli: evaluate GPU-cluster fabric designs headless
 
 Usage:
-  fabriclab-cli run DESIGN [--fabric ID] [--json]       full report for one design
-  fabriclab-cli compare DESIGN --fabrics ID,ID,... [--ownership owned|rented] [--json]
+  fabriclab-cli run DESIGN [--fabric ID] [--json | --csv]
+                                                        full report for one design
+  fabriclab-cli compare DESIGN --fabrics ID,ID,... [--ownership owned|rented] [--json | --csv]
                                                         the same design on several fabrics,
                                                         each built with its own switches,
                                                         and the verdict
-  fabriclab-cli sweep DESIGN --servers N,N,... [--fabrics ID,...] [--json] [--shard I/N]
-                                                        regenerate at several sizes
-  fabriclab-cli sweep --merge FILE...  [--json]        join the shards' lines into one table
+  fabriclab-cli sweep DESIGN --servers N,N,... [--fabrics ID,...] [--json | --csv]
+                [--shard I/N]                           regenerate at several sizes
+  fabriclab-cli sweep --merge FILE...  [--json | --csv] join the shards' lines into one table
   fabriclab-cli nccl-tests DESIGN [-g OP] [-b 8] [-e 8G] [-f 2] [--servers N] [--json]
                                                         nccl-tests' table for the design
   fabriclab-cli validate [--set all|fit|check] [--figures FILE] [--json]
@@ -180,8 +181,10 @@ Options:
   --format FORMAT    export: dot, slurm or ibnetdiscover
   --out FILE         export: write FILE (all or nothing) instead of printing;
                      report: the PDF to write (all or nothing)
-  --csv              bom, cabling: RFC 4180 CSV (bom: one row per part and a total row;
-                     cabling: one row per cable)
+  --csv              RFC 4180 CSV. run, compare, sweep: one row per design, fabric or
+                     point, a column per figure of --json (nested names joined by dots,
+                     "bisection.effectiveGbps"; the bill of materials is bom's); bom: one
+                     row per part and a total row; cabling: one row per cable
   --set SET          validate: every figure (all, the default), the fit set (figures a
                      constant was calibrated to) or the check set (figures never tuned to)
   --figures FILE     validate: run the nccl-tests figures in FILE instead of FabricLab's
@@ -268,7 +271,8 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         } else if (arg == "--out" &&
                    (first == "export" || first == "report" || first == "import")) {
             parsed.out = value();
-        } else if (arg == "--csv" && (first == "bom" || first == "cabling")) {
+        } else if (arg == "--csv" && (first == "bom" || first == "cabling" || first == "run" ||
+                                      first == "compare" || first == "sweep")) {
             parsed.csv = true;
         } else if (arg == "--shard" && first == "sweep") {
             parsed.shard = value();
@@ -340,7 +344,9 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         if (parsed.files.empty())
             throw UsageError("sweep --merge needs the shards' files");
         if (parsed.shard || !parsed.servers.empty() || !parsed.fabrics.empty())
-            throw UsageError("sweep --merge takes only the shards' files (and --json)");
+            throw UsageError("sweep --merge takes only the shards' files (and --json or --csv)");
+        if (parsed.csv && parsed.json)
+            throw UsageError("--csv and --json: choose one");
         return parsed;
     }
     if (parsed.command == "validate") {
@@ -355,6 +361,8 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         throw UsageError(parsed.command + " needs a DESIGN file");
     if (parsed.csv && parsed.json)
         throw UsageError("--csv and --json: choose one");
+    if (parsed.csv && parsed.shard)
+        throw UsageError("--shard writes JSON lines; --csv belongs on sweep --merge");
     if (parsed.command == "export" && !parsed.format)
         throw UsageError("export needs --format dot, slurm or ibnetdiscover");
     if (parsed.command == "export" && (parsed.json || parsed.pricesFile || parsed.months))

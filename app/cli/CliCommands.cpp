@@ -7,6 +7,7 @@
 #include "model/io/DesignFile.hpp"
 #include "model/io/FabricImport.hpp"
 #include "model/io/JsonCursor.hpp"
+#include "model/io/JsonTable.hpp"
 #include "model/io/TextFile.hpp"
 #include "model/report/BillOfMaterials.hpp"
 #include "model/report/CablingPlan.hpp"
@@ -44,12 +45,16 @@ std::string jsonArray(const std::vector<nlohmann::ordered_json>& rows) {
 
 std::string render(const CliArguments& args, const std::vector<RunReport>& reports,
                    const std::vector<nlohmann::ordered_json>& rows) {
+    if (args.csv)
+        return jsonRowsToCsv(rows, {"servers", "fabric"});
     return args.json ? jsonArray(rows) : formatTable(reports);
 }
 
 /// `sweep --merge`: the shards' rows in point order, as the unsharded sweep prints them.
 std::string executeMerge(const CliArguments& args) {
     const std::vector<nlohmann::ordered_json> rows = mergeShards(args.files);
+    if (args.csv)
+        return jsonRowsToCsv(rows, {"servers", "fabric"});
     return args.json ? jsonArray(rows) : formatSweepRows(rows);
 }
 
@@ -70,7 +75,7 @@ std::string executeCompare(const CliArguments& args, const Design& design, const
     for (const std::string& fabric : args.fabrics)
         rows.push_back(compareOnFabric(design, catalog, fabric, options));
     const FabricVerdict verdict = comparisonVerdict(rows, design);
-    if (!args.json)
+    if (!args.json && !args.csv)
         return formatComparison(rows, verdict);
     std::vector<nlohmann::ordered_json> table;
     for (const ComparedFabric& row : rows) {
@@ -93,7 +98,8 @@ std::string executeCompare(const CliArguments& args, const Design& design, const
         }
         table.push_back(std::move(json));
     }
-    return jsonArray(table);
+    return args.csv ? jsonRowsToCsv(table, {"fabric", "recommended", "basis", "error"})
+                    : jsonArray(table);
 }
 
 /// `run` and `sweep` on the design named in the arguments.
@@ -109,6 +115,8 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
     if (args.command == "run") {
         options.fabricId = args.fabric;
         const RunReport report = runDesign(design, catalog, options);
+        if (args.csv)
+            return jsonRowsToCsv({reportToJson(report)});
         return args.json ? reportToJson(report).dump(2) + "\n" : formatReport(report);
     }
 
@@ -116,7 +124,7 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
         return executeCompare(args, design, catalog, options);
     // The sweep's text table shows topology, bisection and cost only: skip the simulations.
     // A shard writes JSON lines, so it simulates as --json does.
-    const bool rows = args.json || args.shard;
+    const bool rows = args.json || args.csv || args.shard;
     options.simulate = rows;
     std::vector<RunReport> reports;
     std::vector<nlohmann::ordered_json> table;

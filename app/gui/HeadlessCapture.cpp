@@ -4,7 +4,7 @@
 
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/SimulationActions.hpp"
-#include "model/io/Csv.hpp"
+#include "model/io/JsonTable.hpp"
 #include "model/report/RunReport.hpp"
 #include "views/canvas/CanvasView.hpp"
 #include "views/canvas/TopologyScene.hpp"
@@ -36,18 +36,6 @@ namespace {
 constexpr int kSettleMs = 900;
 /// A design that takes longer than this to simulate is reported, not waited on forever.
 constexpr int kTimeoutMs = 300'000;
-
-/// The run report as (path, value) records: the very numbers `fabriclab-cli run --json`
-/// prints, so exported charts can be checked against the CLI. Arrays and nulls stay JSON
-/// text, one field each.
-void flatten(const nlohmann::ordered_json& json, const std::string& path, model::CsvWriter& csv) {
-    if (json.is_object()) {
-        for (const auto& [key, value] : json.items())
-            flatten(value, path.empty() ? key : path + '.' + key, csv);
-        return;
-    }
-    csv.row({path, json.is_string() ? json.get<std::string>() : json.dump()});
-}
 
 } // namespace
 
@@ -224,11 +212,13 @@ bool HeadlessCapture::exportCharts() {
         }
         std::fprintf(stderr, "FabricLab: wrote %s.{png,svg,csv}\n", qPrintable(stem));
     }
-    model::CsvWriter csv({"key", "value"});
-    flatten(model::reportToJson(m_window.simulation()->controller().result()->report), {}, csv);
+    // The very numbers `fabriclab-cli run --json` prints, so exported charts can be checked
+    // against the CLI.
+    const std::string csv = model::jsonToKeyValueCsv(
+        model::reportToJson(m_window.simulation()->controller().result()->report));
     QSaveFile summary(dir.filePath(QStringLiteral("summary.csv")));
-    if (!summary.open(QIODevice::WriteOnly) ||
-        summary.write(QByteArray::fromStdString(csv.text())) < 0 || !summary.commit()) {
+    if (!summary.open(QIODevice::WriteOnly) || summary.write(QByteArray::fromStdString(csv)) < 0 ||
+        !summary.commit()) {
         fail(tr("could not write %1").arg(summary.fileName()));
         return false;
     }

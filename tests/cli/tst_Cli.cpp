@@ -138,6 +138,8 @@ private Q_SLOTS:
     void runJson();
     void compareJson();
     void sweepJson();
+    void csvTablesCarryTheJsonFigures_data();
+    void csvTablesCarryTheJsonFigures();
     void sweepShardsMergeToTheWholeSweep_data();
     void sweepShardsMergeToTheWholeSweep();
     void ncclTestsJson();
@@ -291,6 +293,62 @@ void tst_Cli::sweepJson() {
     }
 }
 
+void tst_Cli::csvTablesCarryTheJsonFigures_data() {
+    QTest::addColumn<QStringList>("command");
+    QTest::addColumn<QString>("leading"); // the column that names a row
+    QTest::newRow("run") << QStringList{QStringLiteral("run")} << QStringLiteral("gpus");
+    QTest::newRow("compare") << QStringList{QStringLiteral("compare"), QStringLiteral("--fabrics"),
+                                            QStringLiteral("ib-ndr,roce-v2,spectrum-x")}
+                             << QStringLiteral("fabric");
+    QTest::newRow("sweep") << QStringList{QStringLiteral("sweep"), QStringLiteral("--servers"),
+                                          QStringLiteral("4,8"), QStringLiteral("--fabrics"),
+                                          QStringLiteral("ib-ndr,roce-v2")}
+                           << QStringLiteral("servers");
+}
+
+void tst_Cli::csvTablesCarryTheJsonFigures() {
+    // --csv is --json as a table: a record per object, every record as wide as the header,
+    // and each figure the very number --json prints (the CSV writes JSON's own spelling).
+    QFETCH(QStringList, command);
+    QFETCH(QString, leading);
+    command.insert(1, m_good);
+    json rows;
+    runForJson(command + QStringList{QStringLiteral("--json")}, rows);
+    if (QTest::currentTestFailed())
+        return;
+    if (!rows.is_array())
+        rows = json::array({rows});
+    const Outcome csv = runCli(command + QStringList{QStringLiteral("--csv")});
+    QVERIFY2(csv.exitCode == 0 && csv.err.isEmpty(), qPrintable(diagnostics(csv)));
+    QVERIFY(csv.out.endsWith("\r\n"));
+    const QList<QStringList> records = parseCsv(QString::fromUtf8(csv.out));
+    QCOMPARE(records.size(), static_cast<qsizetype>(rows.size()) + 1);
+    const QStringList header = records.front();
+    QCOMPARE(header.front(), leading);
+    QCOMPARE(QSet<QString>(header.begin(), header.end()).size(), header.size());
+    for (const QStringList& record : records)
+        QCOMPARE(record.size(), header.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const QStringList& record = records[static_cast<qsizetype>(i) + 1];
+        for (const char* path :
+             {"gpus", "servers", "bisection.effectiveGbps", "collective.busBwGBps",
+              "collective.seconds", "cost.fabricCapexUsd", "cost.perGpuUsd"}) {
+            const qsizetype column = header.indexOf(QString::fromLatin1(path));
+            QVERIFY2(column >= 0, path);
+            std::string slashed(1, '/'); // "/" + string trips GCC 12's false -Wrestrict
+            slashed += path;
+            std::replace(slashed.begin(), slashed.end(), '.', '/');
+            const json::json_pointer pointer(slashed);
+            QCOMPARE(record[column].toDouble(), rows[i].at(pointer).get<double>());
+        }
+        if (rows[i].contains("fabric"))
+            QCOMPARE(record[header.indexOf(QStringLiteral("fabric"))].toStdString(),
+                     rows[i].at("fabric").get<std::string>());
+    }
+    // The bill of materials is bom's table, not a column of this one.
+    QVERIFY(!header.join(QLatin1Char(',')).contains(QStringLiteral("bom")));
+}
+
 void tst_Cli::sweepShardsMergeToTheWholeSweep_data() {
     QTest::addColumn<int>("shards");
     QTest::newRow("one shard") << 1;
@@ -326,6 +384,11 @@ void tst_Cli::sweepShardsMergeToTheWholeSweep() {
     const Outcome merged = runCli(merge + QStringList{QStringLiteral("--json")});
     QVERIFY2(merged.exitCode == 0 && merged.err.isEmpty(), qPrintable(diagnostics(merged)));
     QCOMPARE(merged.out, whole.out);
+    // The same table as CSV, merged or whole.
+    const Outcome wholeCsv = runCli(sweep + QStringList{QStringLiteral("--csv")});
+    const Outcome mergedCsv = runCli(merge + QStringList{QStringLiteral("--csv")});
+    QVERIFY2(wholeCsv.exitCode == 0 && mergedCsv.exitCode == 0, qPrintable(diagnostics(mergedCsv)));
+    QCOMPARE(mergedCsv.out, wholeCsv.out);
     const Outcome table = runCli(merge);
     QVERIFY2(table.exitCode == 0, qPrintable(diagnostics(table)));
     QCOMPARE(table.out.count('\n'), 7); // a header and six rows
@@ -596,6 +659,11 @@ void tst_Cli::badInput_data() {
     usage("merge without files", {"sweep", "--merge"}, "sweep --merge", "shards' files");
     usage("bom in two formats", {"bom", "{good}", "--csv", "--json"}, "--csv and --json",
           "choose one");
+    usage("run in two formats", {"run", "{good}", "--csv", "--json"}, "--csv and --json",
+          "choose one");
+    usage("a shard as CSV", sweepGood + QStringList{"--shard", "1/2", "--csv"}, "--shard writes",
+          "sweep --merge");
+    usage("nccl-tests as CSV", {"nccl-tests", "{good}", "--csv"}, "unknown option", "--csv");
     usage("bom on another fabric", {"bom", "{good}", "--fabric", "ib-ndr"}, "bom takes",
           "--csv or --json");
     usage("export without a format", {"export", "{good}"}, "export needs --format",

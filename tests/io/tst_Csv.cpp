@@ -3,6 +3,7 @@
 // The one CSV writer: fields quoted exactly where RFC 4180 needs it, records ended by CRLF,
 // numbers without thousands separators, and a record of the wrong width refused.
 #include "model/io/Csv.hpp"
+#include "model/io/JsonTable.hpp"
 
 #include <QtTest>
 
@@ -19,6 +20,8 @@ private Q_SLOTS:
     void numbers_data();
     void numbers();
     void recordsEndWithCrlfAndKeepTheirWidth();
+    void jsonRowsBecomeOneTable();
+    void jsonObjectBecomesKeysAndValues();
 };
 
 void tst_Csv::fieldsAreQuotedWhereTheyMust_data() {
@@ -73,6 +76,33 @@ void tst_Csv::recordsEndWithCrlfAndKeepTheirWidth() {
     QCOMPARE(QString::fromStdString(csv.text()),
              QStringLiteral("part,quantity\r\n\"QM9700, NDR\",16\r\n"));
     QVERIFY_THROWS_EXCEPTION(std::logic_error, csv.row({"one field"}));
+}
+
+void tst_Csv::jsonRowsBecomeOneTable() {
+    // Two rows that share some leaves: leading columns first, then the others in the order
+    // first met; a leaf a row lacks is empty; a list of strings is one field, a list of
+    // objects no column; strings with commas and quotes quoted; null empty.
+    const auto rows = std::vector<nlohmann::ordered_json>{
+        nlohmann::ordered_json::parse(R"({"gpus": 64, "cost": {"capexUsd": 474600.5,
+            "bom": [{"part": "qm9700"}]}, "warnings": ["a", "b, c"], "fabric": "ib-ndr"})"),
+        nlohmann::ordered_json::parse(R"({"fabric": "roce \"v2\"", "error": null,
+            "recommended": true, "extra": {"deep": {"leaf": 1e-3}}})")};
+    QCOMPARE(
+        QString::fromStdString(fabriclab::model::jsonRowsToCsv(rows, {"fabric", "missing"})),
+        QStringLiteral("fabric,gpus,cost.capexUsd,warnings,error,recommended,extra.deep.leaf\r\n"
+                       "ib-ndr,64,474600.5,\"a; b, c\",,,\r\n"
+                       "\"roce \"\"v2\"\"\",,,,,true,0.001\r\n"));
+    // No rows: an empty header line, still one record.
+    QCOMPARE(QString::fromStdString(fabriclab::model::jsonRowsToCsv({})), QStringLiteral("\r\n"));
+}
+
+void tst_Csv::jsonObjectBecomesKeysAndValues() {
+    // Every leaf kept, lists numbered from 1, so the chart export's summary loses nothing.
+    const auto object = nlohmann::ordered_json::parse(
+        R"({"cost": {"bom": [{"part": "qm9700", "quantity": 2}]}, "notes": ["x"], "n": null})");
+    QCOMPARE(QString::fromStdString(fabriclab::model::jsonToKeyValueCsv(object)),
+             QStringLiteral("key,value\r\ncost.bom.1.part,qm9700\r\ncost.bom.1.quantity,2\r\n"
+                            "notes.1,x\r\nn,\r\n"));
 }
 
 QTEST_APPLESS_MAIN(tst_Csv)
