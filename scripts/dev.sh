@@ -79,7 +79,7 @@ run_fuzzers() {
     local seconds=$1 target kind seeds
     PRESET=fuzz build
     for target in FuzzDesignReader:design FuzzCatalogReader:catalog FuzzFiguresReader:figures \
-        FuzzFabricImport:import FuzzCliArguments:cli; do
+        FuzzFabricImport:import FuzzNcclTestsLog:nccl-tests FuzzCliArguments:cli; do
         kind=${target#*:}
         target=${target%%:*}
         seeds=("fuzz/corpus/$kind")

@@ -135,6 +135,11 @@ Usage:
   fabriclab-cli validate [--set all|fit|check] [--figures FILE] [--json]
                                                         the published figures FabricLab is held
                                                         to (or your own), against the engine
+  fabriclab-cli validate DESIGN --figures LOG [--op OP] [--fabric ID] [--json | --csv]
+                                                        your nccl-tests output (the printed
+                                                        table, several runs in one log, or the
+                                                        -J JSON file) row by row against
+                                                        FabricLab on the design it ran on
   fabriclab-cli bom DESIGN [--csv | --json]             the bill of materials: one row per
                                                         part, priced, with power and sources
   fabriclab-cli cabling DESIGN [--csv | --json]         the cabling plan: every cable once,
@@ -189,7 +194,11 @@ Options:
                      constant was calibrated to) or the check set (figures never tuned to)
   --figures FILE     validate: run the nccl-tests figures in FILE instead of FabricLab's
                      (the format of resources/validation/nccl-tests.json: your cluster's
-                     measurements, each with its servers, NICs, fabric, GPU, op and size)
+                     measurements, each with its servers, NICs, fabric, GPU, op and size),
+                     or set nccl-tests output (as all_reduce_perf prints it, or its -J file)
+                     against the DESIGN it ran on: each run on as many of the design's
+                     servers as it had hosts; --op names the collective of a log that does
+                     not (an old log without "# Collective test starting")
 
 nccl-tests options (as all_reduce_perf and its siblings take them):
   -g, --op OP        all_reduce (default), all_gather, reduce_scatter, alltoall, broadcast,
@@ -271,8 +280,9 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         } else if (arg == "--out" &&
                    (first == "export" || first == "report" || first == "import")) {
             parsed.out = value();
-        } else if (arg == "--csv" && (first == "bom" || first == "cabling" || first == "run" ||
-                                      first == "compare" || first == "sweep")) {
+        } else if (arg == "--csv" &&
+                   (first == "bom" || first == "cabling" || first == "run" || first == "compare" ||
+                    first == "sweep" || first == "validate")) {
             parsed.csv = true;
         } else if (arg == "--shard" && first == "sweep") {
             parsed.shard = value();
@@ -300,8 +310,9 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         } else if (arg == "--servers") {
             for (const auto& item : splitList(arg, value()))
                 parsed.servers.push_back(parseCount(arg, item));
-        } else if (ncclTests && (arg == "-g" || arg == "--op")) {
+        } else if ((ncclTests || first == "validate") && (arg == "-g" || arg == "--op")) {
             parsed.collective = parseOperation(arg, value());
+            parsed.collectiveNamed = true;
         } else if (ncclTests && (arg == "-b" || arg == "--minbytes")) {
             parsed.minBytes = parseSize(arg, value());
         } else if (ncclTests && (arg == "-e" || arg == "--maxbytes")) {
@@ -350,11 +361,19 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         return parsed;
     }
     if (parsed.command == "validate") {
-        // The figures name their own clusters; nothing else applies.
-        if (!parsed.design.empty() || parsed.fabric || !parsed.fabrics.empty() ||
-            !parsed.servers.empty() || parsed.pricesFile || parsed.months || parsed.seed ||
-            parsed.trainTokens || parsed.ownership)
-            throw UsageError("validate takes only --set, --figures and --json");
+        // FabricLab's figures name their own clusters; a log names the design it ran on.
+        if (!parsed.fabrics.empty() || !parsed.servers.empty() || parsed.pricesFile ||
+            parsed.months || parsed.trainTokens || parsed.ownership)
+            throw UsageError("validate takes --set, --figures, --json or --csv, and with a log "
+                             "a DESIGN, --op, --fabric and --seed");
+        if (!parsed.figuresFile &&
+            (!parsed.design.empty() || parsed.fabric || parsed.collectiveNamed || parsed.seed))
+            throw UsageError("a DESIGN, --op, --fabric and --seed go with --figures LOG (your "
+                             "nccl-tests output, measured on that design)");
+        if (parsed.csv && !parsed.figuresFile)
+            throw UsageError("validate --csv is for --figures LOG: one row per size of the log");
+        if (parsed.csv && parsed.json)
+            throw UsageError("--csv and --json: choose one");
         return parsed;
     }
     if (parsed.command != "catalog" && parsed.design.empty())

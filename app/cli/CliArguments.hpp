@@ -42,14 +42,17 @@ struct CliArguments {
     bool merge = false;               ///< sweep --merge FILES...
     std::vector<std::string> files;   ///< sweep --merge: the shards' outputs
     // nccl-tests, named as all_reduce_perf names them
-    std::string collective = "allreduce";   ///< -g / --op
-    double minBytes = 8;                    ///< -b
-    double maxBytes = 8.0 * (1ull << 30);   ///< -e
-    double stepFactor = 2;                  ///< -f
-    std::optional<std::string> algorithm;   ///< --algo (NCCL_ALGO)
-    std::optional<std::string> protocol;    ///< --proto (NCCL_PROTO)
-    std::string figureSet = "all";          ///< validate --set: all, fit or check
-    std::optional<std::string> figuresFile; ///< validate --figures: the user's own figures
+    std::string collective = "allreduce"; ///< -g / --op
+    bool collectiveNamed = false;         ///< -g / --op given (validate: for a log's runs)
+    double minBytes = 8;                  ///< -b
+    double maxBytes = 8.0 * (1ull << 30); ///< -e
+    double stepFactor = 2;                ///< -f
+    std::optional<std::string> algorithm; ///< --algo (NCCL_ALGO)
+    std::optional<std::string> protocol;  ///< --proto (NCCL_PROTO)
+    std::string figureSet = "all";        ///< validate --set: all, fit or check
+    /// validate --figures: the user's own figures (FabricLab's format), or nccl-tests output
+    /// (the printed table or a -J file) measured on the DESIGN named beside it
+    std::optional<std::string> figuresFile;
 };
 
 /// Throws UsageError naming the bad argument.

@@ -8,12 +8,14 @@
 #include "model/io/FabricImport.hpp"
 #include "model/io/JsonCursor.hpp"
 #include "model/io/JsonTable.hpp"
+#include "model/io/NcclTestsLog.hpp"
 #include "model/io/TextFile.hpp"
 #include "model/report/BillOfMaterials.hpp"
 #include "model/report/CablingPlan.hpp"
 #include "model/report/FabricComparison.hpp"
 #include "model/report/FabricExport.hpp"
 #include "model/report/NcclTests.hpp"
+#include "model/validation/MeasuredLog.hpp"
 #include "model/validation/ValidationReport.hpp"
 
 namespace fabriclab::app {
@@ -23,6 +25,8 @@ using namespace fabriclab::model;
 
 /// A price list is tens of kilobytes; anything past this is not one.
 constexpr std::uintmax_t kMaxPriceFileBytes = 16u << 20;
+/// nccl-tests logs with NCCL_DEBUG=INFO run to megabytes; past this a file is not one.
+constexpr std::uintmax_t kMaxFiguresFileBytes = 64u << 20;
 
 Catalog loadCatalog(const CliArguments& args) {
     Catalog catalog = Catalog::builtin();
@@ -169,6 +173,37 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
     return render(args, reports, table);
 }
 
+/// `validate DESIGN --figures LOG`: every row of a team's nccl-tests output against what
+/// FabricLab predicts for the design it ran on.
+std::string executeMeasured(const CliArguments& args, const Catalog& catalog,
+                            const std::string& text) {
+    const std::string& file = *args.figuresFile;
+    const NcclTestsLog log = readNcclTestsLog(text, file);
+    if (args.design.empty())
+        throw std::invalid_argument(file +
+                                    ": nccl-tests output is set against the design it "
+                                    "was measured on: fabriclab-cli validate DESIGN "
+                                    "--figures " +
+                                    file);
+    const Design design = loadDesign(args.design, catalog);
+    MeasuredOptions options;
+    if (args.collectiveNamed)
+        options.op = collectiveOpFromString(args.collective);
+    options.fabricId = args.fabric;
+    options.seed = args.seed.value_or(options.seed);
+    MeasuredComparison comparison;
+    try {
+        comparison = compareMeasured(design, catalog, log, file, options);
+    } catch (const UnknownCollective& e) {
+        throw std::invalid_argument(std::string(e.what()) +
+                                    "; name it with --op (all_reduce, all_gather, "
+                                    "reduce_scatter, alltoall, broadcast or sendrecv)");
+    }
+    if (args.csv)
+        return measuredCsv(comparison);
+    return args.json ? measuredJson(comparison) : formatMeasured(comparison);
+}
+
 /// `bom`: the design's bill of materials, priced as `run` prices it.
 std::string executeBom(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
@@ -281,7 +316,15 @@ std::string executeCommand(const CliArguments& args) {
             const ValidationReport report = runValidation(catalog, set);
             return args.json ? validationJson(report) : formatValidation(report);
         }
-        const std::vector<PublishedFigure> own = loadPublishedFigures(*args.figuresFile);
+        const std::string& file = *args.figuresFile;
+        const std::string text = readTextFile(file, kMaxFiguresFileBytes, "figures");
+        if (!isPublishedFigureFile(text))
+            return executeMeasured(args, catalog, text);
+        if (!args.design.empty() || args.fabric || args.collectiveNamed || args.seed || args.csv)
+            throw std::invalid_argument(file + ": FabricLab's figures name their own clusters; "
+                                               "a DESIGN, --op, --fabric, --seed and --csv are "
+                                               "for nccl-tests output");
+        const std::vector<PublishedFigure> own = readPublishedFigures(text, file);
         try {
             const ValidationReport report = runValidation(catalog, set, {}, {}, &own);
             return args.json ? validationJson(report) : formatValidation(report);

@@ -405,6 +405,8 @@ void MainWindow::buildHelpMenu() {
         if (!dialog) {
             dialog = new views::AccuracyDialog(m_document.catalog(), this);
             dialog->setAttribute(Qt::WA_DeleteOnClose);
+            // A team's nccl-tests log is set against the design open when it is chosen.
+            dialog->setOpenDesign([this] { return m_document.snapshot(); });
         }
         dialog->show();
         dialog->raise();

@@ -55,7 +55,10 @@ NcclTestsReport runNcclTests(const Design& design, const Catalog& catalog,
     spec.algorithm = options.algorithm;
     spec.protocol = options.protocol;
     const auto curve = sim::busBandwidthCurve(
-        network, group, spec, sim::messageSizes(options.minBytes, options.maxBytes, options.factor),
+        network, group, spec,
+        options.sizes.empty()
+            ? sim::messageSizes(options.minBytes, options.maxBytes, options.factor)
+            : options.sizes,
         options.stop);
 
     NcclTestsReport report;

@@ -20,8 +20,10 @@ struct NcclTestsOptions {
     double minBytes = 8;                  ///< -b
     double maxBytes = 8.0 * (1ull << 30); ///< -e
     double factor = 2;                    ///< -f
-    std::optional<int> servers;           ///< the first N servers; all when absent
-    std::optional<std::string> fabricId;  ///< evaluate on this fabric instead of the design's
+    /// These sizes in bytes instead of -b, -e and -f (the sizes of a real run's log).
+    std::vector<double> sizes;
+    std::optional<int> servers;          ///< the first N servers; all when absent
+    std::optional<std::string> fabricId; ///< evaluate on this fabric instead of the design's
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Auto; ///< NCCL_ALGO
     CollectiveProtocol protocol = CollectiveProtocol::Auto;    ///< NCCL_PROTO
     std::uint64_t seed = 1;                                    ///< ECMP hashes

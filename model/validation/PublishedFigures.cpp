@@ -101,6 +101,14 @@ std::vector<PublishedFigure> readPublishedFigures(std::string_view json,
     return all;
 }
 
+bool isPublishedFigureFile(std::string_view text) {
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || text[first] != '{')
+        return false;
+    const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+    return document.is_object() && document.contains("cases");
+}
+
 std::vector<PublishedFigure> loadPublishedFigures(const std::filesystem::path& path) {
     return readPublishedFigures(readTextFile(path, kMaxFiguresFileBytes, "figures"), path.string());
 }

@@ -52,6 +52,11 @@ struct PublishedFigure {
 std::vector<PublishedFigure> readPublishedFigures(std::string_view json,
                                                   const std::string& origin = "published figures");
 
+/// True when `text` is a figures file in FabricLab's own format ({"about", "cases"}), not
+/// nccl-tests output (model/io/NcclTestsLog): how `validate --figures` and the app's "Your
+/// own figures" tell the two apart.
+bool isPublishedFigureFile(std::string_view text);
+
 /// A user's own figures file (measurements of their cluster, say), read from disk.
 std::vector<PublishedFigure> loadPublishedFigures(const std::filesystem::path& path);
 

@@ -149,6 +149,7 @@ private Q_SLOTS:
     void ncclTestsSendRecv();
     void ncclTestsRunsTheDesignsFailures();
     void validateScoresThePublishedFigures();
+    void validateSetsYourLogAgainstTheDesign();
     void badInput_data();
     void badInput();
     void samples_data();
@@ -531,6 +532,79 @@ void tst_Cli::ncclTestsSendRecv() {
     QVERIFY2(busBw > 47 && busBw <= 48, qPrintable(QString::number(busBw)));
 }
 
+void tst_Cli::validateSetsYourLogAgainstTheDesign() {
+    // A real log of five runs on 10 x 8 H100, the design named once: every row of every run
+    // against FabricLab, as text, JSON and CSV; the -J file alike.
+    const QString fixtures = QStringLiteral(FABRICLAB_SOURCE_DIR "/tests/io/fixtures/");
+    const QString log = fixtures + QStringLiteral("h100-10x8.nccl-tests.log");
+    json design = generatorDesign();
+    design["generator"]["servers"] = 10;
+    design["generator"]["gpusPerServer"] = 8;
+    design["generator"]["nicsPerServer"] = 8;
+    const QString ten = m_dir.filePath(QStringLiteral("ten.fabric.json"));
+    QVERIFY(writeFile(ten, QByteArray::fromStdString(design.dump())));
+    json result;
+    runForJson({"validate", ten, "--figures", log, "--json"}, result);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(result.at("runs").size(), std::size_t(5));
+    QCOMPARE(result.at("compared").get<int>(), 50);
+    int within = 0;
+    for (const json& run : result.at("runs")) {
+        QCOMPARE(run.at("servers").get<int>(), 10);
+        QCOMPARE(run.at("points").size(), std::size_t(10));
+        for (const json& point : run.at("points"))
+            within += point.at("within").get<bool>();
+    }
+    QCOMPARE(result.at("within").get<int>(), within); // the score counts its rows
+    const Outcome text = runCli({"validate", ten, "--figures", log});
+    QVERIFY2(text.exitCode == 0 && text.err.isEmpty(), qPrintable(diagnostics(text)));
+    for (const char* binary : {"all_reduce_perf (line 1)", "all_gather_perf (line 108)",
+                               "reduce_scatter_perf", "alltoall_perf", "sendrecv_perf", "score:"})
+        QVERIFY2(text.out.contains(binary), binary);
+    const Outcome csv = runCli({"validate", ten, "--figures", log, "--csv"});
+    QVERIFY2(csv.exitCode == 0, qPrintable(diagnostics(csv)));
+    const QList<QStringList> records = parseCsv(QString::fromUtf8(csv.out));
+    QCOMPARE(records.size(), 51);
+    QCOMPARE(records.front().front(), QStringLiteral("collective"));
+
+    design["generator"]["servers"] = 2;
+    const QString two = m_dir.filePath(QStringLiteral("two.fabric.json"));
+    QVERIFY(writeFile(two, QByteArray::fromStdString(design.dump())));
+    json minusJ;
+    runForJson({"validate", two, "--figures",
+                fixtures + QStringLiteral("h100-2x8-all-gather.nccl-tests.json"), "--json"},
+               minusJ);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(minusJ.at("runs").at(0).at("collective").get<std::string>(),
+             std::string("all_gather_perf"));
+    QCOMPARE(minusJ.at("compared").get<int>(), 3);
+
+    // Refusals, one line each, exit 2: a log without its design, a cluster larger than the
+    // design, a log that does not name its collective, FabricLab's figures with a design.
+    const auto refused = [&](const QStringList& arguments, const char* words) {
+        const Outcome outcome = runCli(arguments);
+        QVERIFY2(outcome.exitCode == 2 && outcome.err.count('\n') == 1 &&
+                     outcome.err.contains(words),
+                 qPrintable(diagnostics(outcome)));
+    };
+    refused({"validate", "--figures", log}, "is set against the design it was measured on");
+    refused({"validate", two, "--figures", log}, "the run used 10 servers (80 ranks)");
+    const QString unnamed = m_dir.filePath(QStringLiteral("unnamed.log"));
+    QVERIFY(writeFile(unnamed, "#  size count type redop root time algbw busbw #wrong\n"
+                               "  1048576 262144 float none -1 100.0 10.49 9.18 0\n"));
+    refused({"validate", two, "--figures", unnamed}, "name it with --op");
+    json named;
+    runForJson({"validate", two, "--figures", unnamed, "--op", "all_gather", "--json"}, named);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(named.at("runs").at(0).at("op").get<std::string>(), std::string("allgather"));
+    const QString own = m_dir.filePath(QStringLiteral("own-figures.json"));
+    QVERIFY(writeFile(own, R"({"about": "", "cases": []})"));
+    refused({"validate", two, "--figures", own}, "FabricLab's figures name their own clusters");
+}
+
 void tst_Cli::validateScoresThePublishedFigures() {
     // `validate` runs the figures the validation suite asserts, through the same engine
     // function; its score must count what its rows say.
@@ -664,6 +738,9 @@ void tst_Cli::badInput_data() {
     usage("a shard as CSV", sweepGood + QStringList{"--shard", "1/2", "--csv"}, "--shard writes",
           "sweep --merge");
     usage("nccl-tests as CSV", {"nccl-tests", "{good}", "--csv"}, "unknown option", "--csv");
+    usage("validate with a design but no log", {"validate", "{good}"}, "go with --figures LOG",
+          "nccl-tests output");
+    usage("validate --csv without a log", {"validate", "--csv"}, "validate --csv", "--figures LOG");
     usage("bom on another fabric", {"bom", "{good}", "--fabric", "ib-ndr"}, "bom takes",
           "--csv or --json");
     usage("export without a format", {"export", "{good}"}, "export needs --format",
@@ -798,8 +875,6 @@ void tst_Cli::badInput_data() {
             "16384 GPUs");
     figures("no source", withMember("source", ""), "{file}: at /cases/0/source",
             "where it comes from");
-    usage("validate with a design", {"validate", "{good}"}, "validate",
-          "only --set, --figures and --json");
     usage("nccl-tests nvls-tree on one server",
           {"nccl-tests", "{good}", "--servers", "1", "--algo", "nvls-tree"}, "{good}",
           "would not run");

@@ -4,8 +4,14 @@
 // the engine on a worker and shows what model::runValidation computes, the same figures and
 // verdicts `fabriclab-cli validate` prints and tst_Validation asserts.
 #include "model/catalog/Catalog.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/io/TextFile.hpp"
+#include "model/validation/MeasuredLog.hpp"
 #include "model/validation/ValidationReport.hpp"
+#include "views/charts/MeasuredChart.hpp"
 #include "views/dialogs/AccuracyDialog.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <QApplication>
 #include <QCheckBox>
@@ -35,9 +41,46 @@ private Q_SLOTS:
     void showsTheEnginesScoreAndRows();
     void filtersBySetTextAndMisses();
     void ownFiguresReplaceTheTableAndABadFileKeepsIt();
+    void yourNcclTestsLogAgainstTheOpenDesign();
     void closingWhileRunningStopsTheWork();
 
 private:
+    /// `servers` x 8 H100 on a rail-optimized NDR leaf-spine, as the log's cluster.
+    static std::shared_ptr<const model::Design> cluster(int servers) {
+        const nlohmann::json design = {{"format", "fabriclab-design"},
+                                       {"version", 1},
+                                       {"name", std::to_string(servers) + " x 8 H100"},
+                                       {"fabric", "ib-ndr"},
+                                       {"generator",
+                                        {{"kind", "leaf-spine"},
+                                         {"servers", servers},
+                                         {"gpusPerServer", 8},
+                                         {"nicsPerServer", 8},
+                                         {"nicGbps", 400},
+                                         {"railOptimized", true},
+                                         {"leafRadix", 64},
+                                         {"spineRadix", 64},
+                                         {"oversubscription", 1}}}};
+        return std::make_shared<const model::Design>(
+            model::parseDesign(design.dump(), "cluster", model::Catalog::builtin()));
+    }
+    /// Runs `call`, accepting the message box it raises; returns the box's text.
+    QString answerWarning(const std::function<void()>& call) {
+        QString told;
+        QTimer answer;
+        answer.setInterval(20);
+        connect(&answer, &QTimer::timeout, this, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                told = box->text();
+                box->accept();
+            }
+        });
+        answer.start();
+        call();
+        answer.stop();
+        return told;
+    }
+
     static void waitUntilDone(AccuracyDialog& dialog) {
         if (!dialog.isDone()) {
             QSignalSpy done(&dialog, &AccuracyDialog::done);
@@ -194,18 +237,7 @@ void tst_AccuracyDialog::ownFiguresReplaceTheTableAndABadFileKeepsIt() {
     QVERIFY(badFile.open(QIODevice::WriteOnly));
     badFile.write("{\"cases\": [{\"id\": \"x\"}]}");
     badFile.close();
-    QString told;
-    QTimer answer;
-    answer.setInterval(20);
-    connect(&answer, &QTimer::timeout, this, [&] {
-        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-            told = box->text();
-            box->accept();
-        }
-    });
-    answer.start();
-    QVERIFY(!dialog.runOwnFigures(bad));
-    answer.stop();
+    const QString told = answerWarning([&] { QVERIFY(!dialog.runOwnFigures(bad)); });
     QVERIFY2(told.contains(QStringLiteral("not-figures.json")) &&
                  told.contains(QStringLiteral("/cases/0")),
              qPrintable(told));
@@ -215,6 +247,90 @@ void tst_AccuracyDialog::ownFiguresReplaceTheTableAndABadFileKeepsIt() {
     dialog.findChild<QPushButton*>(QStringLiteral("builtinFigures"))->click();
     waitUntilDone(dialog);
     QVERIFY(dialog.table().rowCount() > 200);
+}
+
+void tst_AccuracyDialog::yourNcclTestsLogAgainstTheOpenDesign() {
+    // A real log of five runs, chosen with the 12-server design open: the "Your measurements"
+    // tab shows every row, each FabricLab figure the one model::compareMeasured computes,
+    // and a chart per run.
+    const model::Catalog& catalog = model::Catalog::builtin();
+    AccuracyDialog dialog(catalog);
+    std::shared_ptr<const model::Design> open = cluster(12);
+    dialog.setOpenDesign([&] { return open; });
+    dialog.show();
+    waitUntilDone(dialog);
+    const QString log =
+        QStringLiteral(FABRICLAB_SOURCE_DIR "/tests/io/fixtures/h100-10x8.nccl-tests.log");
+    QVERIFY(dialog.runOwnFigures(log));
+    waitUntilDone(dialog);
+    QVERIFY(dialog.measured());
+    const model::MeasuredComparison expected = model::compareMeasured(
+        *open, catalog,
+        model::readNcclTestsLog(model::readTextFile(log.toStdString(), 1 << 24, "log"),
+                                "h100-10x8.nccl-tests.log"),
+        "h100-10x8.nccl-tests.log");
+    QCOMPARE(dialog.measured()->compared, 50);
+    QCOMPARE(dialog.measured()->within, expected.within);
+    const QStandardItemModel& table = dialog.measuredTable();
+    QCOMPARE(table.rowCount(), 50);
+    QCOMPARE(table.item(0, 4)->data(Qt::UserRole).toDouble(),
+             expected.runs[0].points[0].predictedBusBwGBps);
+    auto* tabs = dialog.findChild<QTabWidget*>(QStringLiteral("tabs"));
+    QVERIFY(tabs->tabText(tabs->currentIndex()).startsWith(QStringLiteral("Your measurements")));
+    auto* runs = dialog.findChild<QComboBox*>(QStringLiteral("measuredRuns"));
+    QCOMPARE(runs->count(), 5);
+    auto* chart = dialog.findChild<views::MeasuredChart*>();
+    QVERIFY(chart && chart->hasData());
+    QCOMPARE(chart->table().rows.size(), 10);
+    runs->setCurrentIndex(3); // alltoall_perf
+    QCOMPARE(chart->table().rows.size(), 10);
+    QCOMPARE(chart->table().rows.front().value(3).toDouble(),
+             std::round(expected.runs[3].points[0].predictedBusBwGBps * 1000) / 1000);
+    runs->setCurrentIndex(0);
+    if (const QString folder = qEnvironmentVariable("FABRICLAB_SCREENSHOTS"); !folder.isEmpty()) {
+        dialog.resize(1360, 900);
+        QTest::qWait(1000); // the chart's grow animation
+        QVERIFY(
+            dialog.grab().save(QDir(folder).filePath(QStringLiteral("model-accuracy-log.png"))));
+    }
+
+    // A log that does not name its collective: the user is asked, and the answer is noted.
+    QTemporaryDir dir;
+    const QString unnamed = dir.filePath(QStringLiteral("unnamed.log"));
+    QFile file(unnamed);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("#  size count type redop root time algbw busbw #wrong\n"
+               "  1048576 262144 float none -1 100.0 10.49 9.18 0\n");
+    file.close();
+    int asked = 0;
+    dialog.setCollectiveQuestion([&]() -> std::optional<model::CollectiveOp> {
+        ++asked;
+        return model::CollectiveOp::AllGather;
+    });
+    QVERIFY(dialog.runOwnFigures(unnamed));
+    waitUntilDone(dialog);
+    QCOMPARE(asked, 1);
+    QCOMPARE(dialog.measured()->runs.size(), std::size_t(1));
+    QCOMPARE(int(dialog.measured()->runs[0].op), int(model::CollectiveOp::AllGather));
+    QVERIFY(dialog.findChild<QLabel*>(QStringLiteral("measuredScore"))
+                ->text()
+                .contains(QStringLiteral("as asked")));
+
+    // A cluster larger than the open design, and no open design: each named, and the
+    // measurements shown stay.
+    open = cluster(2);
+    const QString tooBig = answerWarning([&] {
+        QVERIFY(dialog.runOwnFigures(log));
+        waitUntilDone(dialog);
+    });
+    QVERIFY2(
+        tooBig.contains(QStringLiteral("the run used 10 servers (80 ranks); the design has 2")),
+        qPrintable(tooBig));
+    QCOMPARE(dialog.measured()->runs.size(), std::size_t(1));
+    open = nullptr;
+    const QString noDesign = answerWarning([&] { QVERIFY(!dialog.runOwnFigures(log)); });
+    QVERIFY2(noDesign.contains(QStringLiteral("open that design first")), qPrintable(noDesign));
+    QCOMPARE(dialog.measuredTable().rowCount(), 1);
 }
 
 void tst_AccuracyDialog::closingWhileRunningStopsTheWork() {

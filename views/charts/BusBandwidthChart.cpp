@@ -64,16 +64,7 @@ void BusBandwidthChart::showCurve(const std::vector<sim::BusBwPoint>& curve,
         line->append(std::log2(p.bytes), p.busBwGBps);
         most = std::max(most, p.busBwGBps);
     }
-    auto* x = new QCategoryAxis;
-    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    const double first = std::log2(curve.front().bytes);
-    const double last = std::log2(curve.back().bytes);
-    for (double e = std::ceil(first); e <= last; e += 1)
-        if (static_cast<long long>(e) % 5 == 3 || e == first || e == last) // 8 B, 256 B, 8 KiB, ...
-            x->append(bytesText(std::exp2(e)), e);
-    x->setRange(first, last);
-    x->setTitleText(tr("message size"));
-    chart()->addAxis(x, Qt::AlignBottom);
+    auto* x = addMessageSizeAxis(curve.front().bytes, curve.back().bytes);
     auto* y = addValueAxis(Qt::AlignLeft, tr("busbw GB/s"), QStringLiteral("%.0f"));
     // Static ECMP: the band from the slowest to the fastest draw of flow hash keys, under
     // the mean's line, so the hash luck a single job may see is in the picture.

@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
@@ -133,6 +134,22 @@ QValueAxis* ChartPanel::addValueAxis(Qt::Alignment alignment, const QString& tit
     axis->setTitleText(title);
     axis->setLabelFormat(labelFormat);
     m_chart->addAxis(axis, alignment);
+    return axis;
+}
+
+QCategoryAxis* ChartPanel::addMessageSizeAxis(double firstBytes, double lastBytes) {
+    auto* axis = new QCategoryAxis;
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    const double first = std::log2(std::max(1.0, firstBytes));
+    const double last = std::max(first, std::log2(std::max(1.0, lastBytes)));
+    for (double e = std::ceil(first); e <= last; e += 1)
+        if (static_cast<long long>(e) % 5 == 3 || e == first || e == last) // 8 B, 256 B, 8 KiB
+            axis->append(bytesText(std::exp2(e)), e);
+    if (axis->count() == 0) // a single size between two powers of two
+        axis->append(bytesText(firstBytes), first);
+    axis->setRange(first, last > first ? last : first + 1);
+    axis->setTitleText(tr("message size"));
+    m_chart->addAxis(axis, Qt::AlignBottom);
     return axis;
 }
 

@@ -16,6 +16,7 @@ class QAbstractAxis;
 class QAbstractBarSeries;
 class QAbstractSeries;
 class QBarCategoryAxis;
+class QCategoryAxis;
 class QChart;
 class QChartView;
 class QLabel;
@@ -77,6 +78,9 @@ protected:
     QValueAxis* addValueAxis(Qt::Alignment alignment, const QString& title,
                              const QString& labelFormat = QStringLiteral("%.3g"));
     QBarCategoryAxis* addCategoryAxis(Qt::Alignment alignment, const QStringList& categories);
+    /// Message sizes along the bottom, as nccl-tests steps them: series plot against
+    /// log2(bytes), labelled 8 B, 256 B, 8 KiB, ... and at both ends.
+    QCategoryAxis* addMessageSizeAxis(double firstBytes, double lastBytes);
     /// Adds a series and attaches it to the given axes.
     void addSeries(QAbstractSeries* series, const QList<QAbstractAxis*>& axes);
     /// Hover text for a bar: `text(set label, category index, value)`.

@@ -8,6 +8,7 @@ target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/ChartPanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/CompareChart.cpp
   ${CMAKE_CURRENT_LIST_DIR}/CostChart.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/MeasuredChart.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ScalingChart.cpp
   ${CMAKE_CURRENT_LIST_DIR}/StepTimeChart.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ThroughputChart.cpp)

@@ -4,6 +4,10 @@
 
 #include "model/catalog/Catalog.hpp"
 #include "model/core/Cancellation.hpp"
+#include "model/io/NcclTestsLog.hpp"
+#include "model/io/TextFile.hpp"
+#include "model/validation/MeasuredLog.hpp"
+#include "views/charts/MeasuredChart.hpp"
 #include "views/models/AccuracyTables.hpp"
 #include "views/models/NumberFormat.hpp"
 #include "views/sim/EnginePool.hpp"
@@ -15,12 +19,14 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -158,6 +164,34 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     addTable(m_steps, "steps", tr("Training step"));
     addTable(m_sizing, "sizing", tr("Sizing"));
     addTable(m_cost, "cost", tr("Cost"));
+    // A team's own nccl-tests log against the open design: shown once one has run.
+    m_measuredTab = new QWidget(m_tabs);
+    auto* measuredLayout = new QVBoxLayout(m_measuredTab);
+    measuredLayout->setContentsMargins(0, 0, 0, 0);
+    m_measuredScore = new QLabel(m_measuredTab);
+    m_measuredScore->setObjectName(QStringLiteral("measuredScore"));
+    m_measuredScore->setWordWrap(true);
+    m_measuredScore->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    measuredLayout->addWidget(m_measuredScore);
+    m_measuredRuns = new QComboBox(m_measuredTab);
+    m_measuredRuns->setObjectName(QStringLiteral("measuredRuns"));
+    m_measuredRuns->setToolTip(tr("The run of the log the chart shows"));
+    measuredLayout->addWidget(m_measuredRuns);
+    auto* splitter = new QSplitter(Qt::Vertical, m_measuredTab);
+    m_measuredChart = new MeasuredChart(splitter);
+    m_measuredTable = new QStandardItemModel(this);
+    auto* measuredProxy = new QSortFilterProxyModel(this);
+    measuredProxy->setSourceModel(m_measuredTable);
+    measuredProxy->setSortRole(Qt::UserRole);
+    splitter->addWidget(m_measuredChart);
+    splitter->addWidget(sortedTable(measuredProxy, "measured", splitter));
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    measuredLayout->addWidget(splitter, 1);
+    m_tabs->addTab(m_measuredTab, tr("Your measurements"));
+    m_tabs->setTabVisible(m_tabs->indexOf(m_measuredTab), false);
+    connect(m_measuredRuns, &QComboBox::currentIndexChanged, this,
+            &AccuracyDialog::showMeasuredRun);
     layout->addWidget(m_tabs, 1);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
@@ -166,8 +200,9 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     m_ownButton = buttons->addButton(tr("Your own figures…"), QDialogButtonBox::ActionRole);
     m_ownButton->setObjectName(QStringLiteral("ownFigures"));
     m_ownButton->setToolTip(
-        tr("Run nccl-tests figures you measured (a JSON file in the format of FabricLab's "
-           "resources/validation/nccl-tests.json) instead of FabricLab's"));
+        tr("Set nccl-tests output from your cluster (the table all_reduce_perf and its "
+           "siblings print, or their -J JSON file) against the open design, row by row; or "
+           "run figures in the format of FabricLab's resources/validation/nccl-tests.json"));
     connect(m_ownButton, &QPushButton::clicked, this, &AccuracyDialog::chooseOwnFigures);
     m_builtinButton = buttons->addButton(tr("FabricLab's figures"), QDialogButtonBox::ActionRole);
     m_builtinButton->setObjectName(QStringLiteral("builtinFigures"));
@@ -180,6 +215,24 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
     connect(m_missesOnly, &QCheckBox::toggled, this, &AccuracyDialog::applyFilter);
     connect(&m_watcher, &QFutureWatcher<ValidationReportPtr>::finished, this,
             &AccuracyDialog::finished);
+    connect(&m_measuredWatcher, &QFutureWatcher<MeasuredPtr>::finished, this,
+            &AccuracyDialog::measuredFinished);
+    m_askCollective = [this]() -> std::optional<model::CollectiveOp> {
+        const QStringList binaries{
+            QStringLiteral("all_reduce_perf"),     QStringLiteral("all_gather_perf"),
+            QStringLiteral("reduce_scatter_perf"), QStringLiteral("alltoall_perf"),
+            QStringLiteral("broadcast_perf"),      QStringLiteral("sendrecv_perf")};
+        bool ok = false;
+        const QString chosen = QInputDialog::getItem(
+            this, tr("Which collective?"),
+            tr("%1 does not say which collective it measured.\nWhich nccl-tests binary printed "
+               "it?")
+                .arg(m_logName),
+            binaries, 0, false, &ok);
+        if (!ok)
+            return std::nullopt;
+        return model::collectiveOfBinary(chosen.toStdString());
+    };
     resize(1360, 680);
     start(nullptr);
 }
@@ -187,10 +240,21 @@ AccuracyDialog::AccuracyDialog(const model::Catalog& catalog, QWidget* parent)
 AccuracyDialog::~AccuracyDialog() {
     m_stop.request_stop();
     m_watcher.waitForFinished();
+    m_measuredWatcher.waitForFinished();
+}
+
+void AccuracyDialog::setOpenDesign(
+    std::function<std::shared_ptr<const model::Design>()> openDesign) {
+    m_openDesign = std::move(openDesign);
+}
+
+void AccuracyDialog::setCollectiveQuestion(
+    std::function<std::optional<model::CollectiveOp>()> ask) {
+    m_askCollective = std::move(ask);
 }
 
 void AccuracyDialog::start(Figures own) {
-    if (m_watcher.isRunning()) {
+    if (m_watcher.isRunning() || m_measuredWatcher.isRunning()) {
         // One run at a time: the buttons wait for this one.
         return;
     }
@@ -234,28 +298,160 @@ void AccuracyDialog::start(Figures own) {
 }
 
 void AccuracyDialog::chooseOwnFigures() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Your own figures"), QString(),
-                                                      tr("Figures (*.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Your own figures"), QString(),
+        tr("nccl-tests output or figures (*.txt *.log *.out *.json);;All files (*)"));
     if (!path.isEmpty())
         runOwnFigures(path);
 }
 
 bool AccuracyDialog::runOwnFigures(const QString& path) {
-    if (m_watcher.isRunning())
+    if (m_watcher.isRunning() || m_measuredWatcher.isRunning())
         return false;
+    const QString name = QFileInfo(path).fileName();
     try {
-        auto figures = std::make_shared<const std::vector<model::PublishedFigure>>(
-            model::loadPublishedFigures(path.toStdString()));
-        m_ownName = QFileInfo(path).fileName();
-        start(std::move(figures));
+        // nccl-tests logs with NCCL's INFO lines run to megabytes; figures files are small.
+        constexpr std::uintmax_t kMaxBytes = 64u << 20;
+        const std::string text = model::readTextFile(path.toStdString(), kMaxBytes, "figures");
+        if (model::isPublishedFigureFile(text)) {
+            auto figures = std::make_shared<const std::vector<model::PublishedFigure>>(
+                model::readPublishedFigures(text, path.toStdString()));
+            m_ownName = name;
+            start(std::move(figures));
+            return true;
+        }
+        auto log = std::make_shared<const model::NcclTestsLog>(
+            model::readNcclTestsLog(text, name.toStdString()));
+        std::shared_ptr<const model::Design> design = m_openDesign ? m_openDesign() : nullptr;
+        if (!design)
+            throw std::invalid_argument(name.toStdString() +
+                                        ": nccl-tests output is set against the design it was "
+                                        "measured on; open that design first");
+        m_logName = name;
+        m_logDesign = std::move(design);
+        startMeasured(std::move(log), std::nullopt);
         return true;
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Your own figures"),
-                             tr("FabricLab cannot read these figures; the table stays as it "
-                                "was.\n\n%1")
+                             tr("FabricLab cannot read these figures; the tables stay as they "
+                                "were.\n\n%1")
                                  .arg(QString::fromStdString(e.what())));
         return false;
     }
+}
+
+void AccuracyDialog::startMeasured(std::shared_ptr<const model::NcclTestsLog> log,
+                                   std::optional<model::CollectiveOp> op) {
+    m_log = std::move(log);
+    m_done = false;
+    m_error.clear();
+    m_unknownCollective = false;
+    m_stop = std::stop_source();
+    m_ownButton->setEnabled(false);
+    m_builtinButton->setEnabled(false);
+    m_progress->setRange(0, static_cast<int>(m_log->runs.size()));
+    m_progress->setValue(0);
+    m_progress->show();
+    m_score->setText(tr("Setting %1 against %2…")
+                         .arg(m_logName.toHtmlEscaped(),
+                              QString::fromStdString(m_logDesign->name).toHtmlEscaped()));
+    m_measuredWatcher.setFuture(QtConcurrent::run(
+        &enginePool(),
+        [this, &catalog = m_catalog, log = m_log, design = m_logDesign, op,
+         name = m_logName.toStdString(), stop = m_stop.get_token()]() -> MeasuredPtr {
+            enterEngineThread();
+            try {
+                model::MeasuredOptions options;
+                options.op = op;
+                options.stop = stop;
+                options.progress = [this](int done, int) {
+                    QMetaObject::invokeMethod(
+                        this, [this, done] { m_progress->setValue(done); }, Qt::QueuedConnection);
+                };
+                return std::make_shared<const model::MeasuredComparison>(
+                    model::compareMeasured(*design, catalog, *log, name, options));
+            } catch (const model::UnknownCollective&) {
+                m_unknownCollective = true; // read after finished()
+                return nullptr;
+            } catch (const model::Cancelled&) {
+                return nullptr;
+            } catch (const std::exception& e) {
+                m_error = QString::fromStdString(e.what()); // read after finished()
+                return nullptr;
+            }
+        }));
+}
+
+void AccuracyDialog::measuredFinished() {
+    m_progress->hide();
+    m_ownButton->setEnabled(true);
+    m_builtinButton->setEnabled(true);
+    const MeasuredPtr result = m_measuredWatcher.result();
+    if (!result && m_unknownCollective && m_askCollective) {
+        if (const std::optional<model::CollectiveOp> op = m_askCollective()) {
+            startMeasured(m_log, op);
+            return;
+        }
+    }
+    m_done = true;
+    if (!result) {
+        const QString why =
+            m_unknownCollective ? tr("it does not say which collective it measured") : m_error;
+        m_score->setText(why.isEmpty() ? tr("Stopped.")
+                                       : tr("%1 was not set against the design: %2")
+                                             .arg(m_logName.toHtmlEscaped(), why.toHtmlEscaped()));
+        if (!why.isEmpty() && isVisible())
+            QMessageBox::warning(this, tr("Your own figures"),
+                                 tr("FabricLab cannot set this log against the open design; "
+                                    "the tables stay as they were.\n\n%1")
+                                     .arg(why));
+        Q_EMIT done();
+        return;
+    }
+    m_measured = result;
+    const model::MeasuredComparison& c = *result;
+    fillMeasuredTable(*m_measuredTable, c);
+    QString summary =
+        tr("<b>%1 against %2</b> (fabric %3, GPU %4): <b>%5 of %6 sizes within tolerance</b> · "
+           "error: mean %7, median %8")
+            .arg(QString::fromStdString(c.logName).toHtmlEscaped(),
+                 QString::fromStdString(c.designName).toHtmlEscaped(),
+                 QString::fromStdString(c.fabricId), QString::fromStdString(c.gpuId))
+            .arg(c.within)
+            .arg(c.compared)
+            .arg(percentText(c.meanAbsError), percentText(c.medianAbsError));
+    m_score->setText(summary);
+    for (const model::MeasuredRun& run : c.runs)
+        for (const std::string& note : run.notes)
+            summary += QStringLiteral("<br>") +
+                       tr("%1: %2").arg(QString::fromStdString(run.binary),
+                                        QString::fromStdString(note).toHtmlEscaped());
+    m_measuredScore->setText(summary);
+    const QSignalBlocker quiet(m_measuredRuns);
+    m_measuredRuns->clear();
+    for (const model::MeasuredRun& run : c.runs)
+        m_measuredRuns->addItem(tr("%1 (line %2): %3 of %4 within tolerance")
+                                    .arg(QString::fromStdString(run.binary))
+                                    .arg(run.line)
+                                    .arg(run.within)
+                                    .arg(run.compared));
+    m_measuredRuns->setVisible(c.runs.size() > 1);
+    showMeasuredRun(0);
+    const int tab = m_tabs->indexOf(m_measuredTab);
+    m_tabs->setTabVisible(tab, true);
+    m_tabs->setTabText(tab, tr("Your measurements (%1)").arg(c.compared));
+    m_tabs->setCurrentIndex(tab);
+    auto* view = findChild<QTableView*>(QStringLiteral("measured"));
+    view->sortByColumn(1, Qt::AscendingOrder); // the log's own order, line by line
+    view->resizeColumnsToContents();
+    Q_EMIT done();
+}
+
+void AccuracyDialog::showMeasuredRun(int index) {
+    if (!m_measured || index < 0 || index >= static_cast<int>(m_measured->runs.size()))
+        return;
+    m_measuredChart->showRun(m_measured->runs[static_cast<std::size_t>(index)],
+                             QString::fromStdString(m_measured->designName));
 }
 
 void AccuracyDialog::runBuiltinFigures() {

@@ -2,12 +2,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/design/CollectiveSpec.hpp"
 #include "views/models/AccuracyTableModel.hpp"
 
 #include <QDialog>
 #include <QFutureWatcher>
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <vector>
 
@@ -23,11 +26,15 @@ class QTableView;
 
 namespace fabriclab::model {
 class Catalog;
-}
+struct Design;
+struct MeasuredComparison;
+struct NcclTestsLog;
+} // namespace fabriclab::model
 
 namespace fabriclab::views {
 
 class AccuracyFilter;
+class MeasuredChart;
 
 /// Help > Model accuracy: every published figure FabricLab ships, run through the engine
 /// (model::runValidation on a worker) on the cluster it was measured on: nccl-tests
@@ -44,10 +51,21 @@ public:
 
     /// True once every figure has run (or the run failed).
     bool isDone() const { return m_done; }
-    /// Runs the figures of a user's file (measurements of their own cluster, in the format of
-    /// resources/validation/nccl-tests.json) in place of FabricLab's. A file that cannot be
-    /// read is named with its problem, and the table shown stays. False when refused.
+    /// Runs the figures of a user's file in place of FabricLab's: figures in the format of
+    /// resources/validation/nccl-tests.json, or nccl-tests output (the printed table or a -J
+    /// file) set row by row against the open design on the "Your measurements" tab. A file
+    /// that cannot be read, or a log without an open design, is named with its problem and
+    /// the tables shown stay. False when refused.
     bool runOwnFigures(const QString& path);
+    /// Where a log's cluster comes from: the design open in the window, as it is when the
+    /// log is chosen.
+    void setOpenDesign(std::function<std::shared_ptr<const model::Design>()> openDesign);
+    /// The collective of a log that does not name its own, asked of the user; a test
+    /// answers in advance.
+    void setCollectiveQuestion(std::function<std::optional<model::CollectiveOp>()> ask);
+    /// The log's comparison on show; null before one has run.
+    const model::MeasuredComparison* measured() const { return m_measured.get(); }
+    const QStandardItemModel& measuredTable() const { return *m_measuredTable; }
     /// Back to FabricLab's own figures.
     void runBuiltinFigures();
     const AccuracyTableModel& table() const { return m_model; }
@@ -62,6 +80,12 @@ private:
     using Figures = std::shared_ptr<const std::vector<model::PublishedFigure>>;
     /// FabricLab's figures, steps and sizing when `own` is null; else only those.
     void start(Figures own);
+    using MeasuredPtr = std::shared_ptr<const model::MeasuredComparison>;
+    /// Sets the log against the open design on a worker; `op` for a log that names none.
+    void startMeasured(std::shared_ptr<const model::NcclTestsLog> log,
+                       std::optional<model::CollectiveOp> op);
+    void measuredFinished();
+    void showMeasuredRun(int index);
     void chooseOwnFigures();
     void finished();
     void applyFilter();
@@ -87,6 +111,21 @@ private:
     QString m_ownName; ///< their file's name
     QPushButton* m_ownButton = nullptr;
     QPushButton* m_builtinButton = nullptr;
+
+    // A team's nccl-tests log against the open design.
+    std::function<std::shared_ptr<const model::Design>()> m_openDesign;
+    std::function<std::optional<model::CollectiveOp>()> m_askCollective;
+    QFutureWatcher<MeasuredPtr> m_measuredWatcher;
+    std::shared_ptr<const model::NcclTestsLog> m_log;
+    std::shared_ptr<const model::Design> m_logDesign;
+    QString m_logName;
+    bool m_unknownCollective = false; ///< set by the worker, read once it has finished
+    MeasuredPtr m_measured;
+    QWidget* m_measuredTab = nullptr;
+    QLabel* m_measuredScore = nullptr;
+    QComboBox* m_measuredRuns = nullptr;
+    MeasuredChart* m_measuredChart = nullptr;
+    QStandardItemModel* m_measuredTable = nullptr;
 };
 
 } // namespace fabriclab::views

@@ -211,4 +211,60 @@ void fillCostTable(QStandardItemModel& table, const model::ValidationReport& rep
     }
 }
 
+void fillMeasuredTable(QStandardItemModel& table, const model::MeasuredComparison& c) {
+    table.clear();
+    table.setHorizontalHeaderLabels({QObject::tr("Collective"), QObject::tr("Line"),
+                                     QObject::tr("Size"), QObject::tr("Measured busbw"),
+                                     QObject::tr("FabricLab busbw"), QObject::tr("Measured time"),
+                                     QObject::tr("FabricLab time"), QObject::tr("Error"),
+                                     QObject::tr("Verdict"), QObject::tr("Algorithm")});
+    for (const model::MeasuredRun& run : c.runs)
+        for (const model::MeasuredPoint& p : run.points) {
+            const QString collective = QString::fromStdString(run.binary);
+            if (!p.compared) {
+                QList<QStandardItem*> row{
+                    cell(collective),
+                    number(QString::number(p.line), p.line),
+                    number(bytesText(p.bytes), p.bytes),
+                    number(busBandwidthText(p.measuredBusBwGBps), p.measuredBusBwGBps),
+                    cell(QStringLiteral("—")),
+                    number(durationText(p.measuredTimeUs * 1e-6), p.measuredTimeUs),
+                    cell(QStringLiteral("—")),
+                    cell(QStringLiteral("—")),
+                    cell(QObject::tr("not compared"), 3),
+                    cell(QString())};
+                appendRow(table, row, QObject::tr("Size 0 or no time: nothing to compare."),
+                          model::Verdict::KnownMiss);
+                continue;
+            }
+            const model::Verdict verdict = model::verdictOf(p.within, false);
+            QList<QStandardItem*> row{
+                cell(collective),
+                number(QString::number(p.line), p.line),
+                number(bytesText(p.bytes), p.bytes),
+                number(busBandwidthText(p.measuredBusBwGBps), p.measuredBusBwGBps),
+                number(busBandwidthText(p.predictedBusBwGBps), p.predictedBusBwGBps),
+                number(durationText(p.measuredTimeUs * 1e-6), p.measuredTimeUs),
+                number(durationText(p.predictedTimeUs * 1e-6), p.predictedTimeUs),
+                number(signedPercentText(p.error) +
+                           (p.byTime ? QObject::tr(" (time)") : QObject::tr(" (busbw)")),
+                       std::abs(p.error)),
+                cell(verdictText(verdict, p.tolerance), verdictRank(verdict)),
+                cell(engineText(model::toString(p.algorithm)) + QStringLiteral(" / ") +
+                     engineText(model::toString(p.protocol)))};
+            const QString tip =
+                QObject::tr("%1, line %2 of %3: %4 ranks on %5 server(s) x %6 GPUs%7")
+                    .arg(collective)
+                    .arg(p.line)
+                    .arg(QString::fromStdString(c.logName))
+                    .arg(run.ranks)
+                    .arg(run.servers)
+                    .arg(run.gpusPerServer)
+                    .arg(run.measuredGpu.empty()
+                             ? QString()
+                             : QStringLiteral(", ") + QString::fromStdString(run.measuredGpu));
+            appendRow(table, row, tip, verdict);
+        }
+}
+
 } // namespace fabriclab::views

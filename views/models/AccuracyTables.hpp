@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/validation/MeasuredLog.hpp"
 #include "model/validation/ValidationReport.hpp"
 
 #include <QString>
@@ -31,5 +32,10 @@ void fillSizingTable(QStandardItemModel& table, const model::ValidationReport& r
 /// The build-out rows: published and FabricLab cost per GPU of the parts the source counts,
 /// error, switch counts, set and verdict (fit rows show the calibration, unjudged).
 void fillCostTable(QStandardItemModel& table, const model::ValidationReport& report);
+
+/// A team's nccl-tests log against FabricLab, a row per row of the log: collective, line,
+/// size, measured and FabricLab busbw and time, error (of the time below 1 MiB, of the busbw
+/// from there), tolerance and verdict, algorithm and protocol; rows not compared greyed.
+void fillMeasuredTable(QStandardItemModel& table, const model::MeasuredComparison& comparison);
 
 } // namespace fabriclab::views
