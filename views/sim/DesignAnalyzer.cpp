@@ -4,6 +4,7 @@
 
 #include "model/analysis/Bisection.hpp"
 #include "model/analysis/Oversubscription.hpp"
+#include "model/core/Cancellation.hpp"
 #include "model/cost/CostModel.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/sim/EnginePool.hpp"
@@ -29,10 +30,16 @@ DesignFigures analyze(const model::Topology& topology, const model::Fabric& fabr
     f.problems = static_cast<int>(problems.size());
     if (!problems.empty())
         f.firstProblem = QString::fromStdString(problems.front());
-    const model::BisectionResult bisection = SharedBisection::await(sharedBisection);
-    f.bisectionGbps = bisection.minCut.value;
-    f.bisectionRatio = bisection.ratio;
-    f.bisectionSplit = QString::fromStdString(bisection.split);
+    try {
+        const model::BisectionResult bisection = SharedBisection::await(sharedBisection);
+        f.bisectionGbps = bisection.minCut.value;
+        f.bisectionRatio = bisection.ratio;
+        f.bisectionSplit = QString::fromStdString(bisection.split);
+    } catch (const model::Cancelled&) {
+        throw; // overtaken by a newer edit: the caller drops this analysis
+    } catch (const std::exception&) {
+        // A topology the bisection refuses: its problems say why; no bisection is shown.
+    }
     try {
         const auto cost = model::estimateCost(topology, fabric, prices);
         f.capexUsd = cost.capex.value;
@@ -55,10 +62,16 @@ DesignAnalyzer::DesignAnalyzer(TopologyDocument& document, QObject* parent)
         ++m_generation;
         m_debounce.start();
     });
-    connect(&m_watcher, &QFutureWatcher<DesignFigures>::finished, this, [this] {
+    connect(&m_watcher, &QFutureWatcher<std::optional<DesignFigures>>::finished, this, [this] {
         if (!m_watcher.isCanceled() && m_running == m_generation) {
-            m_figures = m_watcher.result();
-            Q_EMIT figuresChanged(m_figures);
+            if (const std::optional<DesignFigures> figures = m_watcher.result()) {
+                m_figures = *figures;
+                Q_EMIT figuresChanged(m_figures);
+            } else {
+                // Its bisection was cancelled under it, yet no newer edit is known here:
+                // analyse again against the bisection the document has now.
+                m_pending = true;
+            }
         }
         if (m_pending) {
             m_pending = false;
@@ -88,10 +101,22 @@ void DesignAnalyzer::start() {
     m_running = m_generation;
     // The snapshot is the simulation's too: the worker never reads the live document.
     m_watcher.setFuture(QtConcurrent::run(
-        &enginePool(), [design = m_document.snapshot(), prices = m_document.catalog().prices(),
-                        bisection = SharedBisection::of(m_document).current()] {
+        &enginePool(),
+        [design = m_document.snapshot(), prices = m_document.catalog().prices(),
+         bisection = SharedBisection::of(m_document).current()]() -> std::optional<DesignFigures> {
             enterEngineThread();
-            return analyze(design->topology, design->fabric.spec, prices, bisection);
+            // Nothing may escape a pool task: QFuture would hand it to whoever waits next,
+            // the destructor included, as an exception nobody catches.
+            try {
+                return analyze(design->topology, design->fabric.spec, prices, bisection);
+            } catch (const model::Cancelled&) {
+                return std::nullopt;
+            } catch (const std::exception& e) {
+                DesignFigures refused; // what could not be analysed, said where problems are
+                refused.problems = 1;
+                refused.firstProblem = QString::fromStdString(e.what());
+                return refused;
+            }
         }));
 }
 

@@ -8,6 +8,8 @@
 #include <QObject>
 #include <QTimer>
 
+#include <optional>
+
 namespace fabriclab::views {
 
 class TopologyDocument;
@@ -35,7 +37,9 @@ private:
 
     TopologyDocument& m_document;
     QTimer m_debounce;
-    QFutureWatcher<DesignFigures> m_watcher;
+    /// Empty when the analysis was overtaken: the theoretical bisection it waited on was
+    /// cancelled because the design moved on.
+    QFutureWatcher<std::optional<DesignFigures>> m_watcher;
     DesignFigures m_figures;
     quint64 m_generation = 0; ///< edits seen
     quint64 m_running = 0;    ///< generation the running analysis belongs to
