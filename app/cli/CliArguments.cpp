@@ -5,6 +5,7 @@
 #include "app/cli/SweepShards.hpp"
 #include "model/design/CollectiveSpec.hpp"
 #include "model/report/FabricExport.hpp"
+#include "model/report/NcclTests.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -103,6 +104,35 @@ double parseFactor(const std::string& option, const std::string& text) {
 }
 
 /// nccl-tests' operation names (all_reduce, sendrecv_perf, ...) or FabricLab's (allreduce).
+/// nccl-tests' reductions (-o, or its own --op).
+bool isReduction(const std::string& text) {
+    return text == "sum" || text == "prod" || text == "min" || text == "max" || text == "avg" ||
+           text == "mulsum" || text == "all";
+}
+
+/// nccl-tests flags that change how it measures, not what FabricLab simulates: accepted
+/// with their value, as nccl-tests takes them.
+bool isEchoOnlyFlag(const std::string& arg) {
+    for (const char* flag :
+         {"-z", "--blocking",         "-a", "--average",           "-C", "--report_cputime",
+          "-p", "--parallel_init",    "-R", "--local_register",    "-T", "--timeout",
+          "-N", "--run_cycles",       "-S", "--report_timestamps", "-M", "--memory",
+          "-I", "--report_iterations"})
+        if (arg == flag)
+            return true;
+    return false;
+}
+
+/// A whole number of at least `least`, as nccl-tests' integer flags take.
+int parseWhole(const std::string& option, const std::string& text, int least) {
+    int value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < least)
+        throw UsageError(option + " expects a whole number of at least " + std::to_string(least) +
+                         ", got \"" + text + "\"");
+    return value;
+}
+
 std::string parseOperation(const std::string& option, const std::string& text) {
     std::string name = text;
     if (name.ends_with("_perf"))
@@ -130,8 +160,9 @@ Usage:
   fabriclab-cli sweep DESIGN --servers N,N,... [--fabrics ID,...] [--json | --csv]
                 [--shard I/N]                           regenerate at several sizes
   fabriclab-cli sweep --merge FILE...  [--json | --csv] join the shards' lines into one table
-  fabriclab-cli nccl-tests DESIGN [-g OP] [-b 8] [-e 8G] [-f 2] [--servers N] [--json]
-                                                        nccl-tests' table for the design
+  fabriclab-cli nccl-tests DESIGN [all_reduce_perf | --op OP] [-b 32M] [-e 32M] [-f 2]
+                [--servers N] [--explain] [--json]      nccl-tests' table for the design, in
+                                                        its own layout
   fabriclab-cli validate [--set all|fit|check] [--figures FILE] [--json]
                                                         the published figures FabricLab is held
                                                         to (or your own), against the engine
@@ -200,15 +231,26 @@ Options:
                      servers as it had hosts; --op names the collective of a log that does
                      not (an old log without "# Collective test starting")
 
-nccl-tests options (as all_reduce_perf and its siblings take them):
-  -g, --op OP        all_reduce (default), all_gather, reduce_scatter, alltoall, broadcast,
-                     sendrecv
-  -b, -e SIZE        smallest and largest size in bytes, K/M/G allowed (default 8 and 8G)
-  -f FACTOR          each size this many times the last (default 2)
+nccl-tests options (as all_reduce_perf and its siblings take them, same meanings):
+  all_reduce_perf    the collective, as the binary is named (or --op): all_reduce_perf,
+                     all_gather_perf, reduce_scatter_perf, alltoall_perf, broadcast_perf,
+                     sendrecv_perf; --op also reads all_reduce, allreduce, all-reduce
+  -b, -e SIZE        smallest and largest size in bytes, K/M/G allowed (default 32M and 32M)
+  -f FACTOR, -i BYTES  each size FACTOR times the last (default 2), or BYTES more
+  -d TYPE            data type: float (default), double, half, bfloat16, int8, ... (sizes are
+                     whole elements, and for all_gather, reduce_scatter and alltoall whole
+                     elements per rank, as nccl-tests rounds them)
+  -o OP              reduction shown in the redop column (sum; --op sum is read alike)
+  -r N               broadcast's root
+  -t -g -w -n -m -c -G N   threads, GPUs per thread, warm-up, iterations, aggregation,
+                     checking, CUDA graphs: echoed in the header, as no simulated figure
+                     depends on them; -z -a -C -p -R -T -N -S -M -I are accepted alike
   --servers N        run on the design's first N servers (default all)
   --algo NAME        as NCCL_ALGO: ring, tree, nvls, nvls-tree, collnet-direct, collnet-chain,
                      pat, sharp (default: NCCL's own choice per size)
   --proto NAME       as NCCL_PROTO: LL, LL128, Simple (default: NCCL's own choice)
+  --explain          after nccl-tests' 13 columns: the algorithm, the protocol, and who
+                     chose them (NCCL's model, a tuner, or "forced" by --algo/--proto)
   --fabric ID, --seed N   as for run
 
 DESIGN is a *.fabric.json file (format "fabriclab-design", version 1). The report gives
@@ -310,9 +352,52 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         } else if (arg == "--servers") {
             for (const auto& item : splitList(arg, value()))
                 parsed.servers.push_back(parseCount(arg, item));
-        } else if ((ncclTests || first == "validate") && (arg == "-g" || arg == "--op")) {
+        } else if (first == "validate" && (arg == "-g" || arg == "--op")) {
             parsed.collective = parseOperation(arg, value());
             parsed.collectiveNamed = true;
+        } else if (ncclTests && arg == "--op") {
+            // The collective (all_gather_perf, all_gather), or, as nccl-tests' own --op, the
+            // reduction (sum, prod, min, max, avg, mulsum, all).
+            const std::string& text = value();
+            if (isReduction(text)) {
+                parsed.ncclTests.redop = text;
+            } else {
+                parsed.collective = parseOperation(arg, text);
+                parsed.collectiveNamed = true;
+            }
+        } else if (ncclTests && (arg == "-o")) {
+            parsed.ncclTests.redop = value();
+            if (!isReduction(parsed.ncclTests.redop))
+                throw UsageError("-o: expected sum, prod, min, max, avg, mulsum or all, got \"" +
+                                 parsed.ncclTests.redop + "\"");
+        } else if (ncclTests && (arg == "-d" || arg == "--datatype")) {
+            parsed.ncclTests.dataType = value();
+            if (!model::ncclTestsTypeBytes(parsed.ncclTests.dataType))
+                throw UsageError(arg + ": unknown data type \"" + parsed.ncclTests.dataType +
+                                 "\" (expected int8, uint8, int32, uint32, int64, uint64, half, "
+                                 "float, double, bfloat16, fp8_e4m3 or fp8_e5m2)");
+        } else if (ncclTests && (arg == "-r" || arg == "--root")) {
+            parsed.ncclTests.root = parseWhole(arg, value(), 0);
+        } else if (ncclTests && (arg == "-i" || arg == "--stepbytes")) {
+            parsed.stepBytes = parseSize(arg, value());
+        } else if (ncclTests && (arg == "-t" || arg == "--nthreads")) {
+            parsed.ncclTests.threads = parseWhole(arg, value(), 1);
+        } else if (ncclTests && (arg == "-g" || arg == "--ngpus")) {
+            parsed.ncclTests.gpusPerThread = parseWhole(arg, value(), 1);
+        } else if (ncclTests && (arg == "-w" || arg == "--warmup_iters")) {
+            parsed.ncclTests.warmupIters = parseWhole(arg, value(), 0);
+        } else if (ncclTests && (arg == "-n" || arg == "--iters")) {
+            parsed.ncclTests.iters = parseWhole(arg, value(), 1);
+        } else if (ncclTests && (arg == "-m" || arg == "--agg_iters")) {
+            parsed.ncclTests.aggIters = parseWhole(arg, value(), 1);
+        } else if (ncclTests && (arg == "-c" || arg == "--check")) {
+            parsed.ncclTests.check = parseWhole(arg, value(), 0);
+        } else if (ncclTests && (arg == "-G" || arg == "--cudagraph")) {
+            parsed.ncclTests.graph = parseWhole(arg, value(), 0);
+        } else if (ncclTests && isEchoOnlyFlag(arg)) {
+            (void)parseWhole(arg, value(), 0); // no simulated figure depends on it
+        } else if (ncclTests && arg == "--explain") {
+            parsed.explain = true;
         } else if (ncclTests && (arg == "-b" || arg == "--minbytes")) {
             parsed.minBytes = parseSize(arg, value());
         } else if (ncclTests && (arg == "-e" || arg == "--maxbytes")) {
@@ -340,6 +425,10 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             throw UsageError("unknown option \"" + arg + "\"");
         } else if (parsed.merge) {
             parsed.files.push_back(arg);
+        } else if (ncclTests && arg.ends_with("_perf")) {
+            // The binary's name, as one types it: nccl-tests DESIGN all_gather_perf -b 8.
+            parsed.collective = parseOperation("the test", arg);
+            parsed.collectiveNamed = true;
         } else if (parsed.design.empty()) {
             parsed.design = arg;
         } else {

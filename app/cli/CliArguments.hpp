@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/report/NcclTests.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -41,12 +43,17 @@ struct CliArguments {
     std::optional<std::string> shard; ///< sweep --shard I/N (checked by parseShard)
     bool merge = false;               ///< sweep --merge FILES...
     std::vector<std::string> files;   ///< sweep --merge: the shards' outputs
-    // nccl-tests, named as all_reduce_perf names them
-    std::string collective = "allreduce"; ///< -g / --op
-    bool collectiveNamed = false;         ///< -g / --op given (validate: for a log's runs)
-    double minBytes = 8;                  ///< -b
-    double maxBytes = 8.0 * (1ull << 30); ///< -e
+    // nccl-tests, its flags with their own meanings and defaults (32 MiB, one size)
+    std::string collective = "allreduce"; ///< all_reduce_perf as a word, or --op
+    bool collectiveNamed = false;         ///< named (validate: for a log's runs)
+    double minBytes = 32.0 * (1 << 20);   ///< -b
+    double maxBytes = 32.0 * (1 << 20);   ///< -e
     double stepFactor = 2;                ///< -f
+    std::optional<double> stepBytes;      ///< -i: sizes step by this many bytes instead
+    /// -d -o -r, and the flags no simulated figure depends on, echoed in the header:
+    /// -t -g -w -n -m -c -G (-z -a -C -p -R -T -N -S -M -I are accepted alike).
+    model::NcclTestsOptions ncclTests;
+    bool explain = false;                 ///< --explain: algorithm, protocol and who chose them
     std::optional<std::string> algorithm; ///< --algo (NCCL_ALGO)
     std::optional<std::string> protocol;  ///< --proto (NCCL_PROTO)
     std::string figureSet = "all";        ///< validate --set: all, fit or check

@@ -262,11 +262,22 @@ std::string executeImport(const CliArguments& args, const Catalog& catalog) {
 /// `nccl-tests`: the sizes table of all_reduce_perf and its siblings for the design.
 std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
-    NcclTestsOptions options;
+    NcclTestsOptions options = args.ncclTests; // -d -o -r and the flags echoed in the header
     options.op = *collectiveOpFromString(args.collective); // checked by parseArguments
     options.minBytes = args.minBytes;
     options.maxBytes = args.maxBytes;
     options.factor = args.stepFactor;
+    if (args.stepBytes) {
+        // -i: sizes in steps of so many bytes, as nccl-tests steps them.
+        constexpr std::size_t kMostSizes = 4096;
+        for (double size = args.minBytes; size <= args.maxBytes; size += *args.stepBytes)
+            if (options.sizes.push_back(size); options.sizes.size() > kMostSizes)
+                throw UsageError(std::string("-i ") +
+                                 std::to_string(std::llround(*args.stepBytes)) +
+                                 ": more than 4,096 sizes between -b and -e");
+    }
+    options.roundSizesAsNcclTests = true;
+
     if (!args.servers.empty())
         options.servers = args.servers.front();
     options.fabricId = args.fabric;
@@ -285,7 +296,7 @@ std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
         options.protocol = *protocol;
     }
     const NcclTestsReport report = runNcclTests(design, catalog, options);
-    return args.json ? ncclTestsJson(report) : formatNcclTests(report);
+    return args.json ? ncclTestsJson(report) : formatNcclTests(report, args.explain);
 }
 
 } // namespace

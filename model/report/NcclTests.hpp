@@ -10,6 +10,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fabriclab::model {
@@ -28,7 +29,30 @@ struct NcclTestsOptions {
     CollectiveProtocol protocol = CollectiveProtocol::Auto;    ///< NCCL_PROTO
     std::uint64_t seed = 1;                                    ///< ECMP hashes
     std::stop_token stop;
+    /// What nccl-tests' flags set that no simulated figure depends on, echoed in its header
+    /// as nccl-tests echoes them: -d, -o, -r, -t, -g, -w, -n, -m, -c, -G.
+    std::string dataType = "float";
+    std::string redop; ///< empty: the collective's own (sum, or none where it has none)
+    int root = 0;
+    int threads = 1;
+    int gpusPerThread = 1;
+    int warmupIters = 5;
+    int iters = 20;
+    int aggIters = 1;
+    int check = 1;
+    int graph = 0;
+    /// Round each generated size down as nccl-tests does: to whole elements of the data
+    /// type, and for all-gather, reduce-scatter and all-to-all to whole elements per rank
+    /// (a size that rounds to 0 is left out).
+    bool roundSizesAsNcclTests = false;
 };
+
+/// The nccl-tests binary that times `op`: "all_reduce_perf", "alltoall_perf", ...
+std::string ncclTestsBinary(CollectiveOp op);
+
+/// Bytes per element of an nccl-tests data type ("float", "bfloat16", "int8", ...);
+/// nothing for a name nccl-tests does not know.
+std::optional<int> ncclTestsTypeBytes(std::string_view type);
 
 /// What all_reduce_perf and its siblings print, per size.
 struct NcclTestsRow {
@@ -48,11 +72,15 @@ struct NcclTestsRow {
 struct NcclTestsReport {
     std::string fabricId;
     std::string gpuId;
+    std::string gpuName; ///< as a rank line names the device
+    std::string designName;
+    std::vector<std::string> hosts; ///< the servers taking part, in rank order
+    NcclTestsOptions options;       ///< as run (sizes, flags echoed in the header)
     CollectiveOp op = CollectiveOp::AllReduce;
     int servers = 0;
     int gpusPerServer = 0;
     int ranks = 0;
-    const char* type = "float"; ///< nccl-tests' default data type
+    std::string type = "float"; ///< nccl-tests' data type (-d)
     std::vector<NcclTestsRow> rows;
 };
 
@@ -63,8 +91,13 @@ struct NcclTestsReport {
 NcclTestsReport runNcclTests(const Design& design, const Catalog& catalog,
                              const NcclTestsOptions& options);
 
-/// The report as nccl-tests prints it, with the algorithm and protocol chosen per size.
-std::string formatNcclTests(const NcclTestsReport& report);
+/// The report in nccl-tests' own layout: its header lines, a rank line per GPU, the 13
+/// columns (size, count, type, redop, root, then time, algbw, busbw and #wrong out of place
+/// and in place; #wrong is N/A, nothing is checked), and its footer with the average bus
+/// bandwidth, so a parser written for nccl-tests reads it. `explain` adds the algorithm,
+/// the protocol and who chose them ("nccl", a tuner, or "forced" by --algo/--proto) after
+/// the 13 columns.
+std::string formatNcclTests(const NcclTestsReport& report, bool explain = false);
 
 /// One object per size: bytes, timeUs, algbwGBps, busbwGBps, algorithm, protocol, chosenBy,
 /// and on static ECMP fabrics the spread over draws of flow keys.

@@ -20,25 +20,6 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
 
-/// nccl-tests' name of the binary that times `op`.
-std::string binaryOf(CollectiveOp op) {
-    switch (op) {
-    case CollectiveOp::AllReduce:
-        return "all_reduce_perf";
-    case CollectiveOp::AllGather:
-        return "all_gather_perf";
-    case CollectiveOp::ReduceScatter:
-        return "reduce_scatter_perf";
-    case CollectiveOp::AllToAll:
-        return "alltoall_perf";
-    case CollectiveOp::Broadcast:
-        return "broadcast_perf";
-    case CollectiveOp::SendRecv:
-        return "sendrecv_perf";
-    }
-    return "?";
-}
-
 std::string where(const std::string& logName, int line) {
     return line > 0 ? logName + ":" + std::to_string(line) : logName;
 }
@@ -136,11 +117,11 @@ MeasuredComparison compareMeasured(const Design& design, const Catalog& catalog,
         } else if (options.op) {
             run.op = *options.op;
             run.notes.push_back("the log does not name its collective: compared as " +
-                                binaryOf(run.op) + ", as asked");
+                                ncclTestsBinary(run.op) + ", as asked");
         } else {
             throw UnknownCollective(logName, logRun.line);
         }
-        run.binary = logRun.binary.empty() ? binaryOf(run.op) : logRun.binary;
+        run.binary = logRun.binary.empty() ? ncclTestsBinary(run.op) : logRun.binary;
         run.measuredGpu = logRun.gpuName;
         matchToDesign(logRun, design, at, run);
 

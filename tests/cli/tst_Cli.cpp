@@ -144,6 +144,7 @@ private Q_SLOTS:
     void sweepShardsMergeToTheWholeSweep();
     void ncclTestsJson();
     void ncclTestsTable();
+    void ncclTestsTakesItsOwnCommandLine();
     void ncclTestsReadsEverySpelling_data();
     void ncclTestsReadsEverySpelling();
     void ncclTestsSendRecv();
@@ -454,60 +455,133 @@ void tst_Cli::ncclTestsRunsTheDesignsFailures() {
 }
 
 void tst_Cli::ncclTestsTable() {
-    // The text form reads like all_gather_perf's: header, then size, count, type, time,
-    // algbw, busbw, algorithm, protocol and who chose them per line.
-    const Outcome o = runCli({QStringLiteral("nccl-tests"), m_good, QStringLiteral("-g"),
-                              QStringLiteral("all_gather"), QStringLiteral("-b"),
-                              QStringLiteral("8"), QStringLiteral("-e"), QStringLiteral("128")});
+    // nccl-tests' own layout, read back by FabricLab's reader of real nccl-tests logs: the
+    // collective in the header, a rank line per GPU, the 13 columns with all_gather's
+    // per-rank count and "none" reduction, #wrong N/A, and the average bus bandwidth of the
+    // rows in the footer. The good design is 4 servers x 8 GPUs; --servers 2 takes 16 ranks,
+    // so each size is a whole number of doubles per rank (16 x 8 bytes).
+    const QStringList command{QStringLiteral("nccl-tests"),
+                              m_good,
+                              QStringLiteral("all_gather_perf"),
+                              QStringLiteral("-b"),
+                              QStringLiteral("1000"),
+                              QStringLiteral("-e"),
+                              QStringLiteral("1M"),
+                              QStringLiteral("-f"),
+                              QStringLiteral("32"),
+                              QStringLiteral("-d"),
+                              QStringLiteral("double"),
+                              QStringLiteral("--servers"),
+                              QStringLiteral("2")};
+    const Outcome o = runCli(command);
     QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
-    const QStringList lines = QString::fromUtf8(o.out).split('\n', Qt::SkipEmptyParts);
-    QVERIFY(lines.first().contains(QStringLiteral("allgather")));
-    QStringList data;
-    for (const QString& line : lines)
+    const QString text = QString::fromUtf8(o.out);
+    QVERIFY(text.contains(QStringLiteral("\n# Collective test starting: all_gather_perf\n")));
+    QCOMPARE(text.count(QStringLiteral("\n#  Rank ")), 16);
+    QStringList rows;
+    for (const QString& line : text.split('\n', Qt::SkipEmptyParts))
         if (!line.startsWith('#'))
-            data << line;
-    QCOMPARE(data.size(), 5); // 8, 16, 32, 64, 128 B
-    const QStringList first = data.first().split(' ', Qt::SkipEmptyParts);
-    QCOMPARE(first.size(), 9);
-    QCOMPARE(first[0], QStringLiteral("8"));
-    QCOMPARE(first[8], QStringLiteral("nccl"));
-    QCOMPARE(first[2], QStringLiteral("float"));
+            rows << line;
+    // 1000 B rounds down to 896 (7 doubles per rank); 32,000 and 1,024,000 are whole (250
+    // and 8,000 doubles per rank).
+    QCOMPARE(rows.size(), 3);
+    double busBwSum = 0;
+    const double sizes[] = {896, 32000, 1024000};
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const QStringList f = rows[i].split(' ', Qt::SkipEmptyParts);
+        QCOMPARE(f.size(), 13);
+        QCOMPARE(f[0].toDouble(), sizes[i]);
+        QCOMPARE(f[1].toDouble(), sizes[i] / (16 * 8)); // per rank, as nccl-tests counts
+        QCOMPARE(f[2], QStringLiteral("double"));
+        QCOMPARE(f[3], QStringLiteral("none"));
+        QCOMPARE(f[4], QStringLiteral("-1"));
+        QCOMPARE(f[8], QStringLiteral("N/A"));
+        QCOMPARE(f[12], QStringLiteral("N/A"));
+        QCOMPARE(f[7], f[11]); // one simulated figure for both halves
+        busBwSum += f[7].toDouble();
+    }
+    const QRegularExpressionMatch average =
+        QRegularExpression(QStringLiteral("# Avg bus bandwidth    : (\\S+) \n")).match(text);
+    QVERIFY(average.hasMatch());
+    // The footer averages the unrounded figures; the rows print two decimals.
+    QVERIFY(qAbs(average.captured(1).toDouble() - busBwSum / 3) <= 0.005);
+    // --explain adds the algorithm, the protocol and who chose them, after the 13.
+    const Outcome explained = runCli(command + QStringList{QStringLiteral("--explain")});
+    QVERIFY2(explained.exitCode == 0, qPrintable(diagnostics(explained)));
+    for (const QString& line : QString::fromUtf8(explained.out).split('\n', Qt::SkipEmptyParts))
+        if (!line.startsWith('#'))
+            QCOMPARE(line.split(' ', Qt::SkipEmptyParts).value(15), QStringLiteral("nccl"));
+    const Outcome forced =
+        runCli(command + QStringList{QStringLiteral("--explain"), QStringLiteral("--algo"),
+                                     QStringLiteral("ring"), QStringLiteral("--proto"),
+                                     QStringLiteral("Simple")});
+    QVERIFY2(forced.out.contains("forced (--algo, --proto)"), forced.out.constData());
+}
+
+void tst_Cli::ncclTestsTakesItsOwnCommandLine() {
+    // A command line as nccl-tests' README and issues give it: every flag taken with its
+    // meaning, those no simulated figure depends on echoed in the header.
+    const Outcome o = runCli({"nccl-tests", m_good,     "all_reduce_perf",
+                              "-b",         "8",        "-e",
+                              "128M",       "-f",       "2",
+                              "-g",         "1",        "-t",
+                              "1",          "-n",       "50",
+                              "-w",         "10",       "-c",
+                              "0",          "-o",       "sum",
+                              "-d",         "bfloat16", "-z",
+                              "0",          "-a",       "1",
+                              "-G",         "0",        "-m",
+                              "1",          "-r",       "0"});
+    QVERIFY2(o.exitCode == 0 && o.err.isEmpty(), qPrintable(diagnostics(o)));
+    QVERIFY2(o.out.contains("# nThread 1 nGpus 1 minBytes 8 maxBytes 134217728 step: 2(factor) "
+                            "warmup iters: 10 iters: 50 agg iters: 1 validation: 0 graph: 0\n"),
+             o.out.constData());
+    QVERIFY(o.out.contains(" bfloat16     sum      -1 "));
+    // nccl-tests' own --op is the reduction: read as one.
+    const Outcome redop = runCli({"nccl-tests", m_good, "--op", "max", "-b", "1M", "-e", "1M"});
+    QVERIFY2(redop.exitCode == 0 && redop.out.contains("     float     max      -1 "),
+             qPrintable(diagnostics(redop)));
+    // Its default, as nccl-tests': one size, 32 MiB.
+    const Outcome defaults = runCli({"nccl-tests", m_good});
+    QVERIFY(defaults.out.contains("\n    33554432 "));
+    QCOMPARE(defaults.out.count("\n    33554432 "), 1);
 }
 
 void tst_Cli::ncclTestsReadsEverySpelling_data() {
     QTest::addColumn<QString>("spelling");
-    QTest::addColumn<QString>("op"); // as the table's header names it
+    QTest::addColumn<QString>("op"); // the binary the header names
 
     // nccl-tests' binaries (all_reduce_perf), its names without the suffix, the hyphenated
     // forms papers and vendor guides use, and FabricLab's own.
     QTest::addRow("all_reduce_perf") << "all_reduce_perf"
-                                     << "allreduce";
+                                     << "all_reduce_perf";
     QTest::addRow("all-reduce") << "all-reduce"
-                                << "allreduce";
+                                << "all_reduce_perf";
     QTest::addRow("AllReduce") << "AllReduce"
-                               << "allreduce";
+                               << "all_reduce_perf";
     QTest::addRow("all_gather") << "all_gather"
-                                << "allgather";
+                                << "all_gather_perf";
     QTest::addRow("reduce-scatter") << "reduce-scatter"
-                                    << "reducescatter";
+                                    << "reduce_scatter_perf";
     QTest::addRow("all-to-all") << "all-to-all"
-                                << "alltoall";
+                                << "alltoall_perf";
     QTest::addRow("broadcast_perf") << "broadcast_perf"
-                                    << "broadcast";
+                                    << "broadcast_perf";
     QTest::addRow("sendrecv_perf") << "sendrecv_perf"
-                                   << "sendrecv";
+                                   << "sendrecv_perf";
     QTest::addRow("send_recv") << "send_recv"
-                               << "sendrecv";
+                               << "sendrecv_perf";
 }
 
 void tst_Cli::ncclTestsReadsEverySpelling() {
     QFETCH(QString, spelling);
     QFETCH(QString, op);
-    const Outcome o = runCli({QStringLiteral("nccl-tests"), m_good, QStringLiteral("-g"), spelling,
-                              QStringLiteral("-b"), QStringLiteral("1M"), QStringLiteral("-e"),
-                              QStringLiteral("1M")});
+    const Outcome o = runCli({QStringLiteral("nccl-tests"), m_good, QStringLiteral("--op"),
+                              spelling, QStringLiteral("-b"), QStringLiteral("1M"),
+                              QStringLiteral("-e"), QStringLiteral("1M")});
     QVERIFY2(o.status == QProcess::NormalExit && o.exitCode == 0, qPrintable(diagnostics(o)));
-    QVERIFY2(o.out.startsWith(("# " + op + " on ").toUtf8()), o.out.constData());
+    QVERIFY2(o.out.contains(("\n# Collective test starting: " + op + "\n").toUtf8()),
+             o.out.constData());
 }
 
 void tst_Cli::ncclTestsSendRecv() {
@@ -516,10 +590,10 @@ void tst_Cli::ncclTestsSendRecv() {
     // nccl-tests' factor 1) sits just under that NIC's goodput, 400 Gb/s x NDR's 0.96 = 48
     // GB/s, and far under the 400 GB/s of the server's eight NICs together.
     json rows;
-    runForJson({QStringLiteral("nccl-tests"), m_good, QStringLiteral("-g"),
-                QStringLiteral("sendrecv"), QStringLiteral("-b"), QStringLiteral("1G"),
-                QStringLiteral("-e"), QStringLiteral("1G"), QStringLiteral("--servers"),
-                QStringLiteral("2"), QStringLiteral("--json")},
+    runForJson({QStringLiteral("nccl-tests"), m_good, QStringLiteral("sendrecv_perf"),
+                QStringLiteral("-b"), QStringLiteral("1G"), QStringLiteral("-e"),
+                QStringLiteral("1G"), QStringLiteral("--servers"), QStringLiteral("2"),
+                QStringLiteral("--json")},
                rows);
     if (QTest::currentTestFailed())
         return;
@@ -836,7 +910,14 @@ void tst_Cli::badInput_data() {
     usage("sweep without generator", {"sweep", "{explicit}", "--servers", "8"}, "sweep",
           "generator");
     usage("two designs", {"run", "{good}", "{explicit}"}, "{explicit}", "one design");
-    usage("nccl-tests unknown op", {"nccl-tests", "{good}", "-g", "all_sum"}, "-g", "all_reduce");
+    usage("nccl-tests unknown op", {"nccl-tests", "{good}", "--op", "all_sum"}, "--op",
+          "all_reduce");
+    usage("nccl-tests unknown binary", {"nccl-tests", "{good}", "reduce_perf"}, "the test",
+          "all_reduce");
+    usage("nccl-tests -g not a count", {"nccl-tests", "{good}", "-g", "all_gather"}, "-g",
+          "whole number");
+    usage("nccl-tests unknown type", {"nccl-tests", "{good}", "-d", "float128"}, "-d", "bfloat16");
+    usage("nccl-tests unknown reduction", {"nccl-tests", "{good}", "-o", "xor"}, "-o", "mulsum");
     usage("nccl-tests size 0", {"nccl-tests", "{good}", "-b", "0"}, "-b", "size in bytes");
     usage("nccl-tests size suffix", {"nccl-tests", "{good}", "-e", "8T"}, "-e", "\"8T\"");
     usage("nccl-tests -b above -e", {"nccl-tests", "{good}", "-b", "1G", "-e", "1M"}, "-b",
