@@ -249,6 +249,8 @@ nccl-tests options (as all_reduce_perf and its siblings take them, same meanings
   --algo NAME        as NCCL_ALGO: ring, tree, nvls, nvls-tree, collnet-direct, collnet-chain,
                      pat, sharp (default: NCCL's own choice per size)
   --proto NAME       as NCCL_PROTO: LL, LL128, Simple (default: NCCL's own choice)
+  -J FILE.json       also write the JSON file nccl-tests' -J writes (an existing file is
+                     kept: FILE.json.0, .1, ... as nccl-tests does)
   --explain          after nccl-tests' 13 columns: the algorithm, the protocol, and who
                      chose them (NCCL's model, a tuner, or "forced" by --algo/--proto)
   --fabric ID, --seed N   as for run
@@ -396,6 +398,17 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             parsed.ncclTests.graph = parseWhole(arg, value(), 0);
         } else if (ncclTests && isEchoOnlyFlag(arg)) {
             (void)parseWhole(arg, value(), 0); // no simulated figure depends on it
+        } else if (ncclTests && (arg == "-J" || arg == "--output_file")) {
+            parsed.outputFile = value();
+            std::string suffix = parsed.outputFile->size() >= 5
+                                     ? parsed.outputFile->substr(parsed.outputFile->size() - 5)
+                                     : std::string();
+            for (char& c : suffix)
+                c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (suffix != ".json")
+                throw UsageError(
+                    arg + " " + *parsed.outputFile +
+                    ": nccl-tests writes its JSON file only to a name ending in .json");
         } else if (ncclTests && arg == "--explain") {
             parsed.explain = true;
         } else if (ncclTests && (arg == "-b" || arg == "--minbytes")) {

@@ -53,10 +53,11 @@ struct CliArguments {
     /// -d -o -r, and the flags no simulated figure depends on, echoed in the header:
     /// -t -g -w -n -m -c -G (-z -a -C -p -R -T -N -S -M -I are accepted alike).
     model::NcclTestsOptions ncclTests;
-    bool explain = false;                 ///< --explain: algorithm, protocol and who chose them
-    std::optional<std::string> algorithm; ///< --algo (NCCL_ALGO)
-    std::optional<std::string> protocol;  ///< --proto (NCCL_PROTO)
-    std::string figureSet = "all";        ///< validate --set: all, fit or check
+    std::optional<std::string> outputFile; ///< -J: nccl-tests' JSON file, written as it writes it
+    bool explain = false;                  ///< --explain: algorithm, protocol and who chose them
+    std::optional<std::string> algorithm;  ///< --algo (NCCL_ALGO)
+    std::optional<std::string> protocol;   ///< --proto (NCCL_PROTO)
+    std::string figureSet = "all";         ///< validate --set: all, fit or check
     /// validate --figures: the user's own figures (FabricLab's format), or nccl-tests output
     /// (the printed table or a -J file) measured on the DESIGN named beside it
     std::optional<std::string> figuresFile;

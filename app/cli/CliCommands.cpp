@@ -18,6 +18,9 @@
 #include "model/validation/MeasuredLog.hpp"
 #include "model/validation/ValidationReport.hpp"
 
+#include <ctime>
+#include <filesystem>
+
 namespace fabriclab::app {
 namespace {
 
@@ -259,6 +262,16 @@ std::string executeImport(const CliArguments& args, const Catalog& catalog) {
     return {};
 }
 
+/// Now, as nccl-tests stamps its JSON file: "2026-11-28 12:00:00", local time.
+std::string localTimeText() {
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &local);
+    return text;
+}
+
 /// `nccl-tests`: the sizes table of all_reduce_perf and its siblings for the design.
 std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
@@ -296,7 +309,19 @@ std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
         options.protocol = *protocol;
     }
     const NcclTestsReport report = runNcclTests(design, catalog, options);
-    return args.json ? ncclTestsJson(report) : formatNcclTests(report, args.explain);
+    std::string written;
+    if (args.outputFile) {
+        // As nccl-tests: never over an existing file, but beside it as FILE.0, FILE.1, ...
+        std::string path = *args.outputFile;
+        for (int i = 0; std::filesystem::exists(path); ++i) {
+            if (i == 1000)
+                throw std::invalid_argument(*args.outputFile + ": 1,000 files of that name exist");
+            path = *args.outputFile + "." + std::to_string(i);
+        }
+        writeTextFileAtomically(path, ncclTestsOutputFileJson(report, localTimeText()));
+        written = "# Writing JSON output to " + path + "\n";
+    }
+    return args.json ? ncclTestsJson(report) : written + formatNcclTests(report, args.explain);
 }
 
 } // namespace

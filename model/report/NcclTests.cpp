@@ -257,4 +257,76 @@ std::string ncclTestsJson(const NcclTestsReport& r) {
     return rows.dump(2) + "\n";
 }
 
+std::string ncclTestsOutputFileJson(const NcclTestsReport& r, const std::string& startTime) {
+    using Json = nlohmann::ordered_json;
+    const NcclTestsOptions& o = r.options;
+    const auto number = [](double value) { return std::to_string(std::llround(value)); };
+    const double first = r.rows.empty() ? o.minBytes : r.rows.front().bytes;
+    const double last = r.rows.empty() ? o.maxBytes : r.rows.back().bytes;
+    Json devices = Json::array();
+    for (std::size_t h = 0; h < r.hosts.size(); ++h)
+        for (int g = 0; g < r.gpusPerServer; ++g) {
+            char hex[16];
+            std::snprintf(hex, sizeof hex, "0000:%02x:00", g & 0xff);
+            devices.push_back({{"rank", static_cast<int>(h) * r.gpusPerServer + g},
+                               {"group", 0},
+                               {"pid", static_cast<int>(h) + 1},
+                               {"hostname", r.hosts[h]},
+                               {"device", g},
+                               {"device_hex", hex},
+                               {"device_info", r.gpuName}});
+        }
+    const std::string redop = o.redop.empty() ? defaultRedop(r.op) : o.redop;
+    char root[16];
+    std::snprintf(root, sizeof root, "%6i", rootOf(r.op, o.root));
+    Json results = Json::array();
+    double busBwSum = 0;
+    for (const NcclTestsRow& row : r.rows) {
+        const Json half = {{"time", row.timeUs},
+                           {"alg_bw", row.algBwGBps},
+                           {"bus_bw", row.busBwGBps},
+                           {"nwrong", nullptr}};
+        results.push_back({{"size", std::llround(row.bytes)},
+                           {"count", std::llround(row.count)},
+                           {"type", r.type},
+                           {"redop", redop},
+                           {"root", root},
+                           {"out_of_place", half},
+                           {"in_place", half},
+                           {"actual_iterations", o.iters},
+                           {"experiment_name", ""}});
+        busBwSum += row.busBwGBps;
+    }
+    Json config = {{"nthreads", o.threads},
+                   {"ngpus", o.gpusPerThread},
+                   {"minimum_bytes", std::llround(first)},
+                   {"maximum_bytes", std::llround(last)},
+                   {"step_factor", std::llround(o.factor)}, // an integer, as nccl-tests
+                   {"warmup_iters", o.warmupIters},
+                   {"iterations", o.iters},
+                   {"aggregated_iterations", o.aggIters},
+                   {"validation", o.check},
+                   {"graph", o.graph},
+                   {"blocking_collectives", "false"},
+                   {"per_iter_timing", "false"},
+                   {"per_iter_skip", 0},
+                   {"parallel_init", "false"},
+                   {"devices", std::move(devices)}};
+    const Json document = {
+        {"version", 3},
+        {"start_time", startTime},
+        {"args", {ncclTestsBinary(r.op), "-b", number(first), "-e", number(last), "-d", r.type}},
+        {"env", Json::array()},
+        {"nccl_version", 0}, // no NCCL ran: FabricLab simulated it
+        {"config", std::move(config)},
+        {"results", std::move(results)},
+        {"out_of_bounds", {{"count", 0}, {"okay", "true"}}},
+        {"average_bus_bandwidth",
+         {{"bandwidth", r.rows.empty() ? 0.0 : busBwSum / static_cast<double>(r.rows.size())},
+          {"okay", "unchecked"}}},
+        {"errors", Json::array()},
+        {"end_time", startTime}};
+    return document.dump(1) + "\n";
+}
+
 } // namespace fabriclab::model

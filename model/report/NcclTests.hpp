@@ -99,6 +99,13 @@ NcclTestsReport runNcclTests(const Design& design, const Catalog& catalog,
 /// the 13 columns.
 std::string formatNcclTests(const NcclTestsReport& report, bool explain = false);
 
+/// The report as the JSON file nccl-tests' -J option writes (its src/util.cu layout,
+/// version 3): argv with the test binary first, config with a device per rank, results with
+/// out_of_place and in_place time, alg_bw, bus_bw, the average bus bandwidth. Booleans are
+/// strings and root a padded string, as nccl-tests writes them; nwrong is null (nothing is
+/// checked). `startTime` is the "start_time" and "end_time" text.
+std::string ncclTestsOutputFileJson(const NcclTestsReport& report, const std::string& startTime);
+
 /// One object per size: bytes, timeUs, algbwGBps, busbwGBps, algorithm, protocol, chosenBy,
 /// and on static ECMP fabrics the spread over draws of flow keys.
 std::string ncclTestsJson(const NcclTestsReport& report);

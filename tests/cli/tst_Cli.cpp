@@ -13,6 +13,7 @@
 
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
 #ifndef Q_MOC_RUN
+#include "model/io/NcclTestsLog.hpp"
 #include "support/DesignText.hpp"
 
 #include <nlohmann/json.hpp>
@@ -541,6 +542,42 @@ void tst_Cli::ncclTestsTakesItsOwnCommandLine() {
     const Outcome redop = runCli({"nccl-tests", m_good, "--op", "max", "-b", "1M", "-e", "1M"});
     QVERIFY2(redop.exitCode == 0 && redop.out.contains("     float     max      -1 "),
              qPrintable(diagnostics(redop)));
+    // -J writes nccl-tests' JSON file beside the table: what a -J reader reads (FabricLab's
+    // own reader of real logs here), the same figures as --json; an existing file is kept and
+    // the next is FILE.0, as nccl-tests does.
+    const QString file = m_dir.filePath(QStringLiteral("twin.json"));
+    QFile::remove(file);
+    QFile::remove(file + QStringLiteral(".0"));
+    const QStringList twin{"nccl-tests", m_good, "reduce_scatter_perf", "-b", "1M", "-e", "64M",
+                           "-f",         "8",    "--servers",           "2",  "-J", file};
+    const Outcome written = runCli(twin);
+    QVERIFY2(written.exitCode == 0 &&
+                 written.out.startsWith(("# Writing JSON output to " + file + "\n").toUtf8()),
+             qPrintable(diagnostics(written)));
+    json rows;
+    runForJson({"nccl-tests", m_good, "reduce_scatter_perf", "-b", "1M", "-e", "64M", "-f", "8",
+                "--servers", "2", "--json"},
+               rows);
+    if (QTest::currentTestFailed())
+        return;
+    QFile jsonFile(file);
+    QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+    const fabriclab::model::NcclTestsLog log =
+        fabriclab::model::readNcclTestsLog(jsonFile.readAll().toStdString(), "twin.json");
+    QVERIFY(log.json);
+    QCOMPARE(log.runs.size(), std::size_t(1));
+    QCOMPARE(int(log.runs[0].op.value_or(fabriclab::model::CollectiveOp::AllReduce)),
+             int(fabriclab::model::CollectiveOp::ReduceScatter));
+    QCOMPARE(log.runs[0].ranks, 16);
+    QCOMPARE(log.runs[0].rows.size(), rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        QCOMPARE(log.runs[0].rows[i].bytes, rows[i].at("bytes").get<double>());
+        QVERIFY(qAbs(log.runs[0].rows[i].outOfPlaceBusBwGBps -
+                     rows[i].at("busbwGBps").get<double>()) <= 0.0005);
+    }
+    const Outcome again = runCli(twin);
+    QVERIFY2(again.exitCode == 0 && QFile::exists(file + QStringLiteral(".0")),
+             qPrintable(diagnostics(again)));
     // Its default, as nccl-tests': one size, 32 MiB.
     const Outcome defaults = runCli({"nccl-tests", m_good});
     QVERIFY(defaults.out.contains("\n    33554432 "));
@@ -917,6 +954,8 @@ void tst_Cli::badInput_data() {
     usage("nccl-tests -g not a count", {"nccl-tests", "{good}", "-g", "all_gather"}, "-g",
           "whole number");
     usage("nccl-tests unknown type", {"nccl-tests", "{good}", "-d", "float128"}, "-d", "bfloat16");
+    usage("nccl-tests -J to a text file", {"nccl-tests", "{good}", "-J", "out.txt"}, "-J out.txt",
+          "ending in .json");
     usage("nccl-tests unknown reduction", {"nccl-tests", "{good}", "-o", "xor"}, "-o", "mulsum");
     usage("nccl-tests size 0", {"nccl-tests", "{good}", "-b", "0"}, "-b", "size in bytes");
     usage("nccl-tests size suffix", {"nccl-tests", "{good}", "-e", "8T"}, "-e", "\"8T\"");
