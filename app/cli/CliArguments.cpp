@@ -236,7 +236,7 @@ nccl-tests options (as all_reduce_perf and its siblings take them, same meanings
                      all_gather_perf, reduce_scatter_perf, alltoall_perf, broadcast_perf,
                      sendrecv_perf; --op also reads all_reduce, allreduce, all-reduce
   -b, -e SIZE        smallest and largest size in bytes, K/M/G allowed (default 32M and 32M)
-  -f FACTOR, -i BYTES  each size FACTOR times the last (default 2), or BYTES more
+  -f FACTOR, -i BYTES  each size FACTOR times the last, or BYTES more (default: -i 1M)
   -d TYPE            data type: float (default), double, half, bfloat16, int8, ... (sizes are
                      whole elements, and for all_gather, reduce_scatter and alltoall whole
                      elements per rank, as nccl-tests rounds them)

@@ -48,8 +48,9 @@ struct CliArguments {
     bool collectiveNamed = false;         ///< named (validate: for a log's runs)
     double minBytes = 32.0 * (1 << 20);   ///< -b
     double maxBytes = 32.0 * (1 << 20);   ///< -e
-    double stepFactor = 2;                ///< -f
-    std::optional<double> stepBytes;      ///< -i: sizes step by this many bytes instead
+    /// -f; without it sizes step by -i bytes (1 MiB by default), as nccl-tests steps them
+    std::optional<double> stepFactor;
+    std::optional<double> stepBytes; ///< -i
     /// -d -o -r, and the flags no simulated figure depends on, echoed in the header:
     /// -t -g -w -n -m -c -G (-z -a -C -p -R -T -N -S -M -I are accepted alike).
     model::NcclTestsOptions ncclTests;

@@ -279,15 +279,17 @@ std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
     options.op = *collectiveOpFromString(args.collective); // checked by parseArguments
     options.minBytes = args.minBytes;
     options.maxBytes = args.maxBytes;
-    options.factor = args.stepFactor;
-    if (args.stepBytes) {
-        // -i: sizes in steps of so many bytes, as nccl-tests steps them.
-        constexpr std::size_t kMostSizes = 4096;
-        for (double size = args.minBytes; size <= args.maxBytes; size += *args.stepBytes)
+    if (args.stepFactor) {
+        options.factor = *args.stepFactor;
+    } else {
+        // As nccl-tests: without -f, sizes step by -i bytes, 1 MiB unless given.
+        constexpr std::size_t kMostSizes = 16384;
+        options.stepBytes = args.stepBytes.value_or(1 << 20);
+        for (double size = args.minBytes; size <= args.maxBytes; size += *options.stepBytes)
             if (options.sizes.push_back(size); options.sizes.size() > kMostSizes)
                 throw UsageError(std::string("-i ") +
-                                 std::to_string(std::llround(*args.stepBytes)) +
-                                 ": more than 4,096 sizes between -b and -e");
+                                 std::to_string(std::llround(*options.stepBytes)) +
+                                 ": more than 16,384 sizes between -b and -e (step them with -f)");
     }
     options.roundSizesAsNcclTests = true;
 

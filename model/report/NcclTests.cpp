@@ -181,11 +181,16 @@ std::string formatNcclTests(const NcclTestsReport& r, bool explain) {
     out += line;
     const double first = r.rows.empty() ? o.minBytes : r.rows.front().bytes;
     const double last = r.rows.empty() ? o.maxBytes : r.rows.back().bytes;
+    char step[48];
+    if (o.stepBytes)
+        std::snprintf(step, sizeof step, "%.0f(bytes)", *o.stepBytes);
+    else
+        std::snprintf(step, sizeof step, "%g(factor)", o.factor);
     std::snprintf(line, sizeof line,
-                  "# nThread %d nGpus %d minBytes %.0f maxBytes %.0f step: %g(factor) warmup "
-                  "iters: %d iters: %d agg iters: %d validation: %d graph: %d\n",
-                  o.threads, o.gpusPerThread, first, last, o.factor, o.warmupIters, o.iters,
-                  o.aggIters, o.check, o.graph);
+                  "# nThread %d nGpus %d minBytes %.0f maxBytes %.0f step: %s warmup iters: %d "
+                  "iters: %d agg iters: %d validation: %d graph: %d\n",
+                  o.threads, o.gpusPerThread, first, last, step, o.warmupIters, o.iters, o.aggIters,
+                  o.check, o.graph);
     out += line;
     out += "#\n# Using devices\n";
     for (std::size_t h = 0; h < r.hosts.size(); ++h)
@@ -301,7 +306,7 @@ std::string ncclTestsOutputFileJson(const NcclTestsReport& r, const std::string&
                    {"ngpus", o.gpusPerThread},
                    {"minimum_bytes", std::llround(first)},
                    {"maximum_bytes", std::llround(last)},
-                   {"step_factor", std::llround(o.factor)}, // an integer, as nccl-tests
+
                    {"warmup_iters", o.warmupIters},
                    {"iterations", o.iters},
                    {"aggregated_iterations", o.aggIters},
@@ -312,6 +317,18 @@ std::string ncclTestsOutputFileJson(const NcclTestsReport& r, const std::string&
                    {"per_iter_skip", 0},
                    {"parallel_init", "false"},
                    {"devices", std::move(devices)}};
+    // One or the other, as nccl-tests writes them: a step in bytes, or a factor.
+    Json stepped = config;
+    config = Json::object();
+    for (auto& [key, value] : stepped.items()) {
+        config[key] = value;
+        if (key == "maximum_bytes") {
+            if (o.stepBytes)
+                config["step_bytes"] = std::llround(*o.stepBytes);
+            else
+                config["step_factor"] = std::llround(o.factor);
+        }
+    }
     const Json document = {
         {"version", 3},
         {"start_time", startTime},

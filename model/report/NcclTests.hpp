@@ -21,6 +21,8 @@ struct NcclTestsOptions {
     double minBytes = 8;                  ///< -b
     double maxBytes = 8.0 * (1ull << 30); ///< -e
     double factor = 2;                    ///< -f
+    /// -i: the step in bytes the sizes were made with (shown in the header), when not -f
+    std::optional<double> stepBytes;
     /// These sizes in bytes instead of -b, -e and -f (the sizes of a real run's log).
     std::vector<double> sizes;
     std::optional<int> servers;          ///< the first N servers; all when absent

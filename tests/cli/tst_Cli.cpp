@@ -578,6 +578,12 @@ void tst_Cli::ncclTestsTakesItsOwnCommandLine() {
     const Outcome again = runCli(twin);
     QVERIFY2(again.exitCode == 0 && QFile::exists(file + QStringLiteral(".0")),
              qPrintable(diagnostics(again)));
+    // Without -f, sizes step by -i bytes, 1 MiB unless given, as nccl-tests steps them.
+    const Outcome stepped = runCli({"nccl-tests", m_good, "-b", "1M", "-e", "4M"});
+    QVERIFY2(stepped.out.contains(" step: 1048576(bytes) "), stepped.out.constData());
+    for (const char* size :
+         {"\n     1048576 ", "\n     2097152 ", "\n     3145728 ", "\n     4194304 "})
+        QVERIFY2(stepped.out.contains(size), size);
     // Its default, as nccl-tests': one size, 32 MiB.
     const Outcome defaults = runCli({"nccl-tests", m_good});
     QVERIFY(defaults.out.contains("\n    33554432 "));
