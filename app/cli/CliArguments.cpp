@@ -160,8 +160,9 @@ Usage:
   fabriclab-cli sweep DESIGN --servers N,N,... [--fabrics ID,...] [--json | --csv]
                 [--shard I/N]                           regenerate at several sizes
   fabriclab-cli sweep --merge FILE...  [--json | --csv] join the shards' lines into one table
-  fabriclab-cli nccl-tests DESIGN [all_reduce_perf | --op OP] [-b 32M] [-e 32M] [-f 2]
-                [--servers N] [--explain] [--json]      nccl-tests' table for the design, in
+  fabriclab-cli nccl-tests DESIGN [all_reduce_perf | --op OP] [-b 32M] [-e 32M]
+                [-f 2 | -i 1M] [--servers N] [-J FILE.json] [--explain] [--json]
+                                                        nccl-tests' table for the design, in
                                                         its own layout
   fabriclab-cli validate [--set all|fit|check] [--figures FILE] [--json]
                                                         the published figures FabricLab is held
