@@ -123,6 +123,30 @@ bool isEchoOnlyFlag(const std::string& arg) {
     return false;
 }
 
+/// An nccl-tests flag echoed in the header (-t -g -w -n -m -c -G, short or long): the field
+/// it sets and its least value.
+struct EchoedFlag {
+    int* field = nullptr;
+    int least = 0;
+};
+
+EchoedFlag echoedFlag(const std::string& arg, model::NcclTestsOptions& o) {
+    const struct {
+        const char* shortName;
+        const char* longName;
+        int* field;
+        int least;
+    } flags[] = {
+        {"-t", "--nthreads", &o.threads, 1},         {"-g", "--ngpus", &o.gpusPerThread, 1},
+        {"-w", "--warmup_iters", &o.warmupIters, 0}, {"-n", "--iters", &o.iters, 1},
+        {"-m", "--agg_iters", &o.aggIters, 1},       {"-c", "--check", &o.check, 0},
+        {"-G", "--cudagraph", &o.graph, 0}};
+    for (const auto& flag : flags)
+        if (arg == flag.shortName || arg == flag.longName)
+            return {flag.field, flag.least};
+    return {};
+}
+
 /// A whole number of at least `least`, as nccl-tests' integer flags take.
 int parseWhole(const std::string& option, const std::string& text, int least) {
     int value = 0;
@@ -383,20 +407,10 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             parsed.ncclTests.root = parseWhole(arg, value(), 0);
         } else if (ncclTests && (arg == "-i" || arg == "--stepbytes")) {
             parsed.stepBytes = parseSize(arg, value());
-        } else if (ncclTests && (arg == "-t" || arg == "--nthreads")) {
-            parsed.ncclTests.threads = parseWhole(arg, value(), 1);
-        } else if (ncclTests && (arg == "-g" || arg == "--ngpus")) {
-            parsed.ncclTests.gpusPerThread = parseWhole(arg, value(), 1);
-        } else if (ncclTests && (arg == "-w" || arg == "--warmup_iters")) {
-            parsed.ncclTests.warmupIters = parseWhole(arg, value(), 0);
-        } else if (ncclTests && (arg == "-n" || arg == "--iters")) {
-            parsed.ncclTests.iters = parseWhole(arg, value(), 1);
-        } else if (ncclTests && (arg == "-m" || arg == "--agg_iters")) {
-            parsed.ncclTests.aggIters = parseWhole(arg, value(), 1);
-        } else if (ncclTests && (arg == "-c" || arg == "--check")) {
-            parsed.ncclTests.check = parseWhole(arg, value(), 0);
-        } else if (ncclTests && (arg == "-G" || arg == "--cudagraph")) {
-            parsed.ncclTests.graph = parseWhole(arg, value(), 0);
+        } else if (const EchoedFlag echoed =
+                       ncclTests ? echoedFlag(arg, parsed.ncclTests) : EchoedFlag{};
+                   echoed.field) {
+            *echoed.field = parseWhole(arg, value(), echoed.least);
         } else if (ncclTests && isEchoOnlyFlag(arg)) {
             (void)parseWhole(arg, value(), 0); // no simulated figure depends on it
         } else if (ncclTests && (arg == "-J" || arg == "--output_file")) {

@@ -305,30 +305,22 @@ std::string ncclTestsOutputFileJson(const NcclTestsReport& r, const std::string&
     Json config = {{"nthreads", o.threads},
                    {"ngpus", o.gpusPerThread},
                    {"minimum_bytes", std::llround(first)},
-                   {"maximum_bytes", std::llround(last)},
-
-                   {"warmup_iters", o.warmupIters},
-                   {"iterations", o.iters},
-                   {"aggregated_iterations", o.aggIters},
-                   {"validation", o.check},
-                   {"graph", o.graph},
-                   {"blocking_collectives", "false"},
-                   {"per_iter_timing", "false"},
-                   {"per_iter_skip", 0},
-                   {"parallel_init", "false"},
-                   {"devices", std::move(devices)}};
+                   {"maximum_bytes", std::llround(last)}};
     // One or the other, as nccl-tests writes them: a step in bytes, or a factor.
-    Json stepped = config;
-    config = Json::object();
-    for (auto& [key, value] : stepped.items()) {
-        config[key] = value;
-        if (key == "maximum_bytes") {
-            if (o.stepBytes)
-                config["step_bytes"] = std::llround(*o.stepBytes);
-            else
-                config["step_factor"] = std::llround(o.factor);
-        }
-    }
+    if (o.stepBytes)
+        config["step_bytes"] = std::llround(*o.stepBytes);
+    else
+        config["step_factor"] = std::llround(o.factor);
+    config.update(Json{{"warmup_iters", o.warmupIters},
+                       {"iterations", o.iters},
+                       {"aggregated_iterations", o.aggIters},
+                       {"validation", o.check},
+                       {"graph", o.graph},
+                       {"blocking_collectives", "false"},
+                       {"per_iter_timing", "false"},
+                       {"per_iter_skip", 0},
+                       {"parallel_init", "false"},
+                       {"devices", std::move(devices)}});
     const Json document = {
         {"version", 3},
         {"start_time", startTime},
