@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench/gui/EventTrace.hpp"
 
+#include <chrono>
+
 #include <QEvent>
 #include <QJsonObject>
 #include <QMetaEnum>
@@ -37,6 +39,12 @@ qint64 threadCpuNs() {
 
 } // namespace
 
+qint64 steadyNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 TracingApplication::TracingApplication(int& argc, char** argv) : QApplication(argc, argv) {
     m_clock.start();
 }
@@ -54,6 +62,8 @@ bool TracingApplication::notify(QObject* receiver, QEvent* event) {
     const QEvent::Type type = event->type();
     const char* className = receiver->metaObject()->className();
     const char* owner = fabriclabOwner(receiver);
+    // Which of a controller's watchers or timers: they are named where it matters.
+    const QString name = receiver->objectName();
     const qint64 start = m_clock.nsecsElapsed();
     const qint64 cpuStart = threadCpuNs();
     ++m_depth;
@@ -63,11 +73,35 @@ bool TracingApplication::notify(QObject* receiver, QEvent* event) {
     if (ms >= m_thresholdMs) {
         const double cpuMs = static_cast<double>(threadCpuNs() - cpuStart) / 1e6;
         QString who = QString::fromLatin1(className);
+        if (!name.isEmpty())
+            who += QStringLiteral(" '%1'").arg(name);
         if (owner && owner != className)
             who += QStringLiteral(" in ") + QString::fromLatin1(owner);
-        m_slow.push_back({ms, cpuMs, m_depth, eventName(type), who});
+        m_slow.push_back({ms, cpuMs, m_depth, eventName(type), who, steadyNs()});
     }
     return handled;
+}
+
+namespace {
+
+QJsonObject toJson(const SlowEvent& e) {
+    return QJsonObject{{QStringLiteral("ms"), e.ms},
+                       {QStringLiteral("cpuMs"), e.cpuMs},
+                       {QStringLiteral("depth"), e.depth},
+                       {QStringLiteral("event"), e.event},
+                       {QStringLiteral("receiver"), e.receiver}};
+}
+
+} // namespace
+
+QJsonArray TracingApplication::within(qint64 beginNs, qint64 endNs) const {
+    QJsonArray out;
+    for (const SlowEvent& e : m_slow) {
+        const auto startNs = e.endNs - static_cast<qint64>(e.ms * 1e6);
+        if (e.depth == 0 && e.endNs >= beginNs && startNs <= endNs)
+            out.append(toJson(e));
+    }
+    return out;
 }
 
 QJsonArray TracingApplication::slowest(int count) const {
@@ -76,11 +110,7 @@ QJsonArray TracingApplication::slowest(int count) const {
               [](const SlowEvent& a, const SlowEvent& b) { return a.ms > b.ms; });
     QJsonArray out;
     for (std::size_t i = 0; i < sorted.size() && static_cast<int>(i) < count; ++i)
-        out.append(QJsonObject{{QStringLiteral("ms"), sorted[i].ms},
-                               {QStringLiteral("cpuMs"), sorted[i].cpuMs},
-                               {QStringLiteral("depth"), sorted[i].depth},
-                               {QStringLiteral("event"), sorted[i].event},
-                               {QStringLiteral("receiver"), sorted[i].receiver}});
+        out.append(toJson(sorted[i]));
     return out;
 }
 

@@ -18,7 +18,12 @@ struct SlowEvent {
     int depth = 0;    ///< 0 for an event the loop delivered, 1+ for one sent from inside another
     QString event;    ///< QEvent::Type by name ("MetaCall", "Paint", "LayoutRequest", ...)
     QString receiver; ///< the receiver's class, then the nearest FabricLab object holding it
+    qint64 endNs = 0; ///< when the handler returned, steadyNs()
 };
+
+/// A monotonic time in ns shared by the trace and the stall monitor, so a stall's window
+/// can be matched with the events that filled it.
+qint64 steadyNs();
 
 /// QApplication that times every event it delivers, so a stall can be put down to the
 /// handler that held the GUI thread: the profile fabriclab-gui-bench prints with
@@ -32,6 +37,9 @@ public:
     void stopTracing() { m_tracing = false; }
     /// The slowest `count` deliveries seen, longest first, as JSON objects.
     QJsonArray slowest(int count) const;
+    /// The deliveries of depth 0 that overlapped [beginNs, endNs], in the order they ran:
+    /// what kept the loop away during one stall.
+    QJsonArray within(qint64 beginNs, qint64 endNs) const;
 
     bool notify(QObject* receiver, QEvent* event) override;
 

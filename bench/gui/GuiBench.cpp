@@ -12,7 +12,8 @@
 // away from its event loop during the edits (guiStallMsMax); --background-load N keeps N other
 // processes busy on the cores meanwhile. Panning is timed afterwards, on its own and unloaded
 // (pan* keys, expandAllMs). --trace-slow MS lists the events the GUI thread took longer than MS
-// over during the edits, receiver and owning panel named: the profile behind a stall.
+// over during the edits, receiver and owning panel named: the profile behind a stall; with it,
+// longestStallEvents lists those of them that ran during the longest stall.
 #include "app/ProcessMemory.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/SimulationActions.hpp"
@@ -336,8 +337,11 @@ int main(int argc, char** argv) {
         {QStringLiteral("panStallMsMax"), std::max({opened.maxMs, expandAllMs, expanded.maxMs})}};
     constexpr int kSlowEventsListed = 25;
     const QJsonArray slowEvents = app.slowest(kSlowEventsListed);
-    if (tracing)
+    if (tracing) {
         report[QStringLiteral("slowEvents")] = slowEvents;
+        report[QStringLiteral("longestStallEvents")] =
+            app.within(bench.stalls.longestBeginNs(), bench.stalls.longestEndNs());
+    }
     if (parser.isSet(QStringLiteral("json")))
         std::printf("%s\n", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());
     else

@@ -2,25 +2,20 @@
 // SPDX-License-Identifier: MIT
 #include "bench/gui/StallMonitor.hpp"
 
-#include <algorithm>
+#include "bench/gui/EventTrace.hpp"
 
 namespace fabriclab::bench {
 
 StallMonitor::StallMonitor(QObject* parent) : QObject(parent) {
     m_timer.setInterval(kIntervalMs);
     m_timer.setTimerType(Qt::PreciseTimer);
-    connect(&m_timer, &QTimer::timeout, this, [this] {
-        const qint64 now = m_clock.nsecsElapsed();
-        const double gapMs = static_cast<double>(now - m_last) / 1e6;
-        note(gapMs);
-        m_last = now;
-    });
+    connect(&m_timer, &QTimer::timeout, this, &StallMonitor::note);
 }
 
 void StallMonitor::start() {
-    m_clock.start();
-    m_last = 0;
+    m_lastNs = steadyNs();
     m_longest = 0;
+    m_longestBeginNs = m_longestEndNs = m_lastNs;
     m_timer.start();
 }
 
@@ -28,11 +23,18 @@ void StallMonitor::stop() {
     if (!m_timer.isActive())
         return;
     m_timer.stop();
-    note(static_cast<double>(m_clock.nsecsElapsed() - m_last) / 1e6);
+    note();
 }
 
-void StallMonitor::note(double gapMs) {
-    m_longest = std::max(m_longest, gapMs - kIntervalMs);
+void StallMonitor::note() {
+    const qint64 now = steadyNs();
+    const double stallMs = static_cast<double>(now - m_lastNs) / 1e6 - kIntervalMs;
+    if (stallMs > m_longest) {
+        m_longest = stallMs;
+        m_longestBeginNs = m_lastNs;
+        m_longestEndNs = now;
+    }
+    m_lastNs = now;
 }
 
 } // namespace fabriclab::bench

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 
@@ -23,14 +22,18 @@ public:
     void stop();
     /// The longest the event loop was kept from running, ms (gap less the interval).
     double longestStallMs() const { return m_longest; }
+    /// When that longest stall began and ended, steadyNs().
+    qint64 longestBeginNs() const { return m_longestBeginNs; }
+    qint64 longestEndNs() const { return m_longestEndNs; }
 
 private:
-    void note(double gapMs);
+    void note();
 
     QTimer m_timer;
-    QElapsedTimer m_clock;
-    qint64 m_last = 0;
+    qint64 m_lastNs = 0;
     double m_longest = 0;
+    qint64 m_longestBeginNs = 0;
+    qint64 m_longestEndNs = 0;
 };
 
 } // namespace fabriclab::bench

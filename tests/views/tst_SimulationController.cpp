@@ -9,6 +9,7 @@
 #include "model/report/RunReport.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/panels/DesignRegeneration.hpp"
+#include "views/sim/EnginePool.hpp"
 #include "views/sim/ScalingRunner.hpp"
 #include "views/sim/SharedBisection.hpp"
 #include "views/sim/SimulationController.hpp"
@@ -16,6 +17,7 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QThread>
+#include <QThreadPool>
 #include <QtTest>
 
 #include <atomic>
@@ -63,6 +65,7 @@ private Q_SLOTS:
     void snapshotAndBisectionAreSharedUntilAnEdit();
     void stoppedRunDoesNotWaitForTheSharedBisection();
     void rebuiltFabricRunsOnTheWorkersCopy();
+    void aResultLetGoOnTheGuiThreadIsFreedOnAnEngineThread();
 };
 
 void tst_SimulationController::resultCarriesItsRevision_data() {
@@ -280,6 +283,34 @@ void tst_SimulationController::rebuiltFabricRunsOnTheWorkersCopy() {
     QVERIFY(builtOn.load() != QThread::currentThread());
     QCOMPARE(result->design.get(), document.snapshot().get());
     QCOMPARE(document.snapshotsMade(), copies);
+}
+
+void tst_SimulationController::aResultLetGoOnTheGuiThreadIsFreedOnAnEngineThread() {
+    // Freeing a 16K-GPU result cost the GUI thread milliseconds at every new result.
+    struct Witness {
+        std::atomic<QThread*>* freedOn;
+        ~Witness() { freedOn->store(QThread::currentThread()); }
+    };
+    std::atomic<QThread*> freedOn{nullptr};
+    {
+        auto shared = fabriclab::views::shareFreedOffGuiThread(
+            std::unique_ptr<Witness>(new Witness{&freedOn}));
+        QVERIFY(shared);
+    }
+    QVERIFY(fabriclab::views::enginePool().waitForDone(5000));
+    QVERIFY(freedOn.load() != nullptr);
+    QVERIFY(freedOn.load() != QThread::currentThread());
+
+    // Off the GUI thread there is nothing to spare: freed where the last owner lets go.
+    std::atomic<QThread*> workerFreedOn{nullptr};
+    QThread* worker = nullptr;
+    fabriclab::views::enginePool().start([&] {
+        worker = QThread::currentThread();
+        auto shared = fabriclab::views::shareFreedOffGuiThread(
+            std::unique_ptr<Witness>(new Witness{&workerFreedOn}));
+    });
+    QVERIFY(fabriclab::views::enginePool().waitForDone(5000));
+    QCOMPARE(workerFreedOn.load(), worker);
 }
 
 QTEST_MAIN(tst_SimulationController)

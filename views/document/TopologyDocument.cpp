@@ -36,6 +36,7 @@ TopologyDocument::TopologyDocument(const model::Catalog& catalog, QObject* paren
     qRegisterMetaType<model::NodeId>();
     qRegisterMetaType<model::LinkId>();
     m_builder.setMaxThreadCount(1);
+    m_building.setObjectName(QStringLiteral("designBuild"));
     QObject::connect(&m_building, &QFutureWatcherBase::finished, this,
                      &TopologyDocument::buildFinished);
     newDesign();

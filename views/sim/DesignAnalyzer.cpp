@@ -62,6 +62,7 @@ DesignAnalyzer::DesignAnalyzer(TopologyDocument& document, QObject* parent)
         ++m_generation;
         m_debounce.start();
     });
+    m_watcher.setObjectName(QStringLiteral("designFigures"));
     connect(&m_watcher, &QFutureWatcher<std::optional<DesignFigures>>::finished, this, [this] {
         if (!m_watcher.isCanceled() && m_running == m_generation) {
             if (const std::optional<DesignFigures> figures = m_watcher.result()) {

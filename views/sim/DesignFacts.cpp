@@ -30,6 +30,7 @@ DesignFacts::DesignFacts(TopologyDocument& document) : QObject(&document), m_doc
         m_current.reset();
         m_coalesce.start();
     });
+    m_watcher.setObjectName(QStringLiteral("designFacts"));
     connect(&m_watcher, &QFutureWatcher<DesignFactsResult>::finished, this, [this] {
         if (m_current)
             return; // awaitCurrent() took this result already

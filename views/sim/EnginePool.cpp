@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/sim/EnginePool.hpp"
 
+#include <QCoreApplication>
 #include <QThread>
 #include <QThreadPool>
 
@@ -39,6 +40,22 @@ void enterEngineThread() {
 #else
     QThread::currentThread()->setPriority(QThread::LowPriority);
 #endif
+}
+
+void destroyOffGuiThread(std::function<void()> destroy) {
+    const QCoreApplication* app = QCoreApplication::instance();
+    if (app == nullptr || QThread::currentThread() != app->thread()) {
+        destroy();
+        return;
+    }
+    // Ahead of queued engine work: memory is given back soon, not after the next run.
+    constexpr int kBeforeEngineWork = 1;
+    enginePool().start(
+        [destroy = std::move(destroy)] {
+            enterEngineThread();
+            destroy();
+        },
+        kBeforeEngineWork);
 }
 
 } // namespace fabriclab::views

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <functional>
+#include <memory>
+
 class QThreadPool;
 
 namespace fabriclab::views {
@@ -21,5 +24,18 @@ QThreadPool& enginePool();
 /// an edit, and a 16-ms reconcile stretched to 45. Threads the task starts (the second
 /// routing's) inherit the lower priority.
 void enterEngineThread();
+
+/// Runs `destroy` on an engine thread when called on the GUI thread, and at once anywhere
+/// else (or once the application is gone). Freeing a 16K-GPU run's result takes the GUI
+/// thread a few milliseconds, which on a loaded machine stretch past a frame.
+void destroyOffGuiThread(std::function<void()> destroy);
+
+/// Shares `object` read-only, and whoever lets go of it last, the GUI thread does not
+/// pay for freeing it.
+template <typename T> std::shared_ptr<const T> shareFreedOffGuiThread(std::unique_ptr<T> object) {
+    return std::shared_ptr<const T>(object.release(), [](const T* doomed) {
+        destroyOffGuiThread([doomed] { delete doomed; });
+    });
+}
 
 } // namespace fabriclab::views

@@ -113,6 +113,8 @@ ExplainPanel::ExplainPanel(QWidget* parent)
         Q_EMIT elementsRequested(QList<model::NodeId>(reason.nodes.begin(), reason.nodes.end()),
                                  QList<model::LinkId>(reason.links.begin(), reason.links.end()));
     });
+    m_reasonWatcher.setObjectName(QStringLiteral("slowdownReasons"));
+    m_selectionWatcher.setObjectName(QStringLiteral("selectionExplanation"));
     connect(&m_reasonWatcher, &QFutureWatcher<std::vector<model::SlowdownReason>>::finished, this,
             &ExplainPanel::reasonsArrived);
     connect(&m_selectionWatcher, &QFutureWatcher<SelectionExplanation>::finished, this,

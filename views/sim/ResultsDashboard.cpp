@@ -81,6 +81,7 @@ ResultsDashboard::ResultsDashboard(QWidget* parent)
     m_stagger.setSingleShot(true);
     m_stagger.setInterval(0);
     connect(&m_stagger, &QTimer::timeout, this, &ResultsDashboard::updateNextChart);
+    m_fullWatcher.setObjectName(QStringLiteral("fullBisection"));
     connect(&m_fullWatcher, &QFutureWatcher<FullBisection>::finished, this,
             &ResultsDashboard::fullBisectionArrived);
     m_summary->setObjectName(QStringLiteral("summary"));
@@ -258,7 +259,8 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
                                    "parallelism) to see the training step."));
     });
     m_pending.push_back([this, result] { m_cost->showReport(result->report); });
-    updateNextChart();
+    // Not even the first chart here: the result's arrival stays a short event.
+    m_stagger.start();
     m_summary->setText(summaryFor(r));
     startFullBisection();
     showState(m_runState);

@@ -20,6 +20,7 @@ ScalingRunner::ScalingRunner(TopologyDocument& document, SimulationController& s
             start();
     });
     connect(&m_document, &TopologyDocument::changed, this, [this] { m_stop.request_stop(); });
+    m_watcher.setObjectName(QStringLiteral("scalingStudy"));
     connect(&m_watcher, &QFutureWatcher<ScalingStudyPtr>::finished, this, &ScalingRunner::finished);
 }
 

@@ -23,7 +23,7 @@ void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision,
                  QFuture<SharedBisection::Result> bisection, std::stop_token stop,
                  const std::function<void(int, QString)>& report) {
     enterEngineThread();
-    auto result = std::make_shared<RunResult>();
+    auto result = std::make_unique<RunResult>();
     result->revision = revision;
     const auto started = std::chrono::steady_clock::now();
     model::RunOptions options;
@@ -49,7 +49,7 @@ void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
             .count();
     result->design = std::move(design);
-    promise.addResult(RunResultPtr(std::move(result)));
+    promise.addResult(shareFreedOffGuiThread(std::move(result)));
 }
 
 } // namespace
@@ -61,6 +61,7 @@ SimulationController::SimulationController(TopologyDocument& document, QObject* 
     m_debounce.setInterval(kDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, &SimulationController::start);
     connect(&m_document, &TopologyDocument::changed, this, &SimulationController::edited);
+    m_watcher.setObjectName(QStringLiteral("simulationRun"));
     connect(&m_watcher, &QFutureWatcher<RunResultPtr>::finished, this,
             &SimulationController::finished);
     m_debounce.start();
