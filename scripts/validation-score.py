@@ -48,13 +48,13 @@ def main():
             path = os.path.join(folder, case["id"] + ".fabric.json")
             with open(path, "w") as out:
                 json.dump(design(case), out)
-            command = [cli, "nccl-tests", path, "-g", OPS[case["op"]], "-b", str(case["bytes"]),
+            command = [cli, "nccl-tests", path, "--op", OPS[case["op"]], "-b", str(case["bytes"]),
                        "-e", str(case["bytes"]), "--json"]
             if case["algorithm"] != "auto":
                 command += ["--algo", case["algorithm"]]
             row = json.loads(subprocess.run(command, capture_output=True, text=True,
-                                            check=True).stdout)[0]
-            got = row["timeUs"] if case.get("measure") == "timeUs" else row["busbwGBps"]
+                                            check=True).stdout)["rows"][0]
+            got = row["timeUs"] if case.get("measure") == "timeUs" else row["busBwGBps"]
             low, high = case["published"]
             nearest = min(max(got, low), high)
             total[case["set"]] += 1

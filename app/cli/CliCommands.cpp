@@ -9,6 +9,7 @@
 #include "model/io/JsonCursor.hpp"
 #include "model/io/JsonTable.hpp"
 #include "model/io/NcclTestsLog.hpp"
+#include "model/io/OutputContract.hpp"
 #include "model/io/TextFile.hpp"
 #include "model/report/BillOfMaterials.hpp"
 #include "model/report/CablingPlan.hpp"
@@ -43,26 +44,70 @@ std::vector<std::string> fabricsOrDesign(const CliArguments& args, const Design&
     return args.fabrics.empty() ? std::vector<std::string>{design.fabric.spec.id} : args.fabrics;
 }
 
-std::string jsonArray(const std::vector<nlohmann::ordered_json>& rows) {
+/// What every JSON output of this command opens with (model/io/OutputContract.hpp).
+/// `design`, when given, was loaded from `designFile`, whose bytes it is fingerprinted by.
+nlohmann::ordered_json head(std::string_view kind, const std::string& designFile,
+                            const Design* design, std::string fabric,
+                            std::optional<std::uint64_t> seed, const Catalog& catalog) {
+    OutputSource source{design, std::move(fabric), seed, &catalog.prices(), {}};
+    if (design)
+        source.designHash = designFileHash(readTextFile(designFile, kMaxDesignFileBytes, "design"));
+    return outputHead(kind, FABRICLAB_VERSION, source);
+}
+
+std::string printed(const nlohmann::ordered_json& document) {
+    return document.dump(2) + "\n";
+}
+
+/// A table's JSON: the head, then its rows under "rows".
+std::string printedRows(nlohmann::ordered_json head,
+                        const std::vector<nlohmann::ordered_json>& rows) {
     nlohmann::ordered_json array = nlohmann::ordered_json::array();
     for (const auto& row : rows)
         array.push_back(row);
-    return array.dump(2) + "\n";
+    head["rows"] = std::move(array);
+    return printed(head);
+}
+
+/// What makes a sweep the sweep it is: shards of one sweep carry the same identity, and
+/// `--merge` refuses a shard whose identity differs, naming what differs.
+nlohmann::ordered_json sweepIdentity(const CliArguments& args, const Design& design,
+                                     const Catalog& catalog, const RunOptions& options) {
+    nlohmann::ordered_json identity =
+        head("fabriclab-sweep", args.design, &design, design.fabric.spec.id, options.seed, catalog);
+    identity["fabrics"] = fabricsOrDesign(args, design);
+    identity["servers"] = args.servers;
+    identity["amortizationMonths"] = options.amortizationMonths
+                                         ? nlohmann::ordered_json(*options.amortizationMonths)
+                                         : nlohmann::ordered_json();
+    identity["ownership"] = toString(options.ownership);
+    identity["trainTokens"] = options.trainTokens;
+    identity.erase("schemaVersion");
+    identity.erase("kind");
+    return identity;
 }
 
 std::string render(const CliArguments& args, const std::vector<RunReport>& reports,
-                   const std::vector<nlohmann::ordered_json>& rows) {
+                   const std::vector<nlohmann::ordered_json>& rows,
+                   const nlohmann::ordered_json& sweepHead) {
     if (args.csv)
         return jsonRowsToCsv(rows, {"servers", "fabric"});
-    return args.json ? jsonArray(rows) : formatTable(reports);
+    return args.json ? printedRows(sweepHead, rows) : formatTable(reports);
 }
 
 /// `sweep --merge`: the shards' rows in point order, as the unsharded sweep prints them.
 std::string executeMerge(const CliArguments& args) {
-    const std::vector<nlohmann::ordered_json> rows = mergeShards(args.files);
+    const MergedSweep merged = mergeShards(args.files);
     if (args.csv)
-        return jsonRowsToCsv(rows, {"servers", "fabric"});
-    return args.json ? jsonArray(rows) : formatSweepRows(rows);
+        return jsonRowsToCsv(merged.rows, {"servers", "fabric"});
+    if (!args.json)
+        return formatSweepRows(merged.rows);
+    nlohmann::ordered_json sweepHead;
+    sweepHead["schemaVersion"] = kOutputSchemaVersion;
+    sweepHead["kind"] = "fabriclab-sweep";
+    for (const auto& [key, value] : merged.identity.items())
+        sweepHead[key] = value;
+    return printedRows(sweepHead, merged.rows);
 }
 
 /// `compare`: the design built on each fabric with that fabric's own switches (or, drawn
@@ -91,7 +136,7 @@ std::string executeCompare(const CliArguments& args, const Design& design, const
         json["fabric"] = row.fabricId;
         json["basis"] = row.basis;
         if (!row.ok())
-            json["error"] = row.error;
+            json["refusal"] = row.error;
         json["recommended"] = row.ok() && row.fabricId == verdict.recommendedId;
         if (row.outcome.evidence) {
             const Evidence& e = *row.outcome.evidence;
@@ -105,8 +150,11 @@ std::string executeCompare(const CliArguments& args, const Design& design, const
         }
         table.push_back(std::move(json));
     }
-    return args.csv ? jsonRowsToCsv(table, {"fabric", "recommended", "basis", "error"})
-                    : jsonArray(table);
+    if (args.csv)
+        return jsonRowsToCsv(table, {"fabric", "recommended", "basis", "refusal"});
+    return printedRows(
+        head("fabriclab-compare", args.design, &design, design.fabric.spec.id, run.seed, catalog),
+        table);
 }
 
 /// `run` and `sweep` on the design named in the arguments.
@@ -122,9 +170,16 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
     if (args.command == "run") {
         options.fabricId = args.fabric;
         const RunReport report = runDesign(design, catalog, options);
-        if (args.csv)
-            return jsonRowsToCsv({reportToJson(report)});
-        return args.json ? reportToJson(report).dump(2) + "\n" : formatReport(report);
+        if (args.csv) {
+            nlohmann::ordered_json row = reportToJson(report);
+            row["fabric"] = report.fabric.id; // in the head of --json, a column here
+            return jsonRowsToCsv({row});
+        }
+        if (!args.json)
+            return formatReport(report);
+        return printed(withHead(
+            head("fabriclab-run", args.design, &design, report.fabric.id, options.seed, catalog),
+            reportToJson(report)));
     }
 
     if (args.command == "compare")
@@ -151,6 +206,7 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
         const Shard shard = parseShard(*args.shard);
         const auto fabrics = fabricsOrDesign(args, design);
         const std::size_t total = args.servers.size() * fabrics.size();
+        const nlohmann::ordered_json identity = sweepIdentity(args, design, catalog, options);
         std::string lines;
         std::size_t point = 0;
         for (const int servers : args.servers) {
@@ -160,7 +216,7 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
                     if (!sized)
                         sized = withServers(design, servers);
                     evaluate(*sized, fabric, true);
-                    lines += shardLine(point, total, table.back());
+                    lines += shardLine(point, total, identity, table.back());
                     reports.clear(); // a shard keeps its lines, not every report
                 }
                 ++point;
@@ -173,7 +229,15 @@ std::string executeOnDesign(const CliArguments& args, const Catalog& catalog) {
         for (const auto& fabric : fabricsOrDesign(args, design))
             evaluate(sized, fabric, true);
     }
-    return render(args, reports, table);
+    nlohmann::ordered_json sweepHead;
+    if (args.json) {
+        sweepHead["schemaVersion"] = kOutputSchemaVersion;
+        sweepHead["kind"] = "fabriclab-sweep";
+        const nlohmann::ordered_json identity = sweepIdentity(args, design, catalog, options);
+        for (const auto& [key, value] : identity.items())
+            sweepHead[key] = value;
+    }
+    return render(args, reports, table, sweepHead);
 }
 
 /// `validate DESIGN --figures LOG`: every row of a team's nccl-tests output against what
@@ -204,7 +268,11 @@ std::string executeMeasured(const CliArguments& args, const Catalog& catalog,
     }
     if (args.csv)
         return measuredCsv(comparison);
-    return args.json ? measuredJson(comparison) : formatMeasured(comparison);
+    if (!args.json)
+        return formatMeasured(comparison);
+    return printed(withHead(head("fabriclab-measured", args.design, &design, comparison.fabricId,
+                                 options.seed, catalog),
+                            nlohmann::ordered_json::parse(measuredJson(comparison))));
 }
 
 /// `bom`: the design's bill of materials, priced as `run` prices it.
@@ -215,7 +283,9 @@ std::string executeBom(const CliArguments& args, const Catalog& catalog) {
     if (args.csv)
         return bomCsv(cost);
     if (args.json)
-        return bomJson(cost).dump(2) + "\n";
+        return printed(withHead(head("fabriclab-bom", args.design, &design, design.fabric.spec.id,
+                                     std::nullopt, catalog),
+                                bomJson(cost)));
     return formatBom(cost);
 }
 
@@ -226,7 +296,9 @@ std::string executeCabling(const CliArguments& args, const Catalog& catalog) {
     if (args.csv)
         return cablingCsv(plan);
     if (args.json)
-        return cablingJson(plan).dump(2) + "\n";
+        return printed(withHead(head("fabriclab-cabling", args.design, &design,
+                                     design.fabric.spec.id, std::nullopt, catalog),
+                                cablingJson(plan)));
     return formatCabling(plan);
 }
 
@@ -320,10 +392,26 @@ std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
                 throw std::invalid_argument(*args.outputFile + ": 1,000 files of that name exist");
             path = *args.outputFile + "." + std::to_string(i);
         }
-        writeTextFileAtomically(path, ncclTestsOutputFileJson(report, localTimeText()));
+        writeTextFileAtomically(
+            path, ncclTestsOutputFileJson(report, localTimeText(),
+                                          head("fabriclab-nccl-tests-file", args.design, &design,
+                                               report.fabricId, options.seed, catalog)));
         written = "# Writing JSON output to " + path + "\n";
     }
-    return args.json ? ncclTestsJson(report) : written + formatNcclTests(report, args.explain);
+    if (!args.json)
+        return written + formatNcclTests(report, args.explain);
+    nlohmann::ordered_json document =
+        head("fabriclab-nccl-tests", args.design, &design, report.fabricId, options.seed, catalog);
+    document["binary"] = ncclTestsBinary(options.op);
+    document["rows"] = nlohmann::ordered_json::parse(ncclTestsJson(report));
+    return printed(document);
+}
+
+/// `validate --json`: FabricLab's score against published figures, on their own clusters.
+std::string printedValidation(const ValidationReport& report, const Catalog& catalog) {
+    return printed(
+        withHead(head("fabriclab-validation", std::string(), nullptr, "", std::nullopt, catalog),
+                 nlohmann::ordered_json::parse(validationJson(report))));
 }
 
 } // namespace
@@ -333,9 +421,11 @@ std::string executeCommand(const CliArguments& args) {
     if (args.command == "catalog") {
         if (!args.json)
             return formatCatalog(catalog);
-        nlohmann::json ids = {{"fabrics", nlohmann::json::array()},
-                              {"gpus", nlohmann::json::array()},
-                              {"models", nlohmann::json::array()}};
+        nlohmann::ordered_json ids =
+            head("fabriclab-catalog", std::string(), nullptr, "", std::nullopt, catalog);
+        ids["fabrics"] = nlohmann::ordered_json::array();
+        ids["gpus"] = nlohmann::ordered_json::array();
+        ids["models"] = nlohmann::ordered_json::array();
         for (const auto& [id, unused] : catalog.fabrics())
             ids["fabrics"].push_back(id);
         for (const auto& [id, unused] : catalog.gpus())
@@ -352,7 +442,7 @@ std::string executeCommand(const CliArguments& args) {
                                                           : FigureSet::All;
         if (!args.figuresFile) {
             const ValidationReport report = runValidation(catalog, set);
-            return args.json ? validationJson(report) : formatValidation(report);
+            return args.json ? printedValidation(report, catalog) : formatValidation(report);
         }
         const std::string& file = *args.figuresFile;
         const std::string text = readTextFile(file, kMaxFiguresFileBytes, "figures");
@@ -365,7 +455,7 @@ std::string executeCommand(const CliArguments& args) {
         const std::vector<PublishedFigure> own = readPublishedFigures(text, file);
         try {
             const ValidationReport report = runValidation(catalog, set, {}, {}, &own);
-            return args.json ? validationJson(report) : formatValidation(report);
+            return args.json ? printedValidation(report, catalog) : formatValidation(report);
         } catch (const std::invalid_argument& e) {
             // A figure the engine cannot run (a fabric or GPU it does not know, a cluster its
             // generator refuses) is named with the file it came from.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/SweepShards.hpp"
 
+#include "model/core/Hash.hpp"
 #include "model/io/JsonCursor.hpp"
 
 #include <charconv>
@@ -24,6 +25,23 @@ int parsePart(const std::string& text, std::string_view part) {
     return value;
 }
 
+/// The first key on which two sweeps' identities differ, as "KEY: A here, B in WHERE".
+std::string firstDifference(const nlohmann::ordered_json& here, const nlohmann::ordered_json& first,
+                            const std::string& firstWhere) {
+    for (const auto& [key, value] : first.items()) {
+        if (key == "fingerprint")
+            continue;
+        const nlohmann::ordered_json mine = here.contains(key) ? here.at(key) : nullptr;
+        if (mine != value)
+            return key + " " + mine.dump() + " here, " + value.dump() + " in " + firstWhere;
+    }
+    for (const auto& [key, value] : here.items())
+        if (!first.contains(key))
+            return key + " " + value.dump() + " here, none in " + firstWhere;
+    return "fingerprint " + here.value("fingerprint", std::string("(none)")) + " here, " +
+           first.value("fingerprint", std::string("(none)")) + " in " + firstWhere;
+}
+
 } // namespace
 
 Shard parseShard(const std::string& text) {
@@ -41,15 +59,21 @@ Shard parseShard(const std::string& text) {
     return shard;
 }
 
-std::string shardLine(std::size_t point, std::size_t total, const nlohmann::ordered_json& row) {
+std::string shardLine(std::size_t point, std::size_t total, nlohmann::ordered_json identity,
+                      const nlohmann::ordered_json& row) {
+    identity.erase("fingerprint");
+    identity["fingerprint"] = model::contentHash(identity.dump());
     nlohmann::ordered_json line;
     line["point"] = point;
     line["of"] = total;
+    line["sweep"] = std::move(identity);
     line["row"] = row;
     return line.dump() + "\n";
 }
 
-std::vector<nlohmann::ordered_json> mergeShards(const std::vector<std::string>& files) {
+MergedSweep mergeShards(const std::vector<std::string>& files) {
+    MergedSweep merged;
+    std::string identityWhere;
     std::optional<std::size_t> total;
     std::map<std::size_t, nlohmann::ordered_json> rows;
     std::map<std::size_t, std::string> seenAt;
@@ -71,8 +95,23 @@ std::vector<nlohmann::ordered_json> mergeShards(const std::vector<std::string>& 
             if (!line.is_object() || !line.contains("point") || !line.contains("of") ||
                 !line.contains("row") || !line["point"].is_number_unsigned() ||
                 !line["of"].is_number_unsigned() || !line["row"].is_object())
-                throw model::JsonError(where, "/",
-                                       "expected {\"point\": k, \"of\": n, \"row\": {...}}");
+                throw model::JsonError(
+                    where, "/",
+                    "expected {\"point\": k, \"of\": n, \"sweep\": {...}, \"row\": {...}}");
+            if (!line.contains("sweep") || !line["sweep"].is_object() ||
+                !line["sweep"].contains("fingerprint"))
+                throw model::JsonError(where, "/sweep",
+                                       "no sweep fingerprint: written by an older FabricLab? "
+                                       "Run the shard again");
+            if (identityWhere.empty()) {
+                merged.identity = line["sweep"];
+                identityWhere = where;
+            } else if (line["sweep"] != merged.identity) {
+                throw model::JsonError(
+                    where, "/sweep",
+                    "a shard of another sweep: " +
+                        firstDifference(line["sweep"], merged.identity, identityWhere));
+            }
             const auto point = line["point"].get<std::size_t>();
             const auto of = line["of"].get<std::size_t>();
             if (total && *total != of)
@@ -110,11 +149,11 @@ std::vector<nlohmann::ordered_json> mergeShards(const std::vector<std::string>& 
                                    std::to_string(*total) + " points missing (" + missing +
                                    "): a shard did not finish or was left out");
     }
-    std::vector<nlohmann::ordered_json> ordered;
-    ordered.reserve(rows.size());
+    merged.identity.erase("fingerprint");
+    merged.rows.reserve(rows.size());
     for (auto& [point, row] : rows)
-        ordered.push_back(std::move(row));
-    return ordered;
+        merged.rows.push_back(std::move(row));
+    return merged;
 }
 
 } // namespace fabriclab::app

@@ -28,12 +28,23 @@ struct Shard {
 Shard parseShard(const std::string& text);
 inline constexpr int kMaxShards = 100000;
 
-/// One point's line: {"point": k, "of": total, "row": row}, compact, newline-terminated.
-std::string shardLine(std::size_t point, std::size_t total, const nlohmann::ordered_json& row);
+/// One point's line: {"point": k, "of": total, "sweep": identity, "row": row}, compact,
+/// newline-terminated. `identity` is what makes the sweep this sweep (the output head, its
+/// design's hash, fabrics, server counts, seed, months, ownership, tokens, prices) and its
+/// "fingerprint", added here, summarises it.
+std::string shardLine(std::size_t point, std::size_t total, nlohmann::ordered_json identity,
+                      const nlohmann::ordered_json& row);
+
+/// A sweep put back together: its identity (the shards', fingerprint and all) and its rows.
+struct MergedSweep {
+    nlohmann::ordered_json identity;
+    std::vector<nlohmann::ordered_json> rows;
+};
 
 /// The rows of a sweep from its shards' files, in point order. Throws model::JsonError
-/// naming the file, the line and what is wrong: a malformed line, shards of different
-/// sweeps, a point twice, or points missing (listed).
-std::vector<nlohmann::ordered_json> mergeShards(const std::vector<std::string>& files);
+/// naming the file, the line and what is wrong: a malformed line, a shard of another sweep
+/// (naming what differs: the seed, the design's hash, ...), a point twice, or points
+/// missing (listed).
+MergedSweep mergeShards(const std::vector<std::string>& files);
 
 } // namespace fabriclab::app

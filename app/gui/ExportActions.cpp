@@ -5,6 +5,9 @@
 #include "app/gui/MainWindow.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/cost/CostModel.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/io/OutputContract.hpp"
+#include "model/io/TextFile.hpp"
 #include "model/report/BillOfMaterials.hpp"
 #include "model/report/CablingPlan.hpp"
 #include "model/report/FabricExport.hpp"
@@ -24,23 +27,44 @@
 namespace fabriclab::app {
 namespace {
 
-std::string billOfMaterials(const model::Design& design, const model::Catalog& catalog, bool json) {
+/// An exported JSON file, opened as the command line opens the same output.
+std::string printed(std::string_view kind, const model::Design& design,
+                    const model::Catalog& catalog, const std::string& savedFile,
+                    const nlohmann::ordered_json& body) {
+    model::OutputSource source{&design, design.fabric.spec.id, std::nullopt, &catalog.prices(), {}};
+    if (!savedFile.empty()) {
+        try {
+            source.designHash = model::designFileHash(
+                model::readTextFile(savedFile, model::kMaxDesignFileBytes, "design"));
+        } catch (const std::exception&) {
+            // Moved or deleted since it was saved: fingerprinted as a save would write it.
+        }
+    }
+    return model::withHead(model::outputHead(kind, FABRICLAB_VERSION, source), body).dump(2) + "\n";
+}
+
+std::string billOfMaterials(const model::Design& design, const model::Catalog& catalog, bool json,
+                            const std::string& savedFile) {
     const model::CostReport cost =
         model::estimateCost(design.topology, design.fabric.spec, catalog.prices());
-    return json ? model::bomJson(cost).dump(2) + "\n" : model::bomCsv(cost);
+    return json ? printed("fabriclab-bom", design, catalog, savedFile, model::bomJson(cost))
+                : model::bomCsv(cost);
 }
 
 /// The writer of a file other tools read: the very text `fabriclab-cli export` prints.
 auto fabricFile(model::ExportFormat format) {
-    return [format](const model::Design& design, const model::Catalog& catalog, bool) {
+    return [format](const model::Design& design, const model::Catalog& catalog, bool,
+                    const std::string&) {
         return model::exportFabric(design, catalog.prices(), format);
     };
 }
 
-std::string cabling(const model::Design& design, const model::Catalog& catalog, bool json) {
+std::string cabling(const model::Design& design, const model::Catalog& catalog, bool json,
+                    const std::string& savedFile) {
     const model::CablingPlan plan =
         model::cablingPlan(design.topology, design.fabric.spec, catalog.prices());
-    return json ? model::cablingJson(plan).dump(2) + "\n" : model::cablingCsv(plan);
+    return json ? printed("fabriclab-cabling", design, catalog, savedFile, model::cablingJson(plan))
+                : model::cablingCsv(plan);
 }
 
 } // namespace
@@ -155,15 +179,19 @@ void ExportActions::exportText(const QString& path, Writer writer) {
     m_path = path;
     const bool json =
         QFileInfo(path).suffix().compare(QStringLiteral("json"), Qt::CaseInsensitive) == 0;
-    m_watcher.setFuture(QtConcurrent::run(&views::enginePool(), [design = m_document.snapshot(),
-                                                                 &catalog = m_document.catalog(),
-                                                                 json, writer = std::move(writer)] {
-        try {
-            return std::pair{true, QString::fromStdString(writer(*design, catalog, json))};
-        } catch (const std::exception& e) {
-            return std::pair{false, QString::fromStdString(e.what())};
-        }
-    }));
+    // Saved as it is now: its file's bytes fingerprint it, as the command line's do.
+    const std::string savedFile =
+        m_document.isModified() ? std::string() : m_document.filePath().toStdString();
+    m_watcher.setFuture(QtConcurrent::run(
+        &views::enginePool(), [design = m_document.snapshot(), &catalog = m_document.catalog(),
+                               json, savedFile, writer = std::move(writer)] {
+            try {
+                return std::pair{true,
+                                 QString::fromStdString(writer(*design, catalog, json, savedFile))};
+            } catch (const std::exception& e) {
+                return std::pair{false, QString::fromStdString(e.what())};
+            }
+        }));
 }
 
 } // namespace fabriclab::app

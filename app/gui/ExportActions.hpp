@@ -54,7 +54,10 @@ Q_SIGNALS:
 
 private:
     /// The text of an export: CSV, or JSON when `json`. Runs on a worker thread.
-    using Writer = std::function<std::string(const model::Design&, const model::Catalog&, bool)>;
+    /// What a file holds: the design, the catalog, whether JSON is wanted, and the design's
+    /// file when the design is saved as it is (its bytes fingerprint it in a JSON head).
+    using Writer = std::function<std::string(const model::Design&, const model::Catalog&, bool,
+                                             const std::string& savedFile)>;
     /// Asks where (a file dialog with `filter`, CSV or JSON when empty, offering the
     /// design's name + `suffix`, or `fileName`), then exports there.
     void ask(const QString& title, const QString& suffix, Writer writer, const QString& filter = {},

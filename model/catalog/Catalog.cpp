@@ -5,6 +5,7 @@
 #include "model/catalog/CatalogJson.hpp"
 #include "model/catalog/CatalogValues.hpp"
 #include "model/catalog/EmbeddedCatalogs.hpp"
+#include "model/core/Hash.hpp"
 #include "model/io/JsonCursor.hpp"
 
 namespace fabriclab::model {
@@ -104,6 +105,10 @@ PriceCatalog parsePrices(std::string_view text, const std::string& origin) {
     if (root["version"].integer(1, 1000) != 1)
         root["version"].fail("this FabricLab reads catalog version 1");
     PriceCatalog prices;
+    if (auto id = root.find("id"))
+        prices.id = id->string();
+    // Of the parsed document, so spacing and key order in the file do not change it.
+    prices.hash = contentHash(document.dump());
     prices.amortizationMonths = catalog_json::sourcedNumber(root["amortizationMonths"], 1, 600);
     prices.hoursPerMonth = catalog_json::sourcedNumber(root["hoursPerMonth"], 1, 744);
     if (auto rental = root.find("gpuHourUsd"))

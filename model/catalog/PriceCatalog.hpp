@@ -79,6 +79,10 @@ struct OwnershipPrices {
 
 /// The editable price list the bill of materials is priced from.
 struct PriceCatalog {
+    /// The list's name as its document gives it ("id"), and the fingerprint of its content:
+    /// outputs name both, so a figure can be traced to the prices it was costed with.
+    std::string id = "unnamed";
+    std::string hash;
     double amortizationMonths = 36;
     double hoursPerMonth = 730;
     /// Fallback GPU rental price for a GPU the ownership prices do not list (a design's

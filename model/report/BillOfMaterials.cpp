@@ -58,20 +58,20 @@ nlohmann::ordered_json bomJson(const CostReport& cost) {
     for (const BomLine& line : cost.bom)
         lines.push_back({{"tier", toString(line.tier)},
                          {"role", line.role},
-                         {"part", line.partName},
+                         {"partName", line.partName},
                          {"partClass", line.partClass},
                          {"partId", line.partId},
                          {"quantity", line.quantity},
                          {"unitUsd", line.unitPrice.value},
-                         {"extendedUsd", line.total().value},
-                         {"wattsEach", line.unitPower.value},
-                         {"wattsTotal", line.power().value},
+                         {"totalUsd", line.total().value},
+                         {"unitWatts", line.unitPower.value},
+                         {"totalWatts", line.power().value},
                          {"priceSource", line.priceSource},
                          {"powerSource", line.powerSource}});
     return {{"currency", "USD"},
-            {"lines", std::move(lines)},
-            {"totalUsd", cost.capex.value},
-            {"totalWatts", cost.power.value}};
+            {"fabricCapexUsd", cost.capex.value},
+            {"powerWatts", cost.power.value},
+            {"bom", std::move(lines)}};
 }
 
 } // namespace fabriclab::model

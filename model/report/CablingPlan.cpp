@@ -158,7 +158,7 @@ nlohmann::ordered_json cablingJson(const CablingPlan& plan) {
                           {"lengthMeters", c.lengthMeters},
                           {"lengthClass", c.lengthClass},
                           {"partId", c.partId}});
-    return {{"cables", std::move(cables)}, {"notes", plan.notes}};
+    return {{"cables", std::move(cables)}, {"warnings", plan.notes}};
 }
 
 std::vector<CableCount> cablingSummary(const CablingPlan& plan) {

@@ -6,6 +6,8 @@
 #include "model/design/Design.hpp"
 #include "model/sim/BusBandwidthCurve.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <stop_token>
@@ -105,8 +107,10 @@ std::string formatNcclTests(const NcclTestsReport& report, bool explain = false)
 /// version 3): argv with the test binary first, config with a device per rank, results with
 /// out_of_place and in_place time, alg_bw, bus_bw, the average bus bandwidth. Booleans are
 /// strings and root a padded string, as nccl-tests writes them; nwrong is null (nothing is
-/// checked). `startTime` is the "start_time" and "end_time" text.
-std::string ncclTestsOutputFileJson(const NcclTestsReport& report, const std::string& startTime);
+/// checked). `startTime` is the "start_time" and "end_time" text. `provenance`, when given, is
+/// added last as "fabriclab": FabricLab's output head (model/io/OutputContract.hpp).
+std::string ncclTestsOutputFileJson(const NcclTestsReport& report, const std::string& startTime,
+                                    const nlohmann::ordered_json& provenance = {});
 
 /// One object per size: bytes, timeUs, algbwGBps, busbwGBps, algorithm, protocol, chosenBy,
 /// and on static ECMP fabrics the spread over draws of flow keys.

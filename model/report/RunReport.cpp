@@ -358,12 +358,12 @@ nlohmann::ordered_json bomJson(const std::vector<BomLine>& bom) {
     for (const BomLine& line : bom)
         lines.push_back({{"category", std::string(toString(line.category))},
                          {"tier", std::string(toString(line.tier))},
-                         {"part", line.partId},
+                         {"partId", line.partId},
                          {"item", line.item},
                          {"quantity", line.quantity},
                          {"unitUsd", rounded(line.unitPrice.value, 2)},
                          {"totalUsd", rounded(line.total().value, 2)},
-                         {"watts", rounded(line.power().value, 1)}});
+                         {"totalWatts", rounded(line.power().value, 1)}});
     return lines;
 }
 
@@ -373,11 +373,11 @@ nlohmann::ordered_json ownershipJson(const OwnershipCost& o) {
         json["unpriced"] = o.unpriced;
         return json;
     }
-    json["months"] = rounded(o.months, 2);
+    json["amortizationMonths"] = rounded(o.months, 2);
     json["gpuHours"] = rounded(o.gpuHours, 0);
     if (o.mode == OwnershipMode::Owned) {
         json["serversUsd"] = rounded(o.serversUsd, 0);
-        json["fabricUsd"] = rounded(o.fabricUsd, 0);
+        json["fabricCapexUsd"] = rounded(o.fabricUsd, 0);
         json["energyUsd"] = rounded(o.energyUsd, 0);
     } else {
         json["rentalUsd"] = rounded(o.rentalUsd, 0);
@@ -429,7 +429,7 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
           {"chosenBy", r.collective.chosenBy},
           {"ranks", r.collective.ranks},
           {"bytes", static_cast<long long>(r.collective.bytes)},
-          {"seconds", rounded(r.collective.seconds, 9)},
+          {"timeUs", rounded(r.collective.seconds * 1e6, 3)},
           {"algBwGBps", rounded(r.collective.algBwGBps, 3)},
           {"busBwGBps", rounded(r.collective.busBwGBps, 3)},
           {"busBwMinGBps", rounded(r.collective.busBwMinGBps, 3)},
@@ -443,7 +443,7 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
           {"cablesUsd", rounded(c.cables.value, 2)},
           {"perGpuUsd", rounded(c.perGpu, 2)},
           {"perEndpointUsd", rounded(c.perEndpoint, 2)},
-          {"perGpuHourUsd", rounded(c.perGpuHour, 4)},
+          {"fabricPerGpuHourUsd", rounded(c.perGpuHour, 4)},
           {"amortizationMonths", rounded(c.amortizationMonths, 2)},
           {"powerWatts", rounded(c.power.value, 1)},
           {"bom", bomJson(c.bom)}}},

@@ -285,22 +285,22 @@ double rounded(double value, int digits) {
 }
 
 nlohmann::ordered_json pointJson(const MeasuredRun& run, const MeasuredPoint& p) {
-    nlohmann::ordered_json json = {{"collective", run.binary},
+    nlohmann::ordered_json json = {{"binary", run.binary},
                                    {"line", p.line},
                                    {"bytes", std::llround(p.bytes)},
                                    {"measuredTimeUs", p.measuredTimeUs},
-                                   {"measuredBusbwGBps", p.measuredBusBwGBps}};
-    json["measuredInPlaceBusbwGBps"] =
+                                   {"measuredBusBwGBps", p.measuredBusBwGBps}};
+    json["measuredInPlaceBusBwGBps"] =
         p.measuredInPlaceBusBwGBps ? nlohmann::ordered_json(*p.measuredInPlaceBusBwGBps) : nullptr;
     json["compared"] = p.compared;
     if (!p.compared)
         return json;
     json["predictedTimeUs"] = rounded(p.predictedTimeUs, 3);
-    json["predictedBusbwGBps"] = rounded(p.predictedBusBwGBps, 3);
+    json["predictedBusBwGBps"] = rounded(p.predictedBusBwGBps, 3);
     json["comparedOn"] = p.byTime ? "time" : "busbw";
     json["error"] = rounded(p.error, 4);
     json["tolerance"] = p.tolerance;
-    json["within"] = p.within;
+    json["withinTolerance"] = p.within;
     json["algorithm"] = toString(p.algorithm);
     json["protocol"] = toString(p.protocol);
     return json;
@@ -314,16 +314,16 @@ std::string measuredJson(const MeasuredComparison& c) {
         nlohmann::ordered_json points = nlohmann::ordered_json::array();
         for (const MeasuredPoint& p : run.points)
             points.push_back(pointJson(run, p));
-        runs.push_back({{"collective", run.binary},
+        runs.push_back({{"binary", run.binary},
                         {"op", toString(run.op)},
                         {"line", run.line},
                         {"ranks", run.ranks},
                         {"servers", run.servers},
                         {"gpusPerServer", run.gpusPerServer},
-                        {"measuredGpu", run.measuredGpu},
-                        {"notes", run.notes},
-                        {"compared", run.compared},
-                        {"within", run.within},
+                        {"measuredGpuName", run.measuredGpu},
+                        {"warnings", run.notes},
+                        {"comparedCount", run.compared},
+                        {"withinCount", run.within},
                         {"medianAbsError", rounded(run.medianAbsError, 4)},
                         {"points", std::move(points)}});
     }
@@ -331,8 +331,8 @@ std::string measuredJson(const MeasuredComparison& c) {
                                          {"design", c.designName},
                                          {"fabric", c.fabricId},
                                          {"gpu", c.gpuId},
-                                         {"compared", c.compared},
-                                         {"within", c.within},
+                                         {"comparedCount", c.compared},
+                                         {"withinCount", c.within},
                                          {"meanAbsError", rounded(c.meanAbsError, 4)},
                                          {"medianAbsError", rounded(c.medianAbsError, 4)},
                                          {"runs", std::move(runs)}};

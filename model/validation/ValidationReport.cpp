@@ -240,10 +240,10 @@ std::string validationJson(const ValidationReport& report) {
         const FigureCheck& c = report.checks[i];
         out["figures"].push_back({{"id", f.id},
                                   {"set", f.set},
-                                  {"measure", f.timeUs ? "timeUs" : "busbwGBps"},
+                                  {"measure", f.timeUs ? "timeUs" : "busBwGBps"},
                                   {"published", {f.low, f.high}},
-                                  {"fabriclab", c.measured},
-                                  {"errorVsMiddle", c.errorVsMiddle},
+                                  {"predicted", c.measured},
+                                  {"error", c.errorVsMiddle},
                                   {"tolerance", f.tolerance},
                                   {"withinTolerance", c.withinTolerance},
                                   {"knownMiss", f.knownMiss()},
@@ -256,10 +256,10 @@ std::string validationJson(const ValidationReport& report) {
         const StepFigure& f = report.steps[i];
         const StepCheck& c = report.stepChecks[i];
         out["stepTimes"].push_back({{"id", f.id},
-                                    {"publishedSeconds", f.publishedSeconds},
-                                    {"fabriclabSeconds", c.stepSeconds},
+                                    {"publishedStepSeconds", f.publishedSeconds},
+                                    {"predictedStepSeconds", c.stepSeconds},
                                     {"computeSeconds", c.computeSeconds},
-                                    {"exposedSeconds", c.exposedSeconds},
+                                    {"exposedCommSeconds", c.exposedSeconds},
                                     {"error", c.error},
                                     {"tolerance", f.tolerance},
                                     {"withinTolerance", c.withinTolerance},
@@ -280,7 +280,7 @@ std::string validationJson(const ValidationReport& report) {
         const ArchitectureCheck& c = report.architectureChecks[i];
         out["referenceArchitectures"].push_back({{"id", f.id},
                                                  {"published", counts(f.switches, f.cables)},
-                                                 {"fabriclab", counts(c.switches, c.cables)},
+                                                 {"predicted", counts(c.switches, c.cables)},
                                                  {"exact", c.exact},
                                                  {"source", f.source}});
     }
@@ -295,14 +295,14 @@ std::string validationJson(const ValidationReport& report) {
             {{"id", f.id},
              {"set", f.set},
              {"parts", parts},
-             {"publishedUsdPerGpu", f.publishedUsdPerGpu},
-             {"fabriclabUsdPerGpu", c.usdPerGpu},
+             {"publishedPerGpuUsd", f.publishedUsdPerGpu},
+             {"predictedPerGpuUsd", c.usdPerGpu},
              {"error", c.error},
              {"tolerance", f.tolerance},
              {"publishedSwitches", f.publishedSwitches < 0
                                        ? nlohmann::ordered_json(nullptr)
                                        : nlohmann::ordered_json(f.publishedSwitches)},
-             {"fabriclabSwitches", c.switches},
+             {"predictedSwitches", c.switches},
              {"withinTolerance", c.withinTolerance},
              {"knownMiss", f.knownMiss()},
              {"source", f.source}});

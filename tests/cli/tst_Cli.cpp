@@ -13,6 +13,7 @@
 
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
 #ifndef Q_MOC_RUN
+#include "cli/CliProcess.hpp"
 #include "model/io/NcclTestsLog.hpp"
 #include "support/DesignText.hpp"
 
@@ -29,45 +30,10 @@ using nlohmann::json;
 
 namespace {
 
-struct Outcome {
-    QProcess::ExitStatus status = QProcess::CrashExit;
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Outcome runCli(const QStringList& arguments) {
-    QProcess process;
-    process.setProgram(QStringLiteral(FABRICLAB_CLI));
-    process.setArguments(arguments);
-    process.start();
-    Outcome outcome;
-    if (!process.waitForStarted(30000))
-        return outcome;
-    process.closeWriteChannel();
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return outcome;
-    }
-    outcome.status = process.exitStatus();
-    outcome.exitCode = process.exitCode();
-    outcome.out = process.readAllStandardOutput();
-    outcome.err = process.readAllStandardError();
-    return outcome;
-}
-
 bool writeFile(const QString& path, const QByteArray& bytes) {
     QFile file(path);
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
            file.write(bytes) == bytes.size();
-}
-
-QString diagnostics(const Outcome& o) {
-    return QStringLiteral("exit %1 (%2)\nstdout: %3\nstderr: %4")
-        .arg(o.exitCode)
-        .arg(QString::fromLatin1(o.status == QProcess::NormalExit ? "normal" : "crash/timeout"))
-        .arg(QString::fromUtf8(o.out.left(2000)), QString::fromUtf8(o.err.left(2000)));
 }
 
 /// Parses stdout, recording a failure message instead of throwing out of the test.
@@ -125,6 +91,19 @@ void runForJson(const QStringList& arguments, json& value) {
     QCOMPARE(o.err, QByteArray());
     QString error;
     QVERIFY2(parseJson(o.out, value, error), qPrintable(error));
+    // Every JSON output opens with the contract's head (docs/output-contract.md).
+    QVERIFY2(value.is_object() && value.value("schemaVersion", 0) == 1,
+             o.out.left(200).constData());
+}
+
+/// A table's JSON (compare, sweep, nccl-tests): its rows, under the head.
+void runForRows(const QStringList& arguments, json& rows) {
+    json document;
+    runForJson(arguments, document);
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY2(document.contains("rows") && document.at("rows").is_array(), "no \"rows\" array");
+    rows = document.at("rows");
 }
 
 } // namespace
@@ -143,6 +122,8 @@ private Q_SLOTS:
     void csvTablesCarryTheJsonFigures();
     void sweepShardsMergeToTheWholeSweep_data();
     void sweepShardsMergeToTheWholeSweep();
+    void mergeRefusesAShardOfAnotherSweep_data();
+    void mergeRefusesAShardOfAnotherSweep();
     void ncclTestsJson();
     void ncclTestsTable();
     void ncclTestsTakesItsOwnCommandLine();
@@ -232,9 +213,9 @@ void tst_Cli::runJson() {
     QVERIFY(report.contains("collective") && report.at("collective").is_object());
     const json& collective = report.at("collective");
     for (const char* key :
-         {"bytes", "seconds", "algBwGBps", "busBwGBps", "busBwMinGBps", "busBwMaxGBps"})
+         {"bytes", "timeUs", "algBwGBps", "busBwGBps", "busBwMinGBps", "busBwMaxGBps"})
         QVERIFY2(isNumber(collective, key), key);
-    QVERIFY(collective.at("seconds").get<double>() > 0);
+    QVERIFY(collective.at("timeUs").get<double>() > 0);
     // InfiniBand routes adaptively: one draw, so no spread around the figure.
     QCOMPARE(collective.at("ecmpDraws").get<int>(), 1);
     QCOMPARE(collective.at("busBwMinGBps").get<double>(), collective.at("busBwGBps").get<double>());
@@ -247,17 +228,17 @@ void tst_Cli::runJson() {
 
     QVERIFY(report.contains("cost") && report.at("cost").is_object());
     const json& cost = report.at("cost");
-    for (const char* key :
-         {"fabricCapexUsd", "switchesUsd", "nicsUsd", "cablesUsd", "perGpuHourUsd", "powerWatts"})
+    for (const char* key : {"fabricCapexUsd", "switchesUsd", "nicsUsd", "cablesUsd",
+                            "fabricPerGpuHourUsd", "powerWatts"})
         QVERIFY2(isNumber(cost, key), key);
     QVERIFY(cost.at("fabricCapexUsd").get<double>() > 0);
-    QVERIFY(cost.at("perGpuHourUsd").get<double>() > 0);
+    QVERIFY(cost.at("fabricPerGpuHourUsd").get<double>() > 0);
     QVERIFY(cost.at("powerWatts").get<double>() > 0);
 }
 
 void tst_Cli::compareJson() {
     json rows;
-    runForJson({QStringLiteral("compare"), m_good, QStringLiteral("--fabrics"),
+    runForRows({QStringLiteral("compare"), m_good, QStringLiteral("--fabrics"),
                 QStringLiteral("ib-ndr,roce-v2"), QStringLiteral("--json")},
                rows);
     if (QTest::currentTestFailed())
@@ -277,7 +258,7 @@ void tst_Cli::compareJson() {
 
 void tst_Cli::sweepJson() {
     json rows;
-    runForJson({QStringLiteral("sweep"), m_good, QStringLiteral("--servers"),
+    runForRows({QStringLiteral("sweep"), m_good, QStringLiteral("--servers"),
                 QStringLiteral("8,16"), QStringLiteral("--json")},
                rows);
     if (QTest::currentTestFailed())
@@ -319,7 +300,9 @@ void tst_Cli::csvTablesCarryTheJsonFigures() {
     runForJson(command + QStringList{QStringLiteral("--json")}, rows);
     if (QTest::currentTestFailed())
         return;
-    if (!rows.is_array())
+    if (rows.contains("rows"))
+        rows = json(rows.at("rows"));
+    else
         rows = json::array({rows});
     const Outcome csv = runCli(command + QStringList{QStringLiteral("--csv")});
     QVERIFY2(csv.exitCode == 0 && csv.err.isEmpty(), qPrintable(diagnostics(csv)));
@@ -335,7 +318,7 @@ void tst_Cli::csvTablesCarryTheJsonFigures() {
         const QStringList& record = records[static_cast<qsizetype>(i) + 1];
         for (const char* path :
              {"gpus", "servers", "bisection.effectiveGbps", "collective.busBwGBps",
-              "collective.seconds", "cost.fabricCapexUsd", "cost.perGpuUsd"}) {
+              "collective.timeUs", "cost.fabricCapexUsd", "cost.perGpuUsd"}) {
             const qsizetype column = header.indexOf(QString::fromLatin1(path));
             QVERIFY2(column >= 0, path);
             std::string slashed(1, '/'); // "/" + string trips GCC 12's false -Wrestrict
@@ -344,9 +327,10 @@ void tst_Cli::csvTablesCarryTheJsonFigures() {
             const json::json_pointer pointer(slashed);
             QCOMPARE(record[column].toDouble(), rows[i].at(pointer).get<double>());
         }
-        if (rows[i].contains("fabric"))
-            QCOMPARE(record[header.indexOf(QStringLiteral("fabric"))].toStdString(),
-                     rows[i].at("fabric").get<std::string>());
+        // Every table names the fabric of each row (run's JSON in its head).
+        const qsizetype fabric = header.indexOf(QStringLiteral("fabric"));
+        QVERIFY(fabric >= 0);
+        QCOMPARE(record[fabric].toStdString(), rows[i].at("fabric").get<std::string>());
     }
     // The bill of materials is bom's table, not a column of this one.
     QVERIFY(!header.join(QLatin1Char(',')).contains(QStringLiteral("bom")));
@@ -398,11 +382,69 @@ void tst_Cli::sweepShardsMergeToTheWholeSweep() {
     QVERIFY(table.out.startsWith("fabric"));
 }
 
+void tst_Cli::mergeRefusesAShardOfAnotherSweep_data() {
+    // Shard 2 of 2 of a sweep that differs in one respect from the sweep of shard 1: the
+    // merge must say so, naming the second file and what differs, and print nothing.
+    QTest::addColumn<QStringList>("changed"); // what shard 2's command line has instead
+    QTest::addColumn<bool>("renamedDesign");  // shard 2 ran on a copy of the design, renamed
+    QTest::addColumn<QString>("differs");
+    const QStringList fabrics{QStringLiteral("--fabrics"), QStringLiteral("ib-ndr,roce-v2")};
+    const QStringList seed{QStringLiteral("--seed"), QStringLiteral("3")};
+    QTest::newRow("seed") << fabrics + QStringList{QStringLiteral("--seed"), QStringLiteral("4")}
+                          << false << QStringLiteral("seed 4 here, 3 in ");
+    QTest::newRow("months") << fabrics + seed +
+                                   QStringList{QStringLiteral("--months"), QStringLiteral("48")}
+                            << false << QStringLiteral("amortizationMonths 48.0 here, null in ");
+    QTest::newRow("fabrics") << QStringList{QStringLiteral("--fabrics"),
+                                            QStringLiteral("ib-ndr,spectrum-x")} +
+                                    seed
+                             << false << QStringLiteral("fabrics [\"ib-ndr\",\"spectrum-x\"] here");
+    QTest::newRow("design") << fabrics + seed << true
+                            << QStringLiteral("design {\"name\":\"the same fabric, renamed\"");
+}
+
+void tst_Cli::mergeRefusesAShardOfAnotherSweep() {
+    QFETCH(QStringList, changed);
+    QFETCH(bool, renamedDesign);
+    QFETCH(QString, differs);
+    const QStringList servers{QStringLiteral("--servers"), QStringLiteral("4,8")};
+    QString secondDesign = m_good;
+    if (renamedDesign) {
+        QFile in(m_good);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        json design = json::parse(in.readAll().toStdString());
+        design["name"] = "the same fabric, renamed";
+        secondDesign = m_dir.filePath(QStringLiteral("renamed.fabric.json"));
+        QVERIFY(writeFile(secondDesign, QByteArray::fromStdString(design.dump())));
+    }
+    const Outcome one =
+        runCli(QStringList{QStringLiteral("sweep"), m_good} + servers +
+               QStringList{QStringLiteral("--fabrics"), QStringLiteral("ib-ndr,roce-v2"),
+                           QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--shard"),
+                           QStringLiteral("1/2")});
+    const Outcome two =
+        runCli(QStringList{QStringLiteral("sweep"), secondDesign} + servers + changed +
+               QStringList{QStringLiteral("--shard"), QStringLiteral("2/2")});
+    QVERIFY2(one.exitCode == 0 && two.exitCode == 0, qPrintable(diagnostics(two)));
+    const QString fileOne = m_dir.filePath(QStringLiteral("ours-1.jsonl"));
+    const QString fileTwo = m_dir.filePath(QStringLiteral("theirs-2.jsonl"));
+    QVERIFY(writeFile(fileOne, one.out) && writeFile(fileTwo, two.out));
+    const Outcome merged = runCli({QStringLiteral("sweep"), QStringLiteral("--merge"), fileOne,
+                                   fileTwo, QStringLiteral("--json")});
+    QCOMPARE(merged.exitCode, 2);
+    QVERIFY(merged.out.isEmpty());
+    const QString said = QString::fromUtf8(merged.err);
+    QVERIFY2(said.contains(fileTwo + QStringLiteral(":1: ")), qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("a shard of another sweep")), qPrintable(said));
+    QVERIFY2(said.contains(differs), qPrintable(said));
+    QVERIFY2(said.contains(fileOne), qPrintable(said));
+}
+
 void tst_Cli::ncclTestsJson() {
     // The contract: one object per size from -b to -e by -f, with the nccl-tests columns
     // and NCCL's choice. The good design is 4 servers x 8 GPUs; --servers 2 takes 16 ranks.
     json rows;
-    runForJson({QStringLiteral("nccl-tests"), m_good, QStringLiteral("-b"), QStringLiteral("1M"),
+    runForRows({QStringLiteral("nccl-tests"), m_good, QStringLiteral("-b"), QStringLiteral("1M"),
                 QStringLiteral("-e"), QStringLiteral("64M"), QStringLiteral("-f"),
                 QStringLiteral("4"), QStringLiteral("--servers"), QStringLiteral("2"),
                 QStringLiteral("--json")},
@@ -414,7 +456,7 @@ void tst_Cli::ncclTestsJson() {
     const double ranks = 16;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const json& row = rows[i];
-        for (const char* key : {"bytes", "timeUs", "algbwGBps", "busbwGBps"})
+        for (const char* key : {"bytes", "timeUs", "algBwGBps", "busBwGBps"})
             QVERIFY2(isNumber(row, key), key);
         for (const char* key : {"algorithm", "protocol"})
             QVERIFY2(row.contains(key) && row.at(key).is_string(), key);
@@ -424,9 +466,9 @@ void tst_Cli::ncclTestsJson() {
         QCOMPARE(bytes, double(1 << 20) * std::pow(4.0, double(i)));
         // nccl-tests' own arithmetic, to the 3 decimals printed: algbw = size / time,
         // busbw = algbw x 2(n-1)/n.
-        const double algBw = row.at("algbwGBps");
+        const double algBw = row.at("algBwGBps");
         QVERIFY(std::abs(algBw - bytes / (row.at("timeUs").get<double>() * 1e3)) < 2e-3);
-        QVERIFY(std::abs(row.at("busbwGBps").get<double>() - algBw * 2 * (ranks - 1) / ranks) <
+        QVERIFY(std::abs(row.at("busBwGBps").get<double>() - algBw * 2 * (ranks - 1) / ranks) <
                 2e-3);
     }
 }
@@ -445,12 +487,12 @@ void tst_Cli::ncclTestsRunsTheDesignsFailures() {
     json lessOne;
     const QStringList size{QStringLiteral("-b"), QStringLiteral("1G"), QStringLiteral("-e"),
                            QStringLiteral("1G"), QStringLiteral("--json")};
-    runForJson(QStringList{QStringLiteral("nccl-tests"), m_good} + size, whole);
-    runForJson(QStringList{QStringLiteral("nccl-tests"), damaged} + size, lessOne);
+    runForRows(QStringList{QStringLiteral("nccl-tests"), m_good} + size, whole);
+    runForRows(QStringList{QStringLiteral("nccl-tests"), damaged} + size, lessOne);
     if (QTest::currentTestFailed())
         return;
-    const double healthy = whole.at(0).at("busbwGBps");
-    const double degraded = lessOne.at(0).at("busbwGBps");
+    const double healthy = whole.at(0).at("busBwGBps");
+    const double degraded = lessOne.at(0).at("busBwGBps");
     QVERIFY2(degraded < healthy,
              qPrintable(QStringLiteral("%1 with a NIC down, %2 whole").arg(degraded).arg(healthy)));
 }
@@ -555,7 +597,7 @@ void tst_Cli::ncclTestsTakesItsOwnCommandLine() {
                  written.out.startsWith(("# Writing JSON output to " + file + "\n").toUtf8()),
              qPrintable(diagnostics(written)));
     json rows;
-    runForJson({"nccl-tests", m_good, "reduce_scatter_perf", "-b", "1M", "-e", "64M", "-f", "8",
+    runForRows({"nccl-tests", m_good, "reduce_scatter_perf", "-b", "1M", "-e", "64M", "-f", "8",
                 "--servers", "2", "--json"},
                rows);
     if (QTest::currentTestFailed())
@@ -573,7 +615,7 @@ void tst_Cli::ncclTestsTakesItsOwnCommandLine() {
     for (std::size_t i = 0; i < rows.size(); ++i) {
         QCOMPARE(log.runs[0].rows[i].bytes, rows[i].at("bytes").get<double>());
         QVERIFY(qAbs(log.runs[0].rows[i].outOfPlaceBusBwGBps -
-                     rows[i].at("busbwGBps").get<double>()) <= 0.0005);
+                     rows[i].at("busBwGBps").get<double>()) <= 0.0005);
     }
     const Outcome again = runCli(twin);
     QVERIFY2(again.exitCode == 0 && QFile::exists(file + QStringLiteral(".0")),
@@ -633,7 +675,7 @@ void tst_Cli::ncclTestsSendRecv() {
     // nccl-tests' factor 1) sits just under that NIC's goodput, 400 Gb/s x NDR's 0.96 = 48
     // GB/s, and far under the 400 GB/s of the server's eight NICs together.
     json rows;
-    runForJson({QStringLiteral("nccl-tests"), m_good, QStringLiteral("sendrecv_perf"),
+    runForRows({QStringLiteral("nccl-tests"), m_good, QStringLiteral("sendrecv_perf"),
                 QStringLiteral("-b"), QStringLiteral("1G"), QStringLiteral("-e"),
                 QStringLiteral("1G"), QStringLiteral("--servers"), QStringLiteral("2"),
                 QStringLiteral("--json")},
@@ -644,8 +686,8 @@ void tst_Cli::ncclTestsSendRecv() {
     const json& row = rows.at(0);
     QVERIFY(row.at("bytes").is_number_integer()); // whole bytes, as nccl-tests prints sizes
     QCOMPARE(row.at("bytes").get<long long>(), 1LL << 30);
-    QCOMPARE(row.at("busbwGBps").get<double>(), row.at("algbwGBps").get<double>());
-    const double busBw = row.at("busbwGBps");
+    QCOMPARE(row.at("busBwGBps").get<double>(), row.at("algBwGBps").get<double>());
+    const double busBw = row.at("busBwGBps");
     QVERIFY2(busBw > 47 && busBw <= 48, qPrintable(QString::number(busBw)));
 }
 
@@ -665,15 +707,15 @@ void tst_Cli::validateSetsYourLogAgainstTheDesign() {
     if (QTest::currentTestFailed())
         return;
     QCOMPARE(result.at("runs").size(), std::size_t(5));
-    QCOMPARE(result.at("compared").get<int>(), 50);
+    QCOMPARE(result.at("comparedCount").get<int>(), 50);
     int within = 0;
     for (const json& run : result.at("runs")) {
         QCOMPARE(run.at("servers").get<int>(), 10);
         QCOMPARE(run.at("points").size(), std::size_t(10));
         for (const json& point : run.at("points"))
-            within += point.at("within").get<bool>();
+            within += point.at("withinTolerance").get<bool>();
     }
-    QCOMPARE(result.at("within").get<int>(), within); // the score counts its rows
+    QCOMPARE(result.at("withinCount").get<int>(), within); // the score counts its rows
     const Outcome text = runCli({"validate", ten, "--figures", log});
     QVERIFY2(text.exitCode == 0 && text.err.isEmpty(), qPrintable(diagnostics(text)));
     for (const char* binary : {"all_reduce_perf (line 1)", "all_gather_perf (line 108)",
@@ -683,7 +725,7 @@ void tst_Cli::validateSetsYourLogAgainstTheDesign() {
     QVERIFY2(csv.exitCode == 0, qPrintable(diagnostics(csv)));
     const QList<QStringList> records = parseCsv(QString::fromUtf8(csv.out));
     QCOMPARE(records.size(), 51);
-    QCOMPARE(records.front().front(), QStringLiteral("collective"));
+    QCOMPARE(records.front().front(), QStringLiteral("binary"));
 
     design["generator"]["servers"] = 2;
     const QString two = m_dir.filePath(QStringLiteral("two.fabric.json"));
@@ -694,9 +736,9 @@ void tst_Cli::validateSetsYourLogAgainstTheDesign() {
                minusJ);
     if (QTest::currentTestFailed())
         return;
-    QCOMPARE(minusJ.at("runs").at(0).at("collective").get<std::string>(),
+    QCOMPARE(minusJ.at("runs").at(0).at("binary").get<std::string>(),
              std::string("all_gather_perf"));
-    QCOMPARE(minusJ.at("compared").get<int>(), 3);
+    QCOMPARE(minusJ.at("comparedCount").get<int>(), 3);
 
     // Refusals, one line each, exit 2: a log without its design, a cluster larger than the
     // design, a log that does not name its collective, FabricLab's figures with a design.
@@ -736,7 +778,7 @@ void tst_Cli::validateScoresThePublishedFigures() {
     for (const json& f : figures) {
         const double low = f.at("published").at(0);
         const double high = f.at("published").at(1);
-        const double got = f.at("fabriclab");
+        const double got = f.at("predicted");
         QVERIFY2(got > 0, f.at("id").get<std::string>().c_str());
         QVERIFY(low <= high);
         // The verdict is the row's own arithmetic: outside the range by at most the tolerance.
@@ -759,8 +801,9 @@ void tst_Cli::validateScoresThePublishedFigures() {
     // Step times and sizing come with it, each counted from its rows.
     int stepsWithin = 0;
     for (const json& s : all.at("stepTimes")) {
-        const double error =
-            s.at("fabriclabSeconds").get<double>() / s.at("publishedSeconds").get<double>() - 1;
+        const double error = s.at("predictedStepSeconds").get<double>() /
+                                 s.at("publishedStepSeconds").get<double>() -
+                             1;
         QCOMPARE(s.at("withinTolerance").get<bool>(),
                  std::abs(error) <= s.at("tolerance").get<double>());
         stepsWithin += s.at("withinTolerance").get<bool>();
@@ -769,7 +812,7 @@ void tst_Cli::validateScoresThePublishedFigures() {
     QVERIFY(all.at("stepTimes").size() > 30);
     int exact = 0;
     for (const json& a : all.at("referenceArchitectures")) {
-        QCOMPARE(a.at("exact").get<bool>(), a.at("published") == a.at("fabriclab"));
+        QCOMPARE(a.at("exact").get<bool>(), a.at("published") == a.at("predicted"));
         exact += a.at("exact").get<bool>();
     }
     QCOMPARE(all.at("score").at("architectureExact").get<int>(), exact);
@@ -804,8 +847,8 @@ void tst_Cli::validateScoresThePublishedFigures() {
         ours);
     QCOMPARE(ours.at("figures").size(), std::size_t{1});
     QCOMPARE(ours.at("figures").at(0).at("id").get<std::string>(), std::string("ours"));
-    QCOMPARE(ours.at("figures").at(0).at("fabriclab").get<double>(),
-             figures.at(0).at("fabriclab").get<double>());
+    QCOMPARE(ours.at("figures").at(0).at("predicted").get<double>(),
+             figures.at(0).at("predicted").get<double>());
     QCOMPARE(figures.at(0).at("id").get<std::string>(),
              shippedCases.at(0).at("id").get<std::string>());
     QVERIFY(ours.at("stepTimes").empty()); // only the file's figures, none of FabricLab's
@@ -878,16 +921,23 @@ void tst_Cli::badInput_data() {
     };
     merged("not JSON", "garbage\n", "{file}:1: at /:", "not a JSON line");
     merged("not a shard line", "{\"rows\": []}\n", "{file}:1: at /:", "\"point\"");
-    merged("point past the sweep", "{\"point\": 5, \"of\": 3, \"row\": {}}\n",
+    // A sweep's identity as shards carry it; the checks below are about the points.
+#define SWEEP "\"sweep\": {\"fingerprint\": \"fnv1a64:0000000000000001\"}, "
+    merged("point past the sweep", "{\"point\": 5, \"of\": 3, " SWEEP "\"row\": {}}\n",
            "{file}:1: at /point:", "point 5 of a sweep of 3");
-    merged("points missing", "{\"point\": 1, \"of\": 3, \"row\": {}}\n",
+    merged("points missing", "{\"point\": 1, \"of\": 3, " SWEEP "\"row\": {}}\n",
            "{file}: at /:", "2 of 3 points missing (0, 2)");
     merged("a point twice",
-           "{\"point\": 0, \"of\": 2, \"row\": {}}\n{\"point\": 0, \"of\": 2, \"row\": {}}\n",
+           "{\"point\": 0, \"of\": 2, " SWEEP "\"row\": {}}\n{\"point\": 0, \"of\": 2, " SWEEP
+           "\"row\": {}}\n",
            "{file}:2: at /point:", "also in");
-    merged("two sweeps",
-           "{\"point\": 0, \"of\": 2, \"row\": {}}\n{\"point\": 1, \"of\": 3, \"row\": {}}\n",
+    merged("two sizes of sweep",
+           "{\"point\": 0, \"of\": 2, " SWEEP "\"row\": {}}\n{\"point\": 1, \"of\": 3, " SWEEP
+           "\"row\": {}}\n",
            "{file}:2: at /of:", "sweep of 3 points, the others of 2");
+#undef SWEEP
+    merged("a line without the sweep's fingerprint", "{\"point\": 0, \"of\": 1, \"row\": {}}\n",
+           "{file}:1: at /sweep:", "no sweep fingerprint");
 
     bad("malformed", R"({"format": "fabriclab-design", "version": 1, )",
         "{file}: at /:", "not valid JSON");
@@ -1072,22 +1122,22 @@ void tst_Cli::samples() {
         return;
     double sumUsd = 0;
     double sumWatts = 0;
-    for (const json& line : bom.at("lines")) {
-        QCOMPARE(line.at("extendedUsd").get<double>(),
+    for (const json& line : bom.at("bom")) {
+        QCOMPARE(line.at("totalUsd").get<double>(),
                  line.at("unitUsd").get<double>() * line.at("quantity").get<double>());
-        sumUsd += line.at("extendedUsd").get<double>();
-        sumWatts += line.at("wattsTotal").get<double>();
+        sumUsd += line.at("totalUsd").get<double>();
+        sumWatts += line.at("totalWatts").get<double>();
         QVERIFY2(!line.at("priceSource").get<std::string>().empty(),
                  line.at("partId").get<std::string>().c_str());
     }
     // Sums of a few dozen doubles: a relative 1e-9 covers their rounding, no more.
     QVERIFY(qAbs(sumUsd - capex) <= 1e-9 * capex);
-    QVERIFY(qAbs(bom.at("totalUsd").get<double>() - capex) <= 1e-9 * capex);
+    QVERIFY(qAbs(bom.at("fabricCapexUsd").get<double>() - capex) <= 1e-9 * capex);
     QVERIFY(qAbs(sumWatts - watts) <= 1e-9 * std::max(1.0, watts));
     const Outcome csv = runCli({QStringLiteral("bom"), path, QStringLiteral("--csv")});
     QVERIFY2(csv.exitCode == 0, qPrintable(diagnostics(csv)));
     const QList<QStringList> records = parseCsv(QString::fromUtf8(csv.out));
-    QCOMPARE(records.size(), static_cast<qsizetype>(bom.at("lines").size()) + 2);
+    QCOMPARE(records.size(), static_cast<qsizetype>(bom.at("bom").size()) + 2);
     QCOMPARE(records.front().value(7), QStringLiteral("extended USD"));
     for (const QStringList& record : records)
         QCOMPARE(record.size(), records.front().size());

@@ -95,8 +95,12 @@ private Q_SLOTS:
         QFile in(expectedPath);
         QVERIFY2(in.open(QIODevice::ReadOnly),
                  qPrintable("no golden file " + expectedPath + "; run tst_Golden --update-golden"));
-        const auto want = nlohmann::json::parse(in.readAll().toStdString());
-        const auto got = nlohmann::json::parse(output.toStdString());
+        auto want = nlohmann::json::parse(in.readAll().toStdString());
+        auto got = nlohmann::json::parse(output.toStdString());
+        // The head names the release that wrote the report; a release changes no figure.
+        QVERIFY(got.contains("fabriclabVersion"));
+        want.erase("fabriclabVersion");
+        got.erase("fabriclabVersion");
         const QString difference = firstDifference(want, got, QString());
         QVERIFY2(difference.isEmpty(), qPrintable(difference));
     }

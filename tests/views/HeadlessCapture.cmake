@@ -79,9 +79,9 @@ if(NOT status EQUAL 0)
   message(FATAL_ERROR "fabriclab-cli run failed (${status})")
 endif()
 file(STRINGS ${OUT}/charts/summary.csv summary)
-foreach(key bisection.theoreticalGbps bisection.effectiveGbps collective.seconds
+foreach(key bisection.theoreticalGbps bisection.effectiveGbps collective.timeUs
             collective.busBwGBps step.stepSeconds step.commFraction cost.fabricCapexUsd
-            cost.perGpuHourUsd)
+            cost.fabricPerGpuHourUsd)
   # The number as the CLI wrote it (string(JSON) would reformat it); these leaf names
   # occur once in the report.
   string(REGEX REPLACE ".*\\." "" leaf ${key})
