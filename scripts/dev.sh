@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 # Debian 12 packages the build, the tests and the GUI need.
 PACKAGES=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev
-          libboost-graph-dev nlohmann-json3-dev libjemalloc-dev
+          libboost-graph-dev nlohmann-json3-dev libcli11-dev libjemalloc-dev
           libsimgrid-dev libbenchmark-dev
           xvfb xauth fonts-dejavu-core poppler-utils python3 python3-jsonschema
           clang libclang-rt-14-dev)

@@ -7,9 +7,13 @@
 #include "model/report/FabricExport.hpp"
 #include "model/report/NcclTests.hpp"
 
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -53,7 +57,7 @@ int parseCount(const std::string& option, const std::string& text) {
 
 double parseMonths(const std::string& option, const std::string& text) {
     const auto value = parseExact<double>(text);
-    if (!value || !std::isfinite(*value) || *value <= 0 || *value > 600)
+    if (!value || !std::isfinite(*value) || *value < 1 || *value > 600)
         throw UsageError(option + " expects a number of months from 1 to 600, got \"" + text +
                          "\"");
     return *value;
@@ -108,43 +112,6 @@ double parseFactor(const std::string& option, const std::string& text) {
 bool isReduction(const std::string& text) {
     return text == "sum" || text == "prod" || text == "min" || text == "max" || text == "avg" ||
            text == "mulsum" || text == "all";
-}
-
-/// nccl-tests flags that change how it measures, not what FabricLab simulates: accepted
-/// with their value, as nccl-tests takes them.
-bool isEchoOnlyFlag(const std::string& arg) {
-    for (const char* flag :
-         {"-z", "--blocking",         "-a", "--average",           "-C", "--report_cputime",
-          "-p", "--parallel_init",    "-R", "--local_register",    "-T", "--timeout",
-          "-N", "--run_cycles",       "-S", "--report_timestamps", "-M", "--memory",
-          "-I", "--report_iterations"})
-        if (arg == flag)
-            return true;
-    return false;
-}
-
-/// An nccl-tests flag echoed in the header (-t -g -w -n -m -c -G, short or long): the field
-/// it sets and its least value.
-struct EchoedFlag {
-    int* field = nullptr;
-    int least = 0;
-};
-
-EchoedFlag echoedFlag(const std::string& arg, model::NcclTestsOptions& o) {
-    const struct {
-        const char* shortName;
-        const char* longName;
-        int* field;
-        int least;
-    } flags[] = {
-        {"-t", "--nthreads", &o.threads, 1},         {"-g", "--ngpus", &o.gpusPerThread, 1},
-        {"-w", "--warmup_iters", &o.warmupIters, 0}, {"-n", "--iters", &o.iters, 1},
-        {"-m", "--agg_iters", &o.aggIters, 1},       {"-c", "--check", &o.check, 0},
-        {"-G", "--cudagraph", &o.graph, 0}};
-    for (const auto& flag : flags)
-        if (arg == flag.shortName || arg == flag.longName)
-            return {flag.field, flag.least};
-    return {};
 }
 
 /// A whole number of at least `least`, as nccl-tests' integer flags take.
@@ -221,7 +188,12 @@ Usage:
                                                         an InfiniBand design as ibnetdiscover
                                                         prints it
   fabriclab-cli catalog [--json]                        list fabric, GPU and model ids
+  fabriclab-cli completion                              the bash completion script
+  fabriclab-cli COMMAND --help                          that command's options
   fabriclab-cli --help | --version
+
+Options take GNU forms: --fabric ID or --fabric=ID, -b 8 or -b8; -- ends the options.
+A single-valued option is given once; options are not abbreviated.
 
 Options:
   --fabric ID        evaluate on this fabric instead of the design's own
@@ -237,8 +209,9 @@ Options:
                      (efa) is always priced as that cloud rents it
   --seed N           seed for static-ECMP hashing and the bisection traffic permutation (default 1)
   --train-tokens N   token budget for time, GPU-hours and cost to train (default 1e12)
-  --json             machine-readable output: one object (run, validate, bom) or an array
-                     (compare, sweep, nccl-tests: one object per size)
+  --json             machine-readable output: one object that opens with the output head
+                     (schemaVersion, kind, fabriclabVersion, design, fabric, seed, prices);
+                     tables (compare, sweep, nccl-tests) under "rows" (docs/output-contract.md)
   --format FORMAT    export: dot, slurm or ibnetdiscover
   --out FILE         export: write FILE (all or nothing) instead of printing;
                      report: the PDF to write (all or nothing)
@@ -290,9 +263,244 @@ of the design's workload (compute, communication, exposed communication, tokens/
 time and cost to train a token budget); and the fabric's bill of materials, capex, power and
 $/GPU-hour.
 
-Exit status: 0 on success; 2 on bad input, with one line on stderr and nothing on stdout.
+Exit status: 0 on success; 2 on bad input (an argument, a file, a key: named on one line on
+stderr, nothing on stdout, no file half-written); 3 when the design is beyond what this
+machine can evaluate (out of memory); 4 on an internal error.
 )";
 }
+
+namespace {
+
+/// One option of fabriclab-cli: its names as CLI11 takes them ("-b,--minbytes"), whether it
+/// takes a value, the commands that accept it, and its help line. One table, so every
+/// command's --help, its parser and the bash completion agree.
+struct OptionSpec {
+    const char* names;
+    const char* value; ///< the value's name in help ("N", "FILE"); nullptr for a flag
+    std::vector<std::string> commands;
+    const char* help;
+};
+
+const std::vector<OptionSpec>& optionSpecs() {
+    static const std::vector<OptionSpec> specs = {
+        {"--json",
+         nullptr,
+         {"run", "compare", "sweep", "nccl-tests", "validate", "bom", "cabling", "catalog"},
+         "machine-readable output (docs/output-contract.md)"},
+        {"--csv",
+         nullptr,
+         {"run", "compare", "sweep", "validate", "bom", "cabling"},
+         "RFC 4180 CSV: a row per design, fabric, point, part or cable"},
+        {"--fabric",
+         "ID",
+         {"run", "nccl-tests", "validate", "import"},
+         "evaluate on this fabric instead of the design's own"},
+        {"--fabrics", "ID,ID,...", {"compare", "sweep", "report"}, "the fabrics to compare"},
+        {"--servers",
+         "N,...",
+         {"sweep", "nccl-tests"},
+         "sweep: server counts; nccl-tests: run on the design's first N servers"},
+        {"--shard", "I/N", {"sweep"}, "run only the I-th of N disjoint slices of the points"},
+        {"--merge", nullptr, {"sweep"}, "join the shards' JSON lines (FILE...) into one sweep"},
+        {"--prices",
+         "FILE",
+         {"run", "compare", "sweep", "nccl-tests", "bom", "cabling", "export"},
+         "the price list to cost with (the format of resources/catalog/prices.json)"},
+        {"--months",
+         "N",
+         {"run", "compare", "sweep", "bom", "cabling", "export"},
+         "amortization period, 1 to 600 months (default: the price list's, 36)"},
+        {"--ownership", "MODE", {"run", "compare", "sweep"}, "owned (the default) or rented"},
+        {"--seed",
+         "N",
+         {"run", "compare", "sweep", "nccl-tests", "validate"},
+         "seed for ECMP hashing and the bisection permutation (default 1)"},
+        {"--train-tokens",
+         "N",
+         {"run", "compare", "sweep"},
+         "token budget for time and cost to train, 1 to 1e16 (default 1e12)"},
+        {"--format",
+         "FORMAT",
+         {"export", "import"},
+         "export: dot, slurm or ibnetdiscover; import: ibnetdiscover or slurm"},
+        {"--out", "FILE", {"export", "report", "import"}, "the file to write, all or nothing"},
+        {"--gpu", "ID", {"import"}, "the servers' GPU (default h100-sxm)"},
+        {"--gpus-per-server", "N", {"import"}, "GPUs per server (default 8)"},
+        {"--nics-per-server", "N", {"import"}, "NICs per server (slurm)"},
+        {"--name", "NAME", {"import"}, "the design's name"},
+        {"--set", "SET", {"validate"}, "all (the default), fit or check"},
+        {"--figures",
+         "FILE",
+         {"validate"},
+         "your figures, or nccl-tests output measured on DESIGN"},
+        // nccl-tests' own flags, with its meanings.
+        {"--op",
+         "OP",
+         {"nccl-tests", "validate"},
+         "the collective (all_reduce, all_gather_perf, ...); nccl-tests: or the reduction"},
+        {"-g,--ngpus",
+         "N",
+         {"nccl-tests", "validate"},
+         "nccl-tests: GPUs per thread (echoed); validate: the collective"},
+        {"-b,--minbytes", "SIZE", {"nccl-tests"}, "smallest size, K/M/G allowed (default 32M)"},
+        {"-e,--maxbytes", "SIZE", {"nccl-tests"}, "largest size (default 32M)"},
+        {"-f,--stepfactor", "FACTOR", {"nccl-tests"}, "each size FACTOR times the last"},
+        {"-i,--stepbytes", "BYTES", {"nccl-tests"}, "each size BYTES more (default 1M)"},
+        {"-d,--datatype", "TYPE", {"nccl-tests"}, "float (default), double, half, bfloat16, ..."},
+        {"-o", "OP", {"nccl-tests"}, "the reduction shown (sum, prod, min, max, avg, mulsum)"},
+        {"-r,--root", "N", {"nccl-tests"}, "broadcast's root"},
+        {"-t,--nthreads", "N", {"nccl-tests"}, "threads per process (echoed)"},
+        {"-w,--warmup_iters", "N", {"nccl-tests"}, "warm-up iterations (echoed)"},
+        {"-n,--iters", "N", {"nccl-tests"}, "iterations (echoed)"},
+        {"-m,--agg_iters", "N", {"nccl-tests"}, "aggregated iterations (echoed)"},
+        {"-c,--check", "N", {"nccl-tests"}, "check results (echoed)"},
+        {"-G,--cudagraph", "N", {"nccl-tests"}, "CUDA graph launches (echoed)"},
+        {"-z,--blocking", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-a,--average", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-C,--report_cputime", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-p,--parallel_init", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-R,--local_register", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-T,--timeout", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-N,--run_cycles", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-S,--report_timestamps", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-M,--memory", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-I,--report_iterations", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-J,--output_file", "FILE.json", {"nccl-tests"}, "also write nccl-tests' JSON file"},
+        {"--explain", nullptr, {"nccl-tests"}, "the algorithm, protocol and who chose them"},
+        {"--algo", "NAME", {"nccl-tests"}, "as NCCL_ALGO: ring, tree, nvls, ..."},
+        {"--proto", "NAME", {"nccl-tests"}, "as NCCL_PROTO: LL, LL128, Simple"},
+    };
+    return specs;
+}
+
+struct CommandSpec {
+    const char* name;
+    const char* positional; ///< "DESIGN", "DESIGN [TEST]", "FILE"...; nullptr for none
+    const char* help;
+};
+
+const std::vector<CommandSpec>& commandSpecs() {
+    static const std::vector<CommandSpec> commands = {
+        {"run", "DESIGN", "full report for one design"},
+        {"compare", "DESIGN", "the design on several fabrics, each with its own switches"},
+        {"sweep", "DESIGN", "the design regenerated at several sizes (or --merge FILE...)"},
+        {"nccl-tests", "DESIGN", "nccl-tests' table for the design ([all_reduce_perf] after it)"},
+        {"validate", "DESIGN", "published figures, or your nccl-tests log, against the engine"},
+        {"bom", "DESIGN", "the bill of materials"},
+        {"cabling", "DESIGN", "the cabling plan"},
+        {"report", "DESIGN", "the design report as a PDF"},
+        {"import", "FILE", "a real fabric (ibnetdiscover, Slurm) as a design"},
+        {"export", "DESIGN", "the fabric for other tools"},
+        {"catalog", nullptr, "list fabric, GPU and model ids"},
+        {"completion", nullptr, "print the bash completion script"},
+    };
+    return commands;
+}
+
+/// The first name of a spec, the key its value is kept under: "--minbytes" for
+/// "-b,--minbytes" (the long one when there is one).
+std::string keyOf(const OptionSpec& spec) {
+    const std::string names = spec.names;
+    const auto comma = names.find(',');
+    return comma == std::string::npos ? names : names.substr(comma + 1);
+}
+
+/// An option CLI11 refused as not this command's, told as FabricLab tells it: what the
+/// command takes when that is short to say, else where to read it.
+std::string notTakenBy(const std::string& command, const std::string& extras) {
+    constexpr int kListedAtMost = 10;
+    std::string takes;
+    int count = 0;
+    for (const OptionSpec& spec : optionSpecs())
+        if (std::find(spec.commands.begin(), spec.commands.end(), command) != spec.commands.end()) {
+            takes += (takes.empty() ? "" : ", ") + keyOf(spec);
+            ++count;
+        }
+    const std::string help = "fabriclab-cli " + command + " --help";
+    if (count == 0)
+        return command + " takes no options; not " + extras + " (" + help + ")";
+    if (count > kListedAtMost)
+        return command + " does not take " + extras + " (" + help + " lists what it takes)";
+    return command + " does not take " + extras + "; it takes " + takes + " (" + help + ")";
+}
+
+/// What CLI11 read: each option's text by key, and the words that are not options.
+struct RawLine {
+    std::string command;
+    std::map<std::string, std::string> values;
+    std::map<std::string, CLI::Option*> options;
+    std::vector<std::string> words;
+    std::string help; ///< the command's own --help, when asked for
+
+    bool given(const std::string& key) const {
+        const auto at = options.find(key);
+        return at != options.end() && at->second->count() > 0;
+    }
+    const std::string& text(const std::string& key) const { return values.at(key); }
+};
+
+RawLine readLine(const std::vector<std::string>& args) {
+    RawLine raw;
+    CLI::App app{"fabriclab-cli"};
+    app.require_subcommand(1, 1);
+    app.set_help_flag(); // the top-level --help is usageText()
+    std::vector<std::pair<CLI::App*, std::string>> subcommands;
+    for (const CommandSpec& command : commandSpecs()) {
+        CLI::App* sub = app.add_subcommand(command.name, command.help);
+        sub->set_help_flag("-h,--help", "this command's options");
+        subcommands.emplace_back(sub, command.name);
+        if (command.positional)
+            sub->add_option(command.positional, raw.words, command.help)->type_name("FILE");
+        for (const OptionSpec& spec : optionSpecs()) {
+            if (std::find(spec.commands.begin(), spec.commands.end(), command.name) ==
+                spec.commands.end())
+                continue;
+            CLI::Option* option =
+                spec.value ? sub->add_option(spec.names, raw.values[keyOf(spec)], spec.help)
+                                 ->type_name(spec.value)
+                           : sub->add_flag(spec.names, spec.help);
+            raw.options[std::string(command.name) + " " + keyOf(spec)] = option;
+        }
+    }
+    std::vector<std::string> reversed(args.rbegin(), args.rend()); // as CLI11 reads them
+    try {
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        for (const auto& [sub, name] : subcommands)
+            if (sub->parsed()) {
+                raw.command = name;
+                raw.help = sub->help();
+            }
+        return raw;
+    } catch (const CLI::ExtrasError& e) {
+        std::string extras = e.what();
+        if (const auto colon = extras.find(": "); colon != std::string::npos)
+            extras = extras.substr(colon + 2);
+        for (const auto& [sub, name] : subcommands)
+            if (sub->parsed())
+                throw UsageError(notTakenBy(name, extras));
+        throw UsageError(e.what());
+    } catch (const CLI::ArgumentMismatch& e) {
+        // A single-valued option given twice: which one should win is the user's call.
+        std::string name = e.what();
+        name = name.substr(0, name.find(':'));
+        throw UsageError(name + " given more than once; give it once");
+    } catch (const CLI::ParseError& e) {
+        throw UsageError(e.what());
+    }
+    for (const auto& [sub, name] : subcommands)
+        if (sub->parsed())
+            raw.command = name;
+    // Keys without the command from here on.
+    std::map<std::string, CLI::Option*> mine;
+    for (const auto& [key, option] : raw.options)
+        if (key.starts_with(raw.command + " "))
+            mine[key.substr(raw.command.size() + 1)] = option;
+    raw.options = std::move(mine);
+    return raw;
+}
+
+} // namespace
 
 CliArguments parseArguments(const std::vector<std::string>& args) {
     CliArguments parsed;
@@ -307,114 +515,128 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         parsed.command = "version";
         return parsed;
     }
-    if (first != "run" && first != "compare" && first != "sweep" && first != "catalog" &&
-        first != "nccl-tests" && first != "validate" && first != "bom" && first != "cabling" &&
-        first != "export" && first != "report" && first != "import")
+    if (std::none_of(commandSpecs().begin(), commandSpecs().end(),
+                     [&](const CommandSpec& c) { return first == c.name; }))
         throw UsageError("unknown command \"" + first +
                          "\" (expected run, compare, sweep, nccl-tests, validate, bom, cabling, "
                          "export, report, import or catalog)");
-    const bool ncclTests = first == "nccl-tests";
-    parsed.command = first;
+    const RawLine raw = readLine(args);
+    parsed.command = raw.command;
+    if (!raw.help.empty()) {
+        parsed.helpText = raw.help;
+        parsed.command = "help";
+        return parsed;
+    }
+    const bool ncclTests = parsed.command == "nccl-tests";
+    const auto given = [&](const char* key) { return raw.given(key); };
+    const auto text = [&](const char* key) -> const std::string& { return raw.text(key); };
 
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        const auto value = [&]() -> const std::string& {
-            if (i + 1 >= args.size())
-                throw UsageError(arg + " needs a value");
-            return args[++i];
-        };
-        if (arg == "--help" || arg == "-h") {
-            parsed.command = "help";
-            return parsed;
-        } else if (arg == "--json") {
-            parsed.json = true;
-        } else if (arg == "--format" && first == "import") {
-            parsed.format = value();
-            if (*parsed.format != "slurm" && *parsed.format != "ibnetdiscover")
-                throw UsageError("--format: expected ibnetdiscover or slurm, got \"" +
-                                 *parsed.format + "\"");
-        } else if (arg == "--gpu" && first == "import") {
-            parsed.gpu = value();
-        } else if (arg == "--gpus-per-server" && first == "import") {
-            parsed.gpusPerServer = parseCount(arg, value());
-        } else if (arg == "--nics-per-server" && first == "import") {
-            parsed.nicsPerServer = parseCount(arg, value());
-        } else if (arg == "--name" && first == "import") {
-            parsed.name = value();
-        } else if (arg == "--format" && first == "export") {
-            parsed.format = value();
-            if (!model::exportFormatFromString(*parsed.format))
-                throw UsageError("--format: expected dot, slurm or ibnetdiscover, got \"" +
-                                 *parsed.format + "\"");
-        } else if (arg == "--out" &&
-                   (first == "export" || first == "report" || first == "import")) {
-            parsed.out = value();
-        } else if (arg == "--csv" &&
-                   (first == "bom" || first == "cabling" || first == "run" || first == "compare" ||
-                    first == "sweep" || first == "validate")) {
-            parsed.csv = true;
-        } else if (arg == "--shard" && first == "sweep") {
-            parsed.shard = value();
-            try {
-                parseShard(*parsed.shard); // refused here, before any point runs
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(e.what());
-            }
-        } else if (arg == "--set" && first == "validate") {
-            parsed.figureSet = value();
-            if (parsed.figureSet != "all" && parsed.figureSet != "fit" &&
-                parsed.figureSet != "check")
-                throw UsageError("--set: expected all, fit or check, got \"" + parsed.figureSet +
-                                 "\"");
-        } else if (arg == "--figures" && first == "validate") {
-            parsed.figuresFile = value();
-        } else if (arg == "--merge" && first == "sweep") {
-            parsed.merge = true;
-        } else if (arg == "--fabric") {
-            parsed.fabric = value();
-        } else if (arg == "--fabrics") {
-            parsed.fabrics = splitList(arg, value());
-        } else if (arg == "--servers" && ncclTests) {
-            parsed.servers = {parseCount(arg, value())};
-        } else if (arg == "--servers") {
-            for (const auto& item : splitList(arg, value()))
-                parsed.servers.push_back(parseCount(arg, item));
-        } else if (first == "validate" && (arg == "-g" || arg == "--op")) {
-            parsed.collective = parseOperation(arg, value());
-            parsed.collectiveNamed = true;
-        } else if (ncclTests && arg == "--op") {
-            // The collective (all_gather_perf, all_gather), or, as nccl-tests' own --op, the
-            // reduction (sum, prod, min, max, avg, mulsum, all).
-            const std::string& text = value();
-            if (isReduction(text)) {
-                parsed.ncclTests.redop = text;
-            } else {
-                parsed.collective = parseOperation(arg, text);
+    parsed.json = given("--json");
+    parsed.csv = given("--csv");
+    parsed.merge = given("--merge");
+    parsed.explain = given("--explain");
+    if (given("--format")) {
+        parsed.format = text("--format");
+        if (parsed.command == "import" && *parsed.format != "slurm" &&
+            *parsed.format != "ibnetdiscover")
+            throw UsageError("--format: expected ibnetdiscover or slurm, got \"" + *parsed.format +
+                             "\"");
+        if (parsed.command == "export" && !model::exportFormatFromString(*parsed.format))
+            throw UsageError("--format: expected dot, slurm or ibnetdiscover, got \"" +
+                             *parsed.format + "\"");
+    }
+    if (given("--gpu"))
+        parsed.gpu = text("--gpu");
+    if (given("--gpus-per-server"))
+        parsed.gpusPerServer = parseCount("--gpus-per-server", text("--gpus-per-server"));
+    if (given("--nics-per-server"))
+        parsed.nicsPerServer = parseCount("--nics-per-server", text("--nics-per-server"));
+    if (given("--name"))
+        parsed.name = text("--name");
+    if (given("--out"))
+        parsed.out = text("--out");
+    if (given("--shard")) {
+        parsed.shard = text("--shard");
+        try {
+            parseShard(*parsed.shard); // refused here, before any point runs
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }
+    if (given("--set")) {
+        parsed.figureSet = text("--set");
+        if (parsed.figureSet != "all" && parsed.figureSet != "fit" && parsed.figureSet != "check")
+            throw UsageError("--set: expected all, fit or check, got \"" + parsed.figureSet + "\"");
+    }
+    if (given("--figures"))
+        parsed.figuresFile = text("--figures");
+    if (given("--fabric"))
+        parsed.fabric = text("--fabric");
+    if (given("--fabrics"))
+        parsed.fabrics = splitList("--fabrics", text("--fabrics"));
+    if (given("--servers")) {
+        if (ncclTests)
+            parsed.servers = {parseCount("--servers", text("--servers"))};
+        else
+            for (const auto& item : splitList("--servers", text("--servers")))
+                parsed.servers.push_back(parseCount("--servers", item));
+    }
+    if (parsed.command == "validate") {
+        for (const char* key : {"--ngpus", "--op"})
+            if (given(key)) {
+                parsed.collective = parseOperation(key, text(key));
                 parsed.collectiveNamed = true;
             }
-        } else if (ncclTests && (arg == "-o")) {
-            parsed.ncclTests.redop = value();
-            if (!isReduction(parsed.ncclTests.redop))
+    }
+    if (ncclTests) {
+        model::NcclTestsOptions& o = parsed.ncclTests;
+        if (given("--op")) {
+            // The collective (all_gather_perf, all_gather), or, as nccl-tests' own --op, the
+            // reduction (sum, prod, min, max, avg, mulsum, all).
+            if (isReduction(text("--op"))) {
+                o.redop = text("--op");
+            } else {
+                parsed.collective = parseOperation("--op", text("--op"));
+                parsed.collectiveNamed = true;
+            }
+        }
+        if (given("-o")) {
+            o.redop = text("-o");
+            if (!isReduction(o.redop))
                 throw UsageError("-o: expected sum, prod, min, max, avg, mulsum or all, got \"" +
-                                 parsed.ncclTests.redop + "\"");
-        } else if (ncclTests && (arg == "-d" || arg == "--datatype")) {
-            parsed.ncclTests.dataType = value();
-            if (!model::ncclTestsTypeBytes(parsed.ncclTests.dataType))
-                throw UsageError(arg + ": unknown data type \"" + parsed.ncclTests.dataType +
+                                 o.redop + "\"");
+        }
+        if (given("--datatype")) {
+            o.dataType = text("--datatype");
+            if (!model::ncclTestsTypeBytes(o.dataType))
+                throw UsageError("-d: unknown data type \"" + o.dataType +
                                  "\" (expected int8, uint8, int32, uint32, int64, uint64, half, "
                                  "float, double, bfloat16, fp8_e4m3 or fp8_e5m2)");
-        } else if (ncclTests && (arg == "-r" || arg == "--root")) {
-            parsed.ncclTests.root = parseWhole(arg, value(), 0);
-        } else if (ncclTests && (arg == "-i" || arg == "--stepbytes")) {
-            parsed.stepBytes = parseSize(arg, value());
-        } else if (const EchoedFlag echoed =
-                       ncclTests ? echoedFlag(arg, parsed.ncclTests) : EchoedFlag{};
-                   echoed.field) {
-            *echoed.field = parseWhole(arg, value(), echoed.least);
-        } else if (ncclTests && isEchoOnlyFlag(arg)) {
-            (void)parseWhole(arg, value(), 0); // no simulated figure depends on it
-        } else if (ncclTests && (arg == "-J" || arg == "--output_file")) {
-            parsed.outputFile = value();
+        }
+        if (given("--root"))
+            o.root = parseWhole("-r", text("--root"), 0);
+        if (given("--stepbytes"))
+            parsed.stepBytes = parseSize("-i", text("--stepbytes"));
+        const struct {
+            const char* key;
+            const char* shortName;
+            int* field;
+            int least;
+        } echoed[] = {
+            {"--nthreads", "-t", &o.threads, 1},         {"--ngpus", "-g", &o.gpusPerThread, 1},
+            {"--warmup_iters", "-w", &o.warmupIters, 0}, {"--iters", "-n", &o.iters, 1},
+            {"--agg_iters", "-m", &o.aggIters, 1},       {"--check", "-c", &o.check, 0},
+            {"--cudagraph", "-G", &o.graph, 0}};
+        for (const auto& flag : echoed)
+            if (given(flag.key))
+                *flag.field = parseWhole(flag.shortName, text(flag.key), flag.least);
+        for (const char* key : {"--blocking", "--average", "--report_cputime", "--parallel_init",
+                                "--local_register", "--timeout", "--run_cycles",
+                                "--report_timestamps", "--memory", "--report_iterations"})
+            if (given(key))
+                (void)parseWhole(key, text(key), 0); // no simulated figure depends on it
+        if (given("--output_file")) {
+            parsed.outputFile = text("--output_file");
             std::string suffix = parsed.outputFile->size() >= 5
                                      ? parsed.outputFile->substr(parsed.outputFile->size() - 5)
                                      : std::string();
@@ -422,53 +644,50 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
                 c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             if (suffix != ".json")
                 throw UsageError(
-                    arg + " " + *parsed.outputFile +
+                    "-J " + *parsed.outputFile +
                     ": nccl-tests writes its JSON file only to a name ending in .json");
-        } else if (ncclTests && arg == "--explain") {
-            parsed.explain = true;
-        } else if (ncclTests && (arg == "-b" || arg == "--minbytes")) {
-            parsed.minBytes = parseSize(arg, value());
-        } else if (ncclTests && (arg == "-e" || arg == "--maxbytes")) {
-            parsed.maxBytes = parseSize(arg, value());
-        } else if (ncclTests && (arg == "-f" || arg == "--stepfactor")) {
-            parsed.stepFactor = parseFactor(arg, value());
-        } else if (ncclTests && arg == "--algo") {
-            parsed.algorithm = value();
-        } else if (ncclTests && arg == "--proto") {
-            parsed.protocol = value();
-        } else if (arg == "--prices") {
-            parsed.pricesFile = value();
-        } else if (arg == "--ownership") {
-            parsed.ownership = value();
-            if (*parsed.ownership != "owned" && *parsed.ownership != "rented")
-                throw UsageError("--ownership expects owned or rented, got \"" + *parsed.ownership +
-                                 "\"");
-        } else if (arg == "--months") {
-            parsed.months = parseMonths(arg, value());
-        } else if (arg == "--seed") {
-            parsed.seed = parseSeed(arg, value());
-        } else if (arg == "--train-tokens") {
-            parsed.trainTokens = parseTokens(arg, value());
-        } else if (arg.starts_with("-")) {
-            throw UsageError("unknown option \"" + arg + "\"");
-        } else if (parsed.merge) {
-            parsed.files.push_back(arg);
-        } else if (ncclTests && arg.ends_with("_perf")) {
+        }
+        if (given("--minbytes"))
+            parsed.minBytes = parseSize("-b", text("--minbytes"));
+        if (given("--maxbytes"))
+            parsed.maxBytes = parseSize("-e", text("--maxbytes"));
+        if (given("--stepfactor"))
+            parsed.stepFactor = parseFactor("-f", text("--stepfactor"));
+        if (given("--algo"))
+            parsed.algorithm = text("--algo");
+        if (given("--proto"))
+            parsed.protocol = text("--proto");
+    }
+    if (given("--prices"))
+        parsed.pricesFile = text("--prices");
+    if (given("--ownership")) {
+        parsed.ownership = text("--ownership");
+        if (*parsed.ownership != "owned" && *parsed.ownership != "rented")
+            throw UsageError("--ownership expects owned or rented, got \"" + *parsed.ownership +
+                             "\"");
+    }
+    if (given("--months"))
+        parsed.months = parseMonths("--months", text("--months"));
+    if (given("--seed"))
+        parsed.seed = parseSeed("--seed", text("--seed"));
+    if (given("--train-tokens"))
+        parsed.trainTokens = parseTokens("--train-tokens", text("--train-tokens"));
+
+    for (const std::string& word : raw.words) {
+        if (parsed.merge) {
+            parsed.files.push_back(word);
+        } else if (ncclTests && word.ends_with("_perf")) {
             // The binary's name, as one types it: nccl-tests DESIGN all_gather_perf -b 8.
-            parsed.collective = parseOperation("the test", arg);
+            parsed.collective = parseOperation("the test", word);
             parsed.collectiveNamed = true;
         } else if (parsed.design.empty()) {
-            parsed.design = arg;
+            parsed.design = word;
         } else {
-            throw UsageError("unexpected argument \"" + arg + "\" (one design per call)");
+            throw UsageError("unexpected argument \"" + word + "\" (one design per call)");
         }
     }
 
     if (parsed.merge) {
-        // `sweep A --merge B C` names A before the flag: it is a shard file too.
-        if (!parsed.design.empty())
-            parsed.files.insert(parsed.files.begin(), parsed.design);
-        parsed.design.clear();
         if (parsed.files.empty())
             throw UsageError("sweep --merge needs the shards' files");
         if (parsed.shard || !parsed.servers.empty() || !parsed.fabrics.empty())
@@ -493,6 +712,8 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             throw UsageError("--csv and --json: choose one");
         return parsed;
     }
+    if (parsed.command == "completion")
+        return parsed;
     if (parsed.command != "catalog" && parsed.design.empty())
         throw UsageError(parsed.command + " needs a DESIGN file");
     if (parsed.csv && parsed.json)
@@ -541,6 +762,81 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
     if (parsed.minBytes > parsed.maxBytes)
         throw UsageError("-b must not be larger than -e");
     return parsed;
+}
+
+} // namespace fabriclab::app
+
+namespace fabriclab::app {
+
+std::string bashCompletion(const std::vector<std::string>& fabricIds) {
+    const auto joined = [](const std::vector<std::string>& words) {
+        std::string text;
+        for (const std::string& word : words)
+            text += (text.empty() ? "" : " ") + word;
+        return text;
+    };
+    std::vector<std::string> commands;
+    for (const CommandSpec& command : commandSpecs())
+        commands.emplace_back(command.name);
+    std::string script =
+        R"(# bash completion for fabriclab-cli, written by `fabriclab-cli completion`.
+# Commands, each command's options, fabric ids and the values of the options that take a
+# few words; design files (*.fabric.json) where a design goes.
+_fabriclab_cli() {
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" opts=""
+    if [[ $COMP_CWORD -eq 1 ]]; then
+        COMPREPLY=($(compgen -W ")" +
+        joined(commands) + R"( --help --version" -- "$cur"))
+        return
+    fi
+    case "$prev" in
+        --fabric) COMPREPLY=($(compgen -W ")" +
+        joined(fabricIds) + R"(" -- "$cur")); return ;;
+        --fabrics)
+            local done="" last="$cur"
+            [[ "$cur" == *,* ]] && done="${cur%,*}," && last="${cur##*,}"
+            COMPREPLY=($(compgen -P "$done" -W ")" +
+        joined(fabricIds) + R"(" -- "$last"))
+            compopt -o nospace 2>/dev/null
+            return ;;
+        --format)
+            if [[ "${COMP_WORDS[1]}" == import ]]; then
+                COMPREPLY=($(compgen -W "ibnetdiscover slurm" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "dot slurm ibnetdiscover" -- "$cur"))
+            fi
+            return ;;
+        --ownership) COMPREPLY=($(compgen -W "owned rented" -- "$cur")); return ;;
+        --set) COMPREPLY=($(compgen -W "all fit check" -- "$cur")); return ;;
+        --prices|--out|--figures|-J|--output_file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    esac
+    case "${COMP_WORDS[1]}" in
+)";
+    for (const CommandSpec& command : commandSpecs()) {
+        std::vector<std::string> options;
+        for (const OptionSpec& spec : optionSpecs())
+            if (std::find(spec.commands.begin(), spec.commands.end(), command.name) !=
+                spec.commands.end()) {
+                std::string names = spec.names;
+                std::replace(names.begin(), names.end(), ',', ' ');
+                options.push_back(names);
+            }
+        options.emplace_back("--help");
+        script +=
+            std::string("        ") + command.name + ") opts=\"" + joined(options) + "\" ;;\n";
+    }
+    script += R"(    esac
+    if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    elif [[ "${COMP_WORDS[1]}" == nccl-tests && "$cur" == *_* ]]; then
+        COMPREPLY=($(compgen -W "all_reduce_perf all_gather_perf reduce_scatter_perf alltoall_perf broadcast_perf sendrecv_perf" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
+    fi
+}
+complete -o filenames -F _fabriclab_cli fabriclab-cli
+)";
+    return script;
 }
 
 } // namespace fabriclab::app

@@ -20,9 +20,11 @@ public:
 
 /// The parsed command line of fabriclab-cli.
 struct CliArguments {
-    /// run, compare, sweep, nccl-tests, validate, bom, cabling, export, catalog, help, version
+    /// run, compare, sweep, nccl-tests, validate, bom, cabling, export, import, report, catalog,
+    /// completion, help, version
     std::string command;
-    std::string design;                    ///< path of the design file
+    std::string helpText; ///< help: one command's own (COMMAND --help); empty for the whole
+    std::string design;   ///< path of the design file
     std::optional<std::string> fabric;     ///< run --fabric
     std::vector<std::string> fabrics;      ///< compare/sweep --fabrics
     std::vector<int> servers;              ///< sweep --servers
@@ -69,5 +71,9 @@ CliArguments parseArguments(const std::vector<std::string>& args);
 
 /// The text `fabriclab-cli --help` prints.
 std::string usageText();
+
+/// The bash completion script (`fabriclab-cli completion`): commands, each command's options,
+/// and the values of --fabric, --fabrics, --format, --ownership and --set.
+std::string bashCompletion(const std::vector<std::string>& fabricIds);
 
 } // namespace fabriclab::app

@@ -122,7 +122,7 @@ std::string executeCompare(const CliArguments& args, const Design& design, const
     options.ownership.amortizationMonths = args.months;
     for (const std::string& fabric : args.fabrics)
         if (!catalog.findFabric(fabric))
-            throw std::invalid_argument("unknown fabric \"" + fabric + "\"");
+            throw std::invalid_argument(catalog.unknownFabric(fabric));
     std::vector<ComparedFabric> rows;
     for (const std::string& fabric : args.fabrics)
         rows.push_back(compareOnFabric(design, catalog, fabric, options));
@@ -372,7 +372,9 @@ std::string executeNcclTests(const CliArguments& args, const Catalog& catalog) {
     if (args.algorithm) {
         const auto algorithm = collectiveAlgorithmFromString(*args.algorithm);
         if (!algorithm)
-            throw UsageError("--algo: unknown algorithm \"" + *args.algorithm + "\"");
+            throw UsageError("--algo: unknown algorithm \"" + *args.algorithm +
+                             "\" (known: ring, tree, nvls, nvls-tree, collnet-direct, "
+                             "collnet-chain, pat, sharp)");
         options.algorithm = *algorithm;
     }
     if (args.protocol) {

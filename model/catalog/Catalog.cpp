@@ -189,4 +189,11 @@ const ModelSpec* Catalog::findModel(std::string_view id) const {
     return it == m_models.end() ? nullptr : &it->second;
 }
 
+std::string Catalog::unknownFabric(std::string_view id) const {
+    std::string known;
+    for (const auto& [fabric, unused] : m_fabrics)
+        known += (known.empty() ? "" : ", ") + fabric;
+    return "unknown fabric \"" + std::string(id) + "\" (known: " + known + ")";
+}
+
 } // namespace fabriclab::model

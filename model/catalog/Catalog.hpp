@@ -32,6 +32,9 @@ public:
     const Fabric* findFabric(std::string_view id) const;
     const GpuSpec* findGpu(std::string_view id) const;
     const ModelSpec* findModel(std::string_view id) const;
+    /// "unknown fabric "ID" (known: efa, ethernet-tcp, ...)": a wrong id answered with the
+    /// right ones.
+    std::string unknownFabric(std::string_view id) const;
     const std::map<std::string, Fabric, std::less<>>& fabrics() const { return m_fabrics; }
     const std::map<std::string, GpuSpec, std::less<>>& gpus() const { return m_gpus; }
     const std::map<std::string, ModelSpec, std::less<>>& models() const { return m_models; }

@@ -79,7 +79,7 @@ ComparedFabric compareOnFabric(const Design& design, const Catalog& catalog,
     row.fabricName = fabricId;
     const Fabric* fabric = catalog.findFabric(fabricId);
     if (!fabric) {
-        row.error = "unknown fabric \"" + fabricId + "\"";
+        row.error = catalog.unknownFabric(fabricId);
         return row;
     }
     row.fabricName = fabric->name;

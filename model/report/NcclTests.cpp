@@ -92,7 +92,7 @@ NcclTestsReport runNcclTests(const Design& design, const Catalog& catalog,
     if (options.fabricId) {
         const Fabric* found = catalog.findFabric(*options.fabricId);
         if (!found)
-            throw std::invalid_argument("unknown fabric \"" + *options.fabricId + "\"");
+            throw std::invalid_argument(catalog.unknownFabric(*options.fabricId));
         fabric = *found;
     }
     const GpuSpec gpu = design.workload ? design.workload->gpu.spec : *catalog.findGpu("h100-sxm");

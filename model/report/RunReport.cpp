@@ -130,7 +130,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     if (options.fabricId) {
         const Fabric* fabric = catalog.findFabric(*options.fabricId);
         if (!fabric)
-            throw std::invalid_argument("unknown fabric \"" + *options.fabricId + "\"");
+            throw std::invalid_argument(catalog.unknownFabric(*options.fabricId));
         report.fabric = *fabric;
     }
     // What-if failures: the fabric runs without what failed, but is counted and costed as

@@ -69,7 +69,7 @@ ScalingStudy scalingStudy(const Design& design, const Catalog& catalog,
     };
     for (const std::string& id : study.fabricIds)
         if (runOn(id) && !catalog.findFabric(id))
-            throw std::invalid_argument("unknown fabric \"" + id + "\"");
+            throw std::invalid_argument(catalog.unknownFabric(id));
 
     std::vector<int> counts = options.servers.empty() ? defaultServers(design) : options.servers;
     std::sort(counts.begin(), counts.end());

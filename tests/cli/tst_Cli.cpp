@@ -122,6 +122,8 @@ private Q_SLOTS:
     void csvTablesCarryTheJsonFigures();
     void sweepShardsMergeToTheWholeSweep_data();
     void sweepShardsMergeToTheWholeSweep();
+    void gnuFormsReadAlike_data();
+    void gnuFormsReadAlike();
     void mergeRefusesAShardOfAnotherSweep_data();
     void mergeRefusesAShardOfAnotherSweep();
     void ncclTestsJson();
@@ -160,8 +162,36 @@ void tst_Cli::helpAndVersion_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QStringList>("mentions");
     QTest::addRow("--help") << QStringList{"--help"} << QStringList{"run", "compare", "sweep"};
+    // Every command has its own --help, naming its options (and only its options).
     QTest::addRow("run --help") << QStringList{"run", "--help"}
-                                << QStringList{"run", "compare", "sweep"};
+                                << QStringList{"run", "--fabric", "--json", "--csv", "DESIGN"};
+    QTest::addRow("compare --help")
+        << QStringList{"compare", "--help"} << QStringList{"--fabrics", "--ownership"};
+    QTest::addRow("sweep --help") << QStringList{"sweep", "-h"}
+                                  << QStringList{"--servers", "--shard", "--merge"};
+    QTest::addRow("nccl-tests --help")
+        << QStringList{"nccl-tests", "--help"}
+        << QStringList{"-b,--minbytes",    "-e,--maxbytes", "-g,--ngpus",
+                       "-J,--output_file", "--explain",     "--algo"};
+    QTest::addRow("validate --help")
+        << QStringList{"validate", "--help"} << QStringList{"--set", "--figures"};
+    QTest::addRow("bom --help") << QStringList{"bom", "--help"} << QStringList{"--csv", "--prices"};
+    QTest::addRow("cabling --help") << QStringList{"cabling", "--help"} << QStringList{"--csv"};
+    QTest::addRow("export --help")
+        << QStringList{"export", "--help"} << QStringList{"--format", "--out"};
+    QTest::addRow("import --help")
+        << QStringList{"import", "--help"} << QStringList{"--gpus-per-server", "--name"};
+    QTest::addRow("report --help") << QStringList{"report", "--help"} << QStringList{"--out"};
+    QTest::addRow("catalog --help") << QStringList{"catalog", "--help"} << QStringList{"--json"};
+    // The bash completion: commands, each command's options, the fabric ids.
+    QTest::addRow("completion") << QStringList{"completion"}
+                                << QStringList{
+                                       "complete -o filenames -F _fabriclab_cli fabriclab-cli",
+                                       "nccl-tests) opts=",
+                                       "--minbytes",
+                                       "ib-ndr",
+                                       "spectrum-x",
+                                       "owned rented"};
     QTest::addRow("--version") << QStringList{"--version"} << QStringList{"fabriclab-cli", "."};
 }
 
@@ -380,6 +410,34 @@ void tst_Cli::sweepShardsMergeToTheWholeSweep() {
     QVERIFY2(table.exitCode == 0, qPrintable(diagnostics(table)));
     QCOMPARE(table.out.count('\n'), 7); // a header and six rows
     QVERIFY(table.out.startsWith("fabric"));
+}
+
+void tst_Cli::gnuFormsReadAlike_data() {
+    // The same request in the forms GNU tools accept: each prints what the spaced form does.
+    QTest::addColumn<QStringList>("spaced");
+    QTest::addColumn<QStringList>("other");
+    QTest::newRow("--opt=value") << QStringList{"run", "{good}", "--fabric", "roce-v2", "--json"}
+                                 << QStringList{"run", "{good}", "--fabric=roce-v2", "--json"};
+    QTest::newRow("-b8 -e1M -f2") << QStringList{"nccl-tests", "{good}", "-b", "8",     "-e",
+                                                 "1M",         "-f",     "2",  "--json"}
+                                  << QStringList{"nccl-tests", "{good}", "-b8",
+                                                 "-e1M",       "-f2",    "--json"};
+    QTest::newRow("-- before the design")
+        << QStringList{"run", "{good}", "--json"} << QStringList{"run", "--json", "--", "{good}"};
+    QTest::newRow("options before the design")
+        << QStringList{"bom", "{good}", "--csv"} << QStringList{"bom", "--csv", "{good}"};
+}
+
+void tst_Cli::gnuFormsReadAlike() {
+    QFETCH(QStringList, spaced);
+    QFETCH(QStringList, other);
+    spaced.replaceInStrings(QStringLiteral("{good}"), m_good);
+    other.replaceInStrings(QStringLiteral("{good}"), m_good);
+    const Outcome a = runCli(spaced);
+    const Outcome b = runCli(other);
+    QVERIFY2(a.exitCode == 0, qPrintable(diagnostics(a)));
+    QVERIFY2(b.exitCode == 0, qPrintable(diagnostics(b)));
+    QCOMPARE(b.out, a.out);
 }
 
 void tst_Cli::mergeRefusesAShardOfAnotherSweep_data() {
@@ -897,12 +955,13 @@ void tst_Cli::badInput_data() {
           "choose one");
     usage("a shard as CSV", sweepGood + QStringList{"--shard", "1/2", "--csv"}, "--shard writes",
           "sweep --merge");
-    usage("nccl-tests as CSV", {"nccl-tests", "{good}", "--csv"}, "unknown option", "--csv");
+    usage("nccl-tests as CSV", {"nccl-tests", "{good}", "--csv"}, "nccl-tests does not take --csv",
+          "nccl-tests --help");
     usage("validate with a design but no log", {"validate", "{good}"}, "go with --figures LOG",
           "nccl-tests output");
     usage("validate --csv without a log", {"validate", "--csv"}, "validate --csv", "--figures LOG");
-    usage("bom on another fabric", {"bom", "{good}", "--fabric", "ib-ndr"}, "bom takes",
-          "--csv or --json");
+    usage("bom on another fabric", {"bom", "{good}", "--fabric", "ib-ndr"},
+          "bom does not take --fabric", "it takes --json, --csv, --prices, --months");
     usage("export without a format", {"export", "{good}"}, "export needs --format",
           "dot, slurm or ibnetdiscover");
     usage("export in an unknown format", {"export", "{good}", "--format", "xml"},
@@ -911,8 +970,21 @@ void tst_Cli::badInput_data() {
         QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/teaching-4-servers.fabric.json");
     usage("ibnetdiscover of an Ethernet design", {"export", ethernet, "--format", "ibnetdiscover"},
           "teaching-4-servers.fabric.json: ibnetdiscover describes InfiniBand", "runs on");
-    usage("cabling with a seed", {"cabling", "{good}", "--seed", "3"}, "cabling takes",
-          "--csv or --json");
+    usage("cabling with a seed", {"cabling", "{good}", "--seed", "3"},
+          "cabling does not take --seed", "it takes --json, --csv, --prices, --months");
+    // GNU conventions, as CLI11 reads them: no abbreviations, one value per option, ranges
+    // and ids answered with what is allowed.
+    usage("an abbreviated option", {"run", "{good}", "--fab", "ib-ndr"}, "run does not take --fab",
+          "--fabric");
+    usage("an option given twice", {"run", "{good}", "--fabric", "ib-ndr", "--fabric=roce-v2"},
+          "--fabric given more than once", "give it once");
+    usage("months below the range", {"run", "{good}", "--months", "0.5"}, "--months",
+          "from 1 to 600, got \"0.5\"");
+    usage("an unknown fabric", {"run", "{good}", "--fabric=infiniband"}, "unknown fabric",
+          "(known: efa, ethernet-tcp, ib-hdr, ib-ndr");
+    usage("an unknown algorithm", {"nccl-tests", "{good}", "--algo", "rings"},
+          "unknown algorithm \"rings\"", "known: ring, tree");
+    usage("an unknown command", {"runn", "{good}"}, "unknown command \"runn\"", "expected run");
     const QStringList mergeFile{"sweep", "--merge", "{file}"};
     const auto merged = [&](const char* name, const char* text, const char* where,
                             const char* words) {
@@ -992,7 +1064,8 @@ void tst_Cli::badInput_data() {
     usage("missing file", {"run", "{dir}/missing.fabric.json"},
           "{dir}/missing.fabric.json: at /:", "cannot read");
     usage("a folder as DESIGN", {"run", "{dir}"}, "{dir}: at /:", "folder");
-    usage("unknown option", {"run", "{good}", "--jsn"}, "\"--jsn\"", "unknown option");
+    usage("unknown option", {"run", "{good}", "--jsn"}, "run does not take --jsn",
+          "it takes --json, --csv, --fabric");
     usage("--fabric nope", {"run", "{good}", "--fabric", "nope"}, "\"nope\"", "unknown fabric");
     usage("compare without --fabrics", {"compare", "{good}", "--json"}, "--fabrics", "compare");
     usage("compare with an unknown fabric", {"compare", "{good}", "--fabrics", "ib-ndr,nope"},
