@@ -19,7 +19,7 @@ PACKAGES=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev
           libboost-graph-dev nlohmann-json3-dev libcli11-dev libjemalloc-dev
           libsimgrid-dev libbenchmark-dev
-          xvfb xauth fonts-dejavu-core poppler-utils python3 python3-jsonschema
+          xvfb xauth fonts-dejavu-core poppler-utils python3 python3-jsonschema desktop-file-utils
           clang libclang-rt-14-dev)
 PRESET=ci
 SAMPLE=samples/spectrum-x-1024gpu-rail.fabric.json

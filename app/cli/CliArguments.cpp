@@ -15,6 +15,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 #include <string_view>
 
 namespace fabriclab::app {
@@ -428,20 +429,18 @@ std::string notTakenBy(const std::string& command, const std::string& extras) {
 struct RawLine {
     std::string command;
     std::map<std::string, std::string> values;
-    std::map<std::string, CLI::Option*> options;
+    std::set<std::string> givenKeys; ///< the command's options that were given
     std::vector<std::string> words;
     std::string help; ///< the command's own --help, when asked for
 
-    bool given(const std::string& key) const {
-        const auto at = options.find(key);
-        return at != options.end() && at->second->count() > 0;
-    }
+    bool given(const std::string& key) const { return givenKeys.count(key) > 0; }
     const std::string& text(const std::string& key) const { return values.at(key); }
 };
 
 RawLine readLine(const std::vector<std::string>& args) {
     RawLine raw;
     CLI::App app{"fabriclab-cli"};
+    std::map<std::string, CLI::Option*> options; // "command key": owned by `app`
     app.require_subcommand(1, 1);
     app.set_help_flag(); // the top-level --help is usageText()
     std::vector<std::pair<CLI::App*, std::string>> subcommands;
@@ -459,7 +458,7 @@ RawLine readLine(const std::vector<std::string>& args) {
                 spec.value ? sub->add_option(spec.names, raw.values[keyOf(spec)], spec.help)
                                  ->type_name(spec.value)
                            : sub->add_flag(spec.names, spec.help);
-            raw.options[std::string(command.name) + " " + keyOf(spec)] = option;
+            options[std::string(command.name) + " " + keyOf(spec)] = option;
         }
     }
     std::vector<std::string> reversed(args.rbegin(), args.rend()); // as CLI11 reads them
@@ -491,12 +490,10 @@ RawLine readLine(const std::vector<std::string>& args) {
     for (const auto& [sub, name] : subcommands)
         if (sub->parsed())
             raw.command = name;
-    // Keys without the command from here on.
-    std::map<std::string, CLI::Option*> mine;
-    for (const auto& [key, option] : raw.options)
-        if (key.starts_with(raw.command + " "))
-            mine[key.substr(raw.command.size() + 1)] = option;
-    raw.options = std::move(mine);
+    // What was given, noted while the options still exist: they die with `app` on return.
+    for (const auto& [key, option] : options)
+        if (key.starts_with(raw.command + " ") && option->count() > 0)
+            raw.givenKeys.insert(key.substr(raw.command.size() + 1));
     return raw;
 }
 

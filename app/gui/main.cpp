@@ -79,6 +79,10 @@ void configureParser(QCommandLineParser& parser) {
                                   "separated by commas (ib-ndr,spectrum-x); the usual set when "
                                   "not given."),
                       QStringLiteral("ids")});
+    parser.addOption({QStringLiteral("print-samples-folder"),
+                      QCoreApplication::translate(
+                          "main", "Print the folder File > Open Sample opens (beside the "
+                                  "installed program, or the source tree's samples/) and exit.")});
 }
 
 /// --size: "1280x720" as a size within what a window can be, or nothing (and the reason
@@ -246,6 +250,10 @@ int main(int argc, char** argv) {
     configureParser(parser);
     parser.process(app);
 
+    if (parser.isSet(QStringLiteral("print-samples-folder"))) {
+        std::printf("%s\n", qPrintable(fabriclab::app::FileActions::samplesFolder()));
+        return 0;
+    }
     std::optional<QSize> size;
     if (parser.isSet(QStringLiteral("size")) &&
         !(size = parseSize(parser.value(QStringLiteral("size")))))
