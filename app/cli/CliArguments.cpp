@@ -243,7 +243,8 @@ nccl-tests options (as all_reduce_perf and its siblings take them, same meanings
   -r N               broadcast's root
   -t -g -w -n -m -c -G N   threads, GPUs per thread, warm-up, iterations, aggregation,
                      checking, CUDA graphs: echoed in the header, as no simulated figure
-                     depends on them; -z -a -C -p -R -T -N -S -M -I are accepted alike
+                     depends on them; -z -a -C -p -R -T -N -S -M -y -x -D -V -I are
+                     accepted alike
   --servers N        run on the design's first N servers (default all)
   --algo NAME        as NCCL_ALGO: ring, tree, nvls, nvls-tree, collnet-direct, collnet-chain,
                      pat, sharp (default: NCCL's own choice per size)
@@ -334,7 +335,8 @@ const std::vector<OptionSpec>& optionSpecs() {
          "FILE",
          {"validate"},
          "your figures, or nccl-tests output measured on DESIGN"},
-        // nccl-tests' own flags, with its meanings.
+        // nccl-tests' own flags, with its meanings, as its src/common.cu lists them (-o and
+        // --op are one option there, the reduction; here --op may also name the collective).
         {"--op",
          "OP",
          {"nccl-tests", "validate"},
@@ -364,7 +366,11 @@ const std::vector<OptionSpec>& optionSpecs() {
         {"-T,--timeout", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
         {"-N,--run_cycles", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
         {"-S,--report_timestamps", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
-        {"-M,--memory", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-M,--memory_report", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-y,--stream_null", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-x,--cta_policy", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-D,--device_implementation", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
+        {"-V,--device_cta_count", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
         {"-I,--report_iterations", "N", {"nccl-tests"}, "accepted as nccl-tests takes it"},
         {"-J,--output_file", "FILE.json", {"nccl-tests"}, "also write nccl-tests' JSON file"},
         {"--explain", nullptr, {"nccl-tests"}, "the algorithm, protocol and who chose them"},
@@ -627,9 +633,11 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         for (const auto& flag : echoed)
             if (given(flag.key))
                 *flag.field = parseWhole(flag.shortName, text(flag.key), flag.least);
-        for (const char* key : {"--blocking", "--average", "--report_cputime", "--parallel_init",
-                                "--local_register", "--timeout", "--run_cycles",
-                                "--report_timestamps", "--memory", "--report_iterations"})
+        for (const char* key :
+             {"--blocking", "--average", "--report_cputime", "--parallel_init", "--local_register",
+              "--timeout", "--run_cycles", "--report_timestamps", "--memory_report",
+              "--report_iterations", "--stream_null", "--cta_policy", "--device_implementation",
+              "--device_cta_count"})
             if (given(key))
                 (void)parseWhole(key, text(key), 0); // no simulated figure depends on it
         if (given("--output_file")) {

@@ -638,6 +638,40 @@ void tst_Cli::ncclTestsTakesItsOwnCommandLine() {
                             "warmup iters: 10 iters: 50 agg iters: 1 validation: 0 graph: 0\n"),
              o.out.constData());
     QVERIFY(o.out.contains(" bfloat16     sum      -1 "));
+    // The long names, and the flags the newest nccl-tests added (src/common.cu: -y, -x, -D,
+    // -V, -M), each with its value; none changes a simulated figure.
+    const Outcome longForm = runCli({"nccl-tests",
+                                     m_good,
+                                     "all_reduce_perf",
+                                     "--minbytes=8",
+                                     "--maxbytes=1M",
+                                     "--stepfactor=4",
+                                     "--ngpus=8",
+                                     "--nthreads",
+                                     "1",
+                                     "--iters=20",
+                                     "--warmup_iters=5",
+                                     "--check=1",
+                                     "--datatype=float",
+                                     "--op=sum",
+                                     "-y",
+                                     "0",
+                                     "-x",
+                                     "1",
+                                     "-D",
+                                     "0",
+                                     "-V",
+                                     "16",
+                                     "-M",
+                                     "1",
+                                     "--stream_null=1"});
+    QVERIFY2(longForm.exitCode == 2 && longForm.err.contains("--stream_null given more than once"),
+             qPrintable(diagnostics(longForm)));
+    const Outcome newest = runCli({"nccl-tests", m_good, "all_reduce_perf", "--minbytes=8",
+                                   "--maxbytes=1M", "--stepfactor=4", "--ngpus=8", "-y", "0", "-x",
+                                   "1", "-D", "0", "-V", "16", "-M", "1"});
+    QVERIFY2(newest.exitCode == 0 && newest.out.contains("# nThread 1 nGpus 8 minBytes 8 "),
+             qPrintable(diagnostics(newest)));
     // nccl-tests' own --op is the reduction: read as one.
     const Outcome redop = runCli({"nccl-tests", m_good, "--op", "max", "-b", "1M", "-e", "1M"});
     QVERIFY2(redop.exitCode == 0 && redop.out.contains("     float     max      -1 "),
