@@ -16,7 +16,9 @@
 namespace fabriclab::model {
 
 ImportError::ImportError(const std::string& origin, int line, const std::string& problem)
-    : std::invalid_argument(origin + ":" + std::to_string(line) + ": " + problem), m_line(line) {}
+    : std::invalid_argument(origin + (line > 0 ? ":" + std::to_string(line) : std::string()) +
+                            ": " + problem),
+      m_line(line) {}
 
 namespace {
 
@@ -61,7 +63,7 @@ const Fabric& chooseFabric(const ReadFabric& read, const ImportOptions& options,
     }
     const Fabric* fabric = catalog.findFabric(id);
     if (!fabric)
-        throw ImportError(std::string(origin), 0, "no fabric \"" + id + "\" in the catalog");
+        throw ImportError(std::string(origin), 0, catalog.unknownFabric(id));
     return *fabric;
 }
 
@@ -72,8 +74,12 @@ Design buildDesign(const ReadFabric& read, std::string_view origin, const Import
     if (options.gpusPerServer < 1 || options.gpusPerServer > 1024)
         throw ImportError(file, 0, "GPUs per server must be 1 to 1,024");
     const GpuSpec* gpu = catalog.findGpu(options.gpuId);
-    if (!gpu)
-        throw ImportError(file, 0, "no GPU \"" + options.gpuId + "\" in the catalog");
+    if (!gpu) {
+        std::string known;
+        for (const auto& [id, unused] : catalog.gpus())
+            known += (known.empty() ? "" : ", ") + id;
+        throw ImportError(file, 0, "unknown GPU \"" + options.gpuId + "\" (known: " + known + ")");
+    }
     bool anyServer = false;
     for (const auto& [name, device] : read.devices)
         anyServer = anyServer || device.server;
@@ -612,7 +618,7 @@ Design importSlurmTopology(std::string_view text, std::string_view origin,
     const std::string fabricId = options.fabricId.value_or("ib-ndr");
     const Fabric* found = catalog.findFabric(fabricId);
     if (!found)
-        throw ImportError(file, 0, "no fabric \"" + fabricId + "\" in the catalog");
+        throw ImportError(file, 0, catalog.unknownFabric(fabricId));
     const Fabric& fabric = *found;
     const double gbps = fabric.portSpeed.value;
     std::map<std::string, std::vector<std::string>> parents;

@@ -1343,6 +1343,20 @@ void tst_Cli::importMakesADesignOrNamesTheLine() {
     QVERIFY2(refused.err.contains((cut + QStringLiteral(":3:")).toUtf8()),
              qPrintable(diagnostics(refused)));
     QVERIFY(!QFileInfo::exists(refusedPath));
+
+    // An id the catalog lacks is answered with the ids it has, and nothing is written.
+    const Outcome unknownGpu =
+        runCli({"import", "--format", "slurm", conf, "--out", refusedPath, "--gpu", "gpu-x"});
+    QCOMPARE(unknownGpu.exitCode, 2);
+    QVERIFY2(unknownGpu.err.contains((conf + ": unknown GPU \"gpu-x\" (known: ").toUtf8()) &&
+                 unknownGpu.err.contains("h100-sxm"),
+             qPrintable(diagnostics(unknownGpu)));
+    const Outcome unknownFabric =
+        runCli({"import", "--format", "slurm", conf, "--out", refusedPath, "--fabric", "ndr"});
+    QCOMPARE(unknownFabric.exitCode, 2);
+    QVERIFY2(unknownFabric.err.contains("unknown fabric \"ndr\" (known: efa, "),
+             qPrintable(diagnostics(unknownFabric)));
+    QVERIFY(!QFileInfo::exists(refusedPath));
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)
