@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian 12 packages the build, the tests and the GUI need.
-PACKAGES=(build-essential cmake ninja-build pkg-config
+PACKAGES=(build-essential cmake ninja-build pkg-config dpkg-dev file
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev
           libboost-graph-dev nlohmann-json3-dev libcli11-dev libjemalloc-dev
           libsimgrid-dev libbenchmark-dev

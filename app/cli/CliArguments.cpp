@@ -306,11 +306,11 @@ const std::vector<OptionSpec>& optionSpecs() {
         {"--merge", nullptr, {"sweep"}, "join the shards' JSON lines (FILE...) into one sweep"},
         {"--prices",
          "FILE",
-         {"run", "compare", "sweep", "nccl-tests", "bom", "cabling", "export"},
+         {"run", "compare", "sweep", "nccl-tests", "bom", "cabling"},
          "the price list to cost with (the format of resources/catalog/prices.json)"},
         {"--months",
          "N",
-         {"run", "compare", "sweep", "bom", "cabling", "export"},
+         {"run", "compare", "sweep", "bom", "cabling"},
          "amortization period, 1 to 600 months (default: the price list's, 36)"},
         {"--ownership", "MODE", {"run", "compare", "sweep"}, "owned (the default) or rented"},
         {"--seed",
@@ -486,10 +486,13 @@ RawLine readLine(const std::vector<std::string>& args) {
                 throw UsageError(notTakenBy(name, extras));
         throw UsageError(e.what());
     } catch (const CLI::ArgumentMismatch& e) {
-        // A single-valued option given twice: which one should win is the user's call.
-        std::string name = e.what();
-        name = name.substr(0, name.find(':'));
-        throw UsageError(name + " given more than once; give it once");
+        // CLI11 says so for an option given twice (which one should win is the user's
+        // call), for one given without its value, and for a flag given a value.
+        const std::string what = e.what();
+        const std::string name = what.substr(0, what.find(':'));
+        if (what.find(": At Most ") != std::string::npos)
+            throw UsageError(name + " given more than once; give it once");
+        throw UsageError(name + " needs a value (" + what.substr(what.find(':') + 2) + ")");
     } catch (const CLI::ParseError& e) {
         throw UsageError(e.what());
     }
@@ -522,7 +525,7 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
                      [&](const CommandSpec& c) { return first == c.name; }))
         throw UsageError("unknown command \"" + first +
                          "\" (expected run, compare, sweep, nccl-tests, validate, bom, cabling, "
-                         "export, report, import or catalog)");
+                         "export, report, import, catalog or completion)");
     const RawLine raw = readLine(args);
     parsed.command = raw.command;
     if (!raw.help.empty()) {
@@ -836,7 +839,7 @@ _fabriclab_cli() {
     elif [[ "${COMP_WORDS[1]}" == nccl-tests && "$cur" == *_* ]]; then
         COMPREPLY=($(compgen -W "all_reduce_perf all_gather_perf reduce_scatter_perf alltoall_perf broadcast_perf sendrecv_perf" -- "$cur"))
     else
-        COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
+        COMPREPLY=($(compgen -f -- "$cur"))
     fi
 }
 complete -o filenames -F _fabriclab_cli fabriclab-cli

@@ -99,14 +99,21 @@ MergedSweep mergeShards(const std::vector<std::string>& files) {
                     where, "/",
                     "expected {\"point\": k, \"of\": n, \"sweep\": {...}, \"row\": {...}}");
             if (!line.contains("sweep") || !line["sweep"].is_object() ||
-                !line["sweep"].contains("fingerprint"))
+                !line["sweep"].contains("fingerprint") || !line["sweep"]["fingerprint"].is_string())
                 throw model::JsonError(where, "/sweep",
                                        "no sweep fingerprint: written by an older FabricLab? "
                                        "Run the shard again");
+            // The fingerprint must be the identity's own: a line edited by hand is refused.
+            nlohmann::ordered_json identity = line["sweep"];
+            identity.erase("fingerprint");
+            if (model::contentHash(identity.dump()) != line["sweep"]["fingerprint"])
+                throw model::JsonError(where, "/sweep/fingerprint",
+                                       "does not match the sweep it describes (the line was "
+                                       "edited?): run the shard again");
             if (identityWhere.empty()) {
                 merged.identity = line["sweep"];
                 identityWhere = where;
-            } else if (line["sweep"] != merged.identity) {
+            } else if (line["sweep"]["fingerprint"] != merged.identity["fingerprint"]) {
                 throw model::JsonError(
                     where, "/sweep",
                     "a shard of another sweep: " +

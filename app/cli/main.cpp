@@ -7,6 +7,8 @@
 #include "app/cli/ReportCommand.hpp"
 #include "model/catalog/Catalog.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <exception>
 #include <iostream>
@@ -65,6 +67,9 @@ int main(int argc, char** argv) {
         return fail(std::string("beyond the engine's limits: ") + e.what(), kEngineLimit);
     } catch (const std::invalid_argument& e) {
         return fail(e.what(), kBadInput); // usage, design and figure files, imports
+    } catch (const nlohmann::json::exception& e) {
+        // A text the user gave that JSON cannot carry (a log's host name that is not UTF-8).
+        return fail(std::string("cannot write that as JSON: ") + e.what(), kBadInput);
     } catch (const std::runtime_error& e) {
         return fail(e.what(), kBadInput); // a file that cannot be read or written, named
     } catch (const std::exception& e) {

@@ -58,7 +58,8 @@ void TracingApplication::startTracing(double thresholdMs) {
 bool TracingApplication::notify(QObject* receiver, QEvent* event) {
     if (!m_tracing)
         return QApplication::notify(receiver, event);
-    // Noted before delivery, without building strings: the handler may delete both.
+    // Noted before delivery (the handler may delete both), building no string: the name is
+    // the receiver's own, shared.
     const QEvent::Type type = event->type();
     const char* className = receiver->metaObject()->className();
     const char* owner = fabriclabOwner(receiver);

@@ -105,8 +105,11 @@ PriceCatalog parsePrices(std::string_view text, const std::string& origin) {
     if (root["version"].integer(1, 1000) != 1)
         root["version"].fail("this FabricLab reads catalog version 1");
     PriceCatalog prices;
-    if (auto id = root.find("id"))
+    if (auto id = root.find("id")) {
         prices.id = id->string();
+        if (prices.id.empty())
+            id->fail("expected the price list's name, got an empty string");
+    }
     // Of the parsed document, so spacing and key order in the file do not change it.
     prices.hash = contentHash(document.dump());
     prices.amortizationMonths = catalog_json::sourcedNumber(root["amortizationMonths"], 1, 600);

@@ -20,7 +20,7 @@ std::vector<std::string> bomColumns();
 std::vector<std::vector<std::string>> bomRows(const CostReport& cost);
 /// RFC 4180 CSV: bomColumns(), the rows, then a "total" row.
 std::string bomCsv(const CostReport& cost);
-/// {"currency", "lines": [...], "totalUsd", "totalWatts"}.
+/// {"currency", "fabricCapexUsd", "powerWatts", "bom": [...]} (docs/output-contract.md).
 nlohmann::ordered_json bomJson(const CostReport& cost);
 
 } // namespace fabriclab::model

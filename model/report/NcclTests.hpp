@@ -112,7 +112,7 @@ std::string formatNcclTests(const NcclTestsReport& report, bool explain = false)
 std::string ncclTestsOutputFileJson(const NcclTestsReport& report, const std::string& startTime,
                                     const nlohmann::ordered_json& provenance = {});
 
-/// One object per size: bytes, timeUs, algbwGBps, busbwGBps, algorithm, protocol, chosenBy,
+/// One object per size: bytes, timeUs, algBwGBps, busBwGBps, algorithm, protocol, chosenBy,
 /// and on static ECMP fabrics the spread over draws of flow keys.
 std::string ncclTestsJson(const NcclTestsReport& report);
 

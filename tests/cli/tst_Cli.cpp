@@ -1012,6 +1012,8 @@ void tst_Cli::badInput_data() {
           "--fabric");
     usage("an option given twice", {"run", "{good}", "--fabric", "ib-ndr", "--fabric=roce-v2"},
           "--fabric given more than once", "give it once");
+    usage("an option without its value", {"run", "{good}", "--fabric"}, "--fabric needs a value",
+          "");
     usage("months below the range", {"run", "{good}", "--months", "0.5"}, "--months",
           "from 1 to 600, got \"0.5\"");
     usage("an unknown fabric", {"run", "{good}", "--fabric=infiniband"}, "unknown fabric",
@@ -1027,8 +1029,9 @@ void tst_Cli::badInput_data() {
     };
     merged("not JSON", "garbage\n", "{file}:1: at /:", "not a JSON line");
     merged("not a shard line", "{\"rows\": []}\n", "{file}:1: at /:", "\"point\"");
-    // A sweep's identity as shards carry it; the checks below are about the points.
-#define SWEEP "\"sweep\": {\"fingerprint\": \"fnv1a64:0000000000000001\"}, "
+    // A sweep's identity as shards carry it (an empty one, with the FNV-1a 64 of "{}" as its
+    // fingerprint); the checks below are about the points.
+#define SWEEP "\"sweep\": {\"fingerprint\": \"fnv1a64:08f44b07b5901a25\"}, "
     merged("point past the sweep", "{\"point\": 5, \"of\": 3, " SWEEP "\"row\": {}}\n",
            "{file}:1: at /point:", "point 5 of a sweep of 3");
     merged("points missing", "{\"point\": 1, \"of\": 3, " SWEEP "\"row\": {}}\n",
@@ -1042,6 +1045,10 @@ void tst_Cli::badInput_data() {
            "\"row\": {}}\n",
            "{file}:2: at /of:", "sweep of 3 points, the others of 2");
 #undef SWEEP
+    merged("a line edited by hand",
+           "{\"point\": 0, \"of\": 1, \"sweep\": {\"seed\": 2, \"fingerprint\": "
+           "\"fnv1a64:08f44b07b5901a25\"}, \"row\": {}}\n",
+           "{file}:1: at /sweep/fingerprint:", "does not match the sweep it describes");
     merged("a line without the sweep's fingerprint", "{\"point\": 0, \"of\": 1, \"row\": {}}\n",
            "{file}:1: at /sweep:", "no sweep fingerprint");
 

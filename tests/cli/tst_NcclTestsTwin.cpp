@@ -147,9 +147,9 @@ void tst_NcclTestsTwin::aPublicParserReadsEveryRow() {
         QCOMPARE(rows[i].type, type);
         QCOMPARE(rows[i].reduction, reduction);
         QCOMPARE(rows[i].bytes, figures[i].at("bytes").get<double>());
-        // The table prints two decimals; the JSON carries the figure unrounded.
+        // The table prints two decimals, the JSON three: they differ by at most 0.0055.
         const double busBw = figures[i].at("busBwGBps").get<double>();
-        QVERIFY2(std::abs(rows[i].outOfPlaceBusBw - busBw) <= 0.005 + 1e-9,
+        QVERIFY2(std::abs(rows[i].outOfPlaceBusBw - busBw) <= 0.0055 + 1e-9,
                  qPrintable(QStringLiteral("row %1: %2 against %3")
                                 .arg(i)
                                 .arg(rows[i].outOfPlaceBusBw)
@@ -159,8 +159,9 @@ void tst_NcclTestsTwin::aPublicParserReadsEveryRow() {
     }
     const std::optional<double> average = averageAsTheConverterReadsIt(text);
     QVERIFY2(average.has_value(), "no \"# Avg bus bandwidth\" footer");
-    // The footer is the mean of the unrounded figures, printed with two decimals.
-    QVERIFY(std::abs(*average - sum / static_cast<double>(rows.size())) <= 0.005 + 1e-9);
+    // The footer is the mean of the unrounded figures, printed with two decimals; the mean
+    // of the JSON's three-decimal figures is within 0.0005 of it.
+    QVERIFY(std::abs(*average - sum / static_cast<double>(rows.size())) <= 0.0055 + 1e-9);
 }
 
 QTEST_MAIN(tst_NcclTestsTwin)

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: FabricLab authors
 # SPDX-License-Identifier: MIT
-# cmake -DBUILD=<build tree> -DOUT=<scratch> -DVERSION=<x.y.z> -P InstallDeb.cmake
+# cmake -DBUILD=<build tree> -DOUT=<scratch> -DVERSION=<x.y.z> -DCPACK=<cpack> -P InstallDeb.cmake
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -11,7 +11,7 @@ endfunction()
 
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
-run(cpack -G DEB --config ${BUILD}/CPackConfig.cmake -B ${OUT})
+run(${CPACK} -G DEB --config ${BUILD}/CPackConfig.cmake -B ${OUT})
 file(GLOB debs ${OUT}/fabriclab_*.deb)
 list(LENGTH debs count)
 if(NOT count EQUAL 1)
