@@ -536,6 +536,10 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
     const bool ncclTests = parsed.command == "nccl-tests";
     const auto given = [&](const char* key) { return raw.given(key); };
     const auto text = [&](const char* key) -> const std::string& { return raw.text(key); };
+    // An option taken as it was typed, when it was given.
+    const auto verbatim = [&](const char* key) -> std::optional<std::string> {
+        return given(key) ? std::optional<std::string>(text(key)) : std::nullopt;
+    };
 
     parsed.json = given("--json");
     parsed.csv = given("--csv");
@@ -551,16 +555,13 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             throw UsageError("--format: expected dot, slurm or ibnetdiscover, got \"" +
                              *parsed.format + "\"");
     }
-    if (given("--gpu"))
-        parsed.gpu = text("--gpu");
+    parsed.gpu = verbatim("--gpu");
     if (given("--gpus-per-server"))
         parsed.gpusPerServer = parseCount("--gpus-per-server", text("--gpus-per-server"));
     if (given("--nics-per-server"))
         parsed.nicsPerServer = parseCount("--nics-per-server", text("--nics-per-server"));
-    if (given("--name"))
-        parsed.name = text("--name");
-    if (given("--out"))
-        parsed.out = text("--out");
+    parsed.name = verbatim("--name");
+    parsed.out = verbatim("--out");
     if (given("--shard")) {
         parsed.shard = text("--shard");
         try {
@@ -574,10 +575,8 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
         if (parsed.figureSet != "all" && parsed.figureSet != "fit" && parsed.figureSet != "check")
             throw UsageError("--set: expected all, fit or check, got \"" + parsed.figureSet + "\"");
     }
-    if (given("--figures"))
-        parsed.figuresFile = text("--figures");
-    if (given("--fabric"))
-        parsed.fabric = text("--fabric");
+    parsed.figuresFile = verbatim("--figures");
+    parsed.fabric = verbatim("--fabric");
     if (given("--fabrics"))
         parsed.fabrics = splitList("--fabrics", text("--fabrics"));
     if (given("--servers")) {
@@ -661,13 +660,10 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
             parsed.maxBytes = parseSize("-e", text("--maxbytes"));
         if (given("--stepfactor"))
             parsed.stepFactor = parseFactor("-f", text("--stepfactor"));
-        if (given("--algo"))
-            parsed.algorithm = text("--algo");
-        if (given("--proto"))
-            parsed.protocol = text("--proto");
+        parsed.algorithm = verbatim("--algo");
+        parsed.protocol = verbatim("--proto");
     }
-    if (given("--prices"))
-        parsed.pricesFile = text("--prices");
+    parsed.pricesFile = verbatim("--prices");
     if (given("--ownership")) {
         parsed.ownership = text("--ownership");
         if (*parsed.ownership != "owned" && *parsed.ownership != "rented")

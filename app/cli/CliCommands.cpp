@@ -51,7 +51,7 @@ nlohmann::ordered_json head(std::string_view kind, const std::string& designFile
                             std::optional<std::uint64_t> seed, const Catalog& catalog) {
     OutputSource source{design, std::move(fabric), seed, &catalog.prices(), {}};
     if (design)
-        source.designHash = designFileHash(readTextFile(designFile, kMaxDesignFileBytes, "design"));
+        source.designHash = designFileHash(designFile);
     return outputHead(kind, FABRICLAB_VERSION, source);
 }
 

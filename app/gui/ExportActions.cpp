@@ -5,9 +5,7 @@
 #include "app/gui/MainWindow.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/cost/CostModel.hpp"
-#include "model/io/DesignFile.hpp"
 #include "model/io/OutputContract.hpp"
-#include "model/io/TextFile.hpp"
 #include "model/report/BillOfMaterials.hpp"
 #include "model/report/CablingPlan.hpp"
 #include "model/report/FabricExport.hpp"
@@ -34,8 +32,7 @@ std::string printed(std::string_view kind, const model::Design& design,
     model::OutputSource source{&design, design.fabric.spec.id, std::nullopt, &catalog.prices(), {}};
     if (!savedFile.empty()) {
         try {
-            source.designHash = model::designFileHash(
-                model::readTextFile(savedFile, model::kMaxDesignFileBytes, "design"));
+            source.designHash = model::designFileHash(savedFile);
         } catch (const std::exception&) {
             // Moved or deleted since it was saved: fingerprinted as a save would write it.
         }

@@ -4,11 +4,12 @@
 
 #include "model/core/Hash.hpp"
 #include "model/io/DesignFile.hpp"
+#include "model/io/TextFile.hpp"
 
 namespace fabriclab::model {
 
-std::string designFileHash(std::string_view fileText) {
-    return contentHash(fileText);
+std::string designFileHash(const std::filesystem::path& file) {
+    return contentHash(readTextFile(file, kMaxDesignFileBytes, "design"));
 }
 
 std::string designHash(const Design& design) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,7 +26,9 @@ inline constexpr int kOutputSchemaVersion = 1;
 /// generated 131K-GPU design is a few hundred bytes of generator), and what a colleague can
 /// recompute from the file they were sent. A design not saved as it is now is fingerprinted
 /// as the file a save would write (serializeDesign).
-std::string designFileHash(std::string_view fileText);
+/// Reads the design file (refusing one past kMaxDesignFileBytes, as loadDesign does) and
+/// fingerprints its bytes. Throws std::runtime_error naming the file it cannot read.
+std::string designFileHash(const std::filesystem::path& file);
 std::string designHash(const Design& design);
 
 /// Where an output's figures come from.
