@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <sys/resource.h>
 
 namespace fabriclab::bench {
 namespace {
@@ -30,14 +31,19 @@ const char* fabriclabOwner(const QObject* object) {
     return nullptr;
 }
 
-/// CPU time of the calling thread, ns: set against wall time it tells work from waiting.
+} // namespace
+
 qint64 threadCpuNs() {
     timespec now{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
     return static_cast<qint64>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
-} // namespace
+ThreadSwitches threadSwitches() {
+    rusage usage{};
+    getrusage(RUSAGE_THREAD, &usage);
+    return {usage.ru_nvcsw, usage.ru_nivcsw};
+}
 
 qint64 steadyNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -52,6 +58,7 @@ TracingApplication::TracingApplication(int& argc, char** argv) : QApplication(ar
 void TracingApplication::startTracing(double thresholdMs) {
     m_thresholdMs = thresholdMs;
     m_slow.clear();
+    m_tracingSinceNs = steadyNs();
     m_tracing = true;
 }
 
@@ -85,12 +92,14 @@ bool TracingApplication::notify(QObject* receiver, QEvent* event) {
 
 namespace {
 
-QJsonObject toJson(const SlowEvent& e) {
-    return QJsonObject{{QStringLiteral("ms"), e.ms},
-                       {QStringLiteral("cpuMs"), e.cpuMs},
-                       {QStringLiteral("depth"), e.depth},
-                       {QStringLiteral("event"), e.event},
-                       {QStringLiteral("receiver"), e.receiver}};
+QJsonObject toJson(const SlowEvent& e, qint64 tracingSinceNs) {
+    return QJsonObject{
+        {QStringLiteral("endMs"), static_cast<double>(e.endNs - tracingSinceNs) / 1e6},
+        {QStringLiteral("ms"), e.ms},
+        {QStringLiteral("cpuMs"), e.cpuMs},
+        {QStringLiteral("depth"), e.depth},
+        {QStringLiteral("event"), e.event},
+        {QStringLiteral("receiver"), e.receiver}};
 }
 
 } // namespace
@@ -100,7 +109,7 @@ QJsonArray TracingApplication::within(qint64 beginNs, qint64 endNs) const {
     for (const SlowEvent& e : m_slow) {
         const auto startNs = e.endNs - static_cast<qint64>(e.ms * 1e6);
         if (e.depth == 0 && e.endNs >= beginNs && startNs <= endNs)
-            out.append(toJson(e));
+            out.append(toJson(e, m_tracingSinceNs));
     }
     return out;
 }
@@ -111,7 +120,7 @@ QJsonArray TracingApplication::slowest(int count) const {
               [](const SlowEvent& a, const SlowEvent& b) { return a.ms > b.ms; });
     QJsonArray out;
     for (std::size_t i = 0; i < sorted.size() && static_cast<int>(i) < count; ++i)
-        out.append(toJson(sorted[i]));
+        out.append(toJson(sorted[i], m_tracingSinceNs));
     return out;
 }
 

@@ -24,6 +24,15 @@ struct SlowEvent {
 /// A monotonic time in ns shared by the trace and the stall monitor, so a stall's window
 /// can be matched with the events that filled it.
 qint64 steadyNs();
+/// CPU time of the calling thread, ns: set against wall time it tells work from waiting.
+qint64 threadCpuNs();
+/// How often the calling thread has given up the processor so far: to wait (a lock, a
+/// sleep) or because the scheduler preempted it.
+struct ThreadSwitches {
+    long waited = 0;
+    long preempted = 0;
+};
+ThreadSwitches threadSwitches();
 
 /// QApplication that times every event it delivers, so a stall can be put down to the
 /// handler that held the GUI thread: the profile fabriclab-gui-bench prints with
@@ -47,6 +56,7 @@ public:
 private:
     bool m_tracing = false;
     double m_thresholdMs = 0;
+    qint64 m_tracingSinceNs = 0; ///< events report when they ended from here (endMs)
     int m_depth = 0;
     QElapsedTimer m_clock;
     std::vector<SlowEvent> m_slow;

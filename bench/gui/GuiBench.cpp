@@ -13,7 +13,7 @@
 // processes busy on the cores meanwhile. Panning is timed afterwards, on its own and unloaded
 // (pan* keys, expandAllMs). --trace-slow MS lists the events the GUI thread took longer than MS
 // over during the edits, receiver and owning panel named: the profile behind a stall; with it,
-// longestStallEvents lists those of them that ran during the longest stall.
+// longestStalls lists the six longest stalls with those of them that ran during each.
 #include "app/ProcessMemory.hpp"
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/SimulationActions.hpp"
@@ -339,8 +339,15 @@ int main(int argc, char** argv) {
     const QJsonArray slowEvents = app.slowest(kSlowEventsListed);
     if (tracing) {
         report[QStringLiteral("slowEvents")] = slowEvents;
-        report[QStringLiteral("longestStallEvents")] =
-            app.within(bench.stalls.longestBeginNs(), bench.stalls.longestEndNs());
+        QJsonArray stalls;
+        for (const auto& stall : bench.stalls.longestStalls())
+            stalls.append(
+                QJsonObject{{QStringLiteral("ms"), stall.ms},
+                            {QStringLiteral("cpuMs"), stall.cpuMs},
+                            {QStringLiteral("waited"), static_cast<double>(stall.waited)},
+                            {QStringLiteral("preempted"), static_cast<double>(stall.preempted)},
+                            {QStringLiteral("events"), app.within(stall.beginNs, stall.endNs)}});
+        report[QStringLiteral("longestStalls")] = stalls;
     }
     if (parser.isSet(QStringLiteral("json")))
         std::printf("%s\n", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());

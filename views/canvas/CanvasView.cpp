@@ -181,29 +181,47 @@ void CanvasView::zoomOut() {
 
 void CanvasView::fitAll() {
     const QRectF content = m_scene->contentRect();
-    if (content.isEmpty()) {
-        setTransform(QTransform());
-        centerOn(0, 0);
-        return;
+    QRectF target = content.adjusted(-kGridStep, -kGridStep, kGridStep, kGridStep);
+    // QGraphicsView::fitInView()'s arithmetic, done here rather than by zooming twice:
+    // each zoom and scroll would shift the cached grid and the canvas's pixels, and a
+    // design rebuilt in place (another fabric, another ratio) fits at the zoom it has.
+    const QRectF view = viewport()->rect().adjusted(2, 2, -2, -2);
+    const auto fitScale = [&view](const QRectF& rect) {
+        return std::min(view.width() / rect.width(), view.height() / rect.height());
+    };
+    double scale = 1;
+    QPointF centre(0, 0);
+    if (!content.isEmpty() && !view.isEmpty()) {
+        // Leave the tier labels their strip on the left, the nodes' device-pixel boxes
+        // (drawn around their centres whatever the zoom) their room above and below, and
+        // half the widest bundle label at each side: refit with that many pixels more.
+        const double first = fitScale(target);
+        const double labelHalf = m_scene->widestBundleLabel() / 2;
+        target =
+            content.adjusted(-kGridStep - std::max(kTierLabelPixels, labelHalf) / first,
+                             -kGridStep - kNodeMarginPixels / first, kGridStep + labelHalf / first,
+                             kGridStep + kNodeMarginPixels / first);
+        const double fitted = fitScale(target);
+        scale = std::clamp(fitted, kMinScale, kMaxFitScale);
+        centre = scale == fitted ? target.center() : content.center();
+    } else if (!content.isEmpty()) {
+        m_scene->setViewScale(transform().m11());
+        return; // not laid out yet: the first resize fits
     }
-    fitInView(content.adjusted(-kGridStep, -kGridStep, kGridStep, kGridStep), Qt::KeepAspectRatio);
-    // Leave the tier labels their strip on the left, the nodes' device-pixel boxes (drawn
-    // around their centres whatever the zoom) their room above and below, and half the
-    // widest bundle label at each side: refit with that many pixels more.
-    const double labelHalf = m_scene->widestBundleLabel() / 2;
-    if (const double first = transform().m11(); first > 0)
-        fitInView(content.adjusted(-kGridStep - std::max(kTierLabelPixels, labelHalf) / first,
-                                   -kGridStep - kNodeMarginPixels / first,
-                                   kGridStep + labelHalf / first,
-                                   kGridStep + kNodeMarginPixels / first),
-                  Qt::KeepAspectRatio);
-    const double fitted = transform().m11();
-    if (fitted > kMaxFitScale || fitted < kMinScale) {
-        const double bounded = std::clamp(fitted, kMinScale, kMaxFitScale);
-        setTransform(QTransform::fromScale(bounded, bounded));
-        centerOn(content.center());
+    // A zoom is drawn afresh in full: the scroll that centres it need not first move the
+    // canvas's pixels (a blit the size of the view, skipped while updates are held).
+    const QTransform zoom = QTransform::fromScale(scale, scale);
+    const bool zooms = transform() != zoom;
+    if (zooms) {
+        viewport()->setUpdatesEnabled(false);
+        setTransform(zoom);
     }
-    m_scene->setViewScale(transform().m11());
+    centerOn(centre);
+    if (zooms) {
+        viewport()->setUpdatesEnabled(true);
+        viewport()->update();
+    }
+    m_scene->setViewScale(scale);
 }
 
 void CanvasView::resetZoom() {

@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGraphicsLayout>
 #include <QLabel>
 #include <QMenu>
 #include <QPainter>
@@ -219,6 +220,11 @@ void ChartPanel::setHasData(bool hasData) {
     m_hasData = hasData;
     m_view->setVisible(hasData);
     m_placeholder->setVisible(!hasData);
+    // New series and axes ask the chart for a layout in a later turn, after the scene has
+    // already drawn them where the old ones were: laid out now, the chart is drawn once,
+    // in its final place.
+    if (hasData && m_chart->layout())
+        m_chart->layout()->activate();
 }
 
 void ChartPanel::setPlaceholder(const QString& text) {

@@ -3,9 +3,9 @@
 #include "views/sim/DesignFacts.hpp"
 
 #include "views/document/TopologyDocument.hpp"
-#include "views/sim/EnginePool.hpp"
+#include "views/sim/EngineTask.hpp"
 
-#include <QtConcurrent/QtConcurrentRun>
+#include <utility>
 
 namespace fabriclab::views {
 
@@ -30,41 +30,47 @@ DesignFacts::DesignFacts(TopologyDocument& document) : QObject(&document), m_doc
         m_current.reset();
         m_coalesce.start();
     });
-    m_watcher.setObjectName(QStringLiteral("designFacts"));
-    connect(&m_watcher, &QFutureWatcher<DesignFactsResult>::finished, this, [this] {
-        if (m_current)
-            return; // awaitCurrent() took this result already
-        if (m_running != m_generation || m_watcher.isCanceled()) {
-            start(); // overtaken by an edit: work out the design as it is now
-            return;
-        }
-        m_current = m_watcher.result();
-        Q_EMIT ready();
-    });
     start();
 }
 
 DesignFacts::~DesignFacts() {
-    m_watcher.waitForFinished();
+    m_task.waitForFinished();
 }
 
 void DesignFacts::start() {
-    if (m_watcher.isRunning() || m_current)
+    if (m_slot || m_current)
         return; // the running pass starts the next one when it finishes
     m_coalesce.stop();
     m_running = m_generation;
-    m_watcher.setFuture(QtConcurrent::run(&m_pool, [design = m_document.snapshot()] {
-        enterEngineThread();
-        return DesignFactsResult::of(design->topology);
-    }));
+    m_slot = std::make_shared<std::optional<DesignFactsResult>>();
+    m_task = runForReceiver(
+        m_pool, this,
+        [design = m_document.snapshot(), slot = m_slot] {
+            slot->emplace(DesignFactsResult::of(design->topology));
+            return slot;
+        },
+        [this](const Slot& slot) { passDone(slot); });
+}
+
+void DesignFacts::passDone(const Slot& slot) {
+    if (slot != m_slot)
+        return; // awaitCurrent() took this pass's facts already
+    m_slot.reset();
+    if (m_running != m_generation) {
+        start(); // overtaken by an edit: work out the design as it is now
+        return;
+    }
+    m_current = std::move(**slot);
+    Q_EMIT ready();
 }
 
 const DesignFactsResult& DesignFacts::awaitCurrent() {
     while (!m_current) {
         start();
-        m_watcher.waitForFinished();
-        if (m_running == m_generation && !m_watcher.isCanceled()) {
-            m_current = m_watcher.result();
+        m_task.waitForFinished();
+        const Slot slot = std::exchange(m_slot, nullptr);
+        if (m_running == m_generation && slot && *slot) {
+            m_current = std::move(**slot);
             Q_EMIT ready();
         }
     }

@@ -6,12 +6,13 @@
 #include "model/design/Failures.hpp"
 #include "model/topology/Topology.hpp"
 
-#include <QFutureWatcher>
+#include <QFuture>
 #include <QObject>
 #include <QThreadPool>
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace fabriclab::views {
@@ -54,15 +55,21 @@ Q_SIGNALS:
     void ready();
 
 private:
+    /// Where a pass leaves its facts: read by awaitCurrent() once the pass is over, or
+    /// handed to passDone() through the event queue.
+    using Slot = std::shared_ptr<std::optional<DesignFactsResult>>;
+
     explicit DesignFacts(TopologyDocument& document);
     void start();
+    void passDone(const Slot& slot);
 
     TopologyDocument& m_document;
     /// One thread: the work is short, and on Qt's global pool it would hold up the
     /// painter's parallel fills, on the engine's it would queue behind a simulation.
     QThreadPool m_pool;
     QTimer m_coalesce;
-    QFutureWatcher<DesignFactsResult> m_watcher;
+    QFuture<void> m_task; ///< the running pass, waited for by awaitCurrent() and on destruction
+    Slot m_slot;          ///< the running pass's; null when none runs
     std::optional<DesignFactsResult> m_current;
     quint64 m_generation = 0; ///< changes seen
     quint64 m_running = 0;    ///< the generation the running pass belongs to

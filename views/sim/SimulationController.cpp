@@ -6,10 +6,8 @@
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
 #include "views/sim/EnginePool.hpp"
+#include "views/sim/EngineTask.hpp"
 #include "views/sim/SharedBisection.hpp"
-
-#include <QPromise>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
 #include <functional>
@@ -17,12 +15,10 @@
 namespace fabriclab::views {
 namespace {
 
-/// The worker: the engine on a snapshot, never the live document.
-void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision,
-                 std::shared_ptr<const model::Design> design, const model::Catalog& catalog,
-                 QFuture<SharedBisection::Result> bisection, std::stop_token stop,
-                 const std::function<void(int, QString)>& report) {
-    enterEngineThread();
+/// The worker: the engine on a snapshot, never the live document. No result if stopped.
+RunResultPtr runSnapshot(quint64 revision, std::shared_ptr<const model::Design> design,
+                         const model::Catalog& catalog, QFuture<SharedBisection::Result> bisection,
+                         std::stop_token stop, const std::function<void(int, QString)>& report) {
     auto result = std::make_unique<RunResult>();
     result->revision = revision;
     const auto started = std::chrono::steady_clock::now();
@@ -40,8 +36,7 @@ void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision,
     try {
         result->report = model::runDesign(*design, catalog, options);
     } catch (const model::Cancelled&) {
-        promise.future().cancel();
-        return;
+        return nullptr;
     } catch (const std::exception& e) {
         result->error = QString::fromStdString(e.what());
     }
@@ -49,7 +44,7 @@ void runSnapshot(QPromise<RunResultPtr>& promise, quint64 revision,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
             .count();
     result->design = std::move(design);
-    promise.addResult(shareFreedOffGuiThread(std::move(result)));
+    return shareFreedOffGuiThread(std::move(result));
 }
 
 } // namespace
@@ -61,22 +56,18 @@ SimulationController::SimulationController(TopologyDocument& document, QObject* 
     m_debounce.setInterval(kDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, &SimulationController::start);
     connect(&m_document, &TopologyDocument::changed, this, &SimulationController::edited);
-    m_watcher.setObjectName(QStringLiteral("simulationRun"));
-    connect(&m_watcher, &QFutureWatcher<RunResultPtr>::finished, this,
-            &SimulationController::finished);
     m_debounce.start();
 }
 
 SimulationController::~SimulationController() {
     m_stop.request_stop();
-    m_watcher.cancel();
-    m_watcher.waitForFinished();
+    m_task.waitForFinished();
 }
 
 void SimulationController::edited() {
     ++m_revision;
     setState(State::Stale);
-    if (m_watcher.isRunning())
+    if (m_busy)
         m_stop.request_stop(); // the engine lets go within milliseconds
     if (!m_live)
         return;
@@ -85,7 +76,7 @@ void SimulationController::edited() {
     // slider drag or a burst of undos, wait for a pause of kDebounceMs.
     const bool quiet = !m_lastEdit.isValid() || m_lastEdit.elapsed() >= kDebounceMs;
     m_lastEdit.start();
-    m_debounce.start(quiet && !m_watcher.isRunning() ? 0 : kDebounceMs);
+    m_debounce.start(quiet && !m_busy ? 0 : kDebounceMs);
 }
 
 void SimulationController::run() {
@@ -96,10 +87,10 @@ void SimulationController::run() {
 void SimulationController::cancel() {
     m_debounce.stop();
     m_restart = false;
-    if (!m_watcher.isRunning())
+    if (!m_busy)
         return;
     m_stop.request_stop();
-    m_watcher.cancel();
+    m_cancelled = true;
     setState(State::Cancelled);
 }
 
@@ -113,7 +104,7 @@ void SimulationController::setLive(bool live) {
 }
 
 void SimulationController::start() {
-    if (m_watcher.isRunning()) {
+    if (m_busy) {
         // One run at a time: the one in flight is for an older revision; stop it and
         // start over once it has.
         m_stop.request_stop();
@@ -124,6 +115,8 @@ void SimulationController::start() {
         return; // already current
     m_stop = std::stop_source();
     m_running = m_revision;
+    m_busy = true;
+    m_cancelled = false;
     setState(State::Running);
     Q_EMIT progress(0, tr("starting"));
     // The snapshot is taken here, on the GUI thread, and shared with the status bar's
@@ -136,21 +129,25 @@ void SimulationController::start() {
         QMetaObject::invokeMethod(
             this,
             [this, revision, permille, stage = std::move(stage)] {
-                if (m_running == revision && m_watcher.isRunning())
+                if (m_running == revision && m_busy)
                     Q_EMIT progress(permille, stage);
             },
             Qt::QueuedConnection);
     };
-    m_watcher.setFuture(QtConcurrent::run(&enginePool(), runSnapshot, m_revision,
-                                          m_document.snapshot(), std::cref(m_document.catalog()),
-                                          SharedBisection::of(m_document).current(),
-                                          m_stop.get_token(), std::move(report)));
+    m_task = runForReceiver(
+        this,
+        [revision = m_revision, design = m_document.snapshot(), &catalog = m_document.catalog(),
+         bisection = SharedBisection::of(m_document).current(), stop = m_stop.get_token(),
+         report = std::move(report)] {
+            return runSnapshot(revision, design, catalog, bisection, stop, report);
+        },
+        [this](RunResultPtr result) { finished(std::move(result)); });
 }
 
-void SimulationController::finished() {
-    const bool produced = !m_watcher.isCanceled() && m_watcher.future().resultCount() > 0;
-    if (produced && m_running == m_revision) {
-        m_result = m_watcher.future().resultAt(0);
+void SimulationController::finished(RunResultPtr result) {
+    m_busy = false;
+    if (result && !m_cancelled && m_running == m_revision) {
+        m_result = std::move(result);
         setState(m_result->ok() ? State::Current : State::Failed);
         Q_EMIT resultReady(m_result);
         if (m_live && m_result->wallMilliseconds > kLiveLimitMs) {

@@ -5,7 +5,7 @@
 #include "views/sim/RunResult.hpp"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
+#include <QFuture>
 #include <QObject>
 #include <QTimer>
 
@@ -51,7 +51,7 @@ public:
     quint64 revision() const { return m_revision; }
     /// The newest result for any revision; check result()->revision against revision().
     const RunResultPtr& result() const { return m_result; }
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_busy; }
 
 public Q_SLOTS:
     /// Runs the current revision now (F5), whatever the live mode.
@@ -73,17 +73,20 @@ Q_SIGNALS:
 private:
     void edited();
     void start();
-    void finished();
+    /// The run in flight is over: its result, or none if it was stopped.
+    void finished(RunResultPtr result);
     void setState(State state);
 
     TopologyDocument& m_document;
     QTimer m_debounce;
     QElapsedTimer m_lastEdit; ///< since the last edit, for the debounce's leading edge
-    QFutureWatcher<RunResultPtr> m_watcher;
-    std::stop_source m_stop; ///< of the run in flight
-    quint64 m_revision = 1;  ///< bumped by every edit
-    quint64 m_running = 0;   ///< revision of the run in flight
-    bool m_restart = false;  ///< start again once the run in flight has stopped
+    QFuture<void> m_task;     ///< the run in flight, waited for on destruction
+    bool m_busy = false;      ///< a run is in flight, until its result (or none) is delivered
+    bool m_cancelled = false; ///< the run in flight was stopped by cancel()
+    std::stop_source m_stop;  ///< of the run in flight
+    quint64 m_revision = 1;   ///< bumped by every edit
+    quint64 m_running = 0;    ///< revision of the run in flight
+    bool m_restart = false;   ///< start again once the run in flight has stopped
     bool m_live = true;
     State m_state = State::Idle;
     RunResultPtr m_result;
