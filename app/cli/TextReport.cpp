@@ -76,6 +76,16 @@ std::string formatReport(const RunReport& r) {
         for (const auto& assumption : s.assumptions)
             out << "  assumed       " << assumption << "\n";
     }
+    if (r.memory) {
+        const auto& m = *r.memory;
+        const auto gb = [](double bytes) { return fixed(bytes / 1e9, 1); };
+        out << "  memory/GPU    " << gb(m.total) << " of " << gb(m.hbm) << " GB"
+            << (m.fits ? "" : " (does not fit)") << ": weights " << gb(m.weights) << ", gradients "
+            << gb(m.gradients) << ", optimizer " << gb(m.optimizer) << ", activations "
+            << gb(m.activations + m.logits) << "\n";
+        for (const auto& assumption : m.assumptions)
+            out << "  assumed       " << assumption << "\n";
+    }
     if (r.training)
         out << "  to train      " << grouped(r.training->tokens)
             << " tokens: " << fixed(r.training->seconds / 86400, 1) << " days, "

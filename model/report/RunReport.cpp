@@ -91,6 +91,31 @@ Fabric withOtherRouting(Fabric fabric) {
     return fabric;
 }
 
+/// "the workload does not fit in memory: 88.4 GB per GPU against the H100's 80 GB".
+std::string doesNotFit(const MemoryPerGpu& m, const std::string& gpuName) {
+    const auto gb = [](double bytes) { return fixed(bytes / 1e9, 1); };
+    return "the workload does not fit in memory: " + gb(m.total) + " GB per GPU (weights " +
+           gb(m.weights) + ", gradients " + gb(m.gradients) + ", optimizer " + gb(m.optimizer) +
+           ", activations " + gb(m.activations + m.logits) + " GB) against the " + gpuName + "'s " +
+           fixed(m.hbm / 1e9, 0) +
+           " GB; shard more (ZeRO, tensor or pipeline parallelism) or recompute";
+}
+
+nlohmann::ordered_json memoryJson(const RunReport& r) {
+    if (!r.memory)
+        return nullptr;
+    const MemoryPerGpu& m = *r.memory;
+    return {{"weightsGB", rounded(m.weights / 1e9, 3)},
+            {"gradientsGB", rounded(m.gradients / 1e9, 3)},
+            {"optimizerGB", rounded(m.optimizer / 1e9, 3)},
+            {"activationsGB", rounded(m.activations / 1e9, 3)},
+            {"logitsGB", rounded(m.logits / 1e9, 3)},
+            {"totalGB", rounded(m.total / 1e9, 3)},
+            {"hbmGB", rounded(m.hbm / 1e9, 3)},
+            {"fits", m.fits},
+            {"assumptions", m.assumptions}};
+}
+
 nlohmann::ordered_json stepJson(const RunReport& r) {
     if (!r.step)
         return nullptr;
@@ -257,6 +282,15 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         return report;
     if (!workloadWarning.empty())
         report.warnings.push_back(workloadWarning);
+    if (workload) {
+        try {
+            report.memory = memoryPerGpu(*workload);
+            if (!report.memory->fits)
+                report.warnings.push_back(doesNotFit(*report.memory, workload->gpu.spec.name));
+        } catch (const std::invalid_argument&) {
+            // The step's refusal names what is wrong with the split.
+        }
+    }
 
     const auto stage = [&](std::string_view name, int permille) {
         throwIfStopped(options.stop);
@@ -436,6 +470,7 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
           {"busBwMaxGBps", rounded(r.collective.busBwMaxGBps, 3)},
           {"ecmpDraws", r.collective.ecmpDraws}}},
         {"step", stepJson(r)},
+        {"memoryPerGpu", memoryJson(r)},
         {"cost",
          {{"fabricCapexUsd", rounded(c.capex.value, 2)},
           {"switchesUsd", rounded(c.switches.value, 2)},

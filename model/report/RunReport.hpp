@@ -12,6 +12,7 @@
 #include "model/sim/Collectives.hpp"
 #include "model/sim/EffectiveBisection.hpp"
 #include "model/sim/Playback.hpp"
+#include "model/workload/MemoryPerGpu.hpp"
 #include "model/workload/StepTime.hpp"
 
 #include <nlohmann/json.hpp>
@@ -101,6 +102,10 @@ struct RunReport {
     sim::EffectiveBisection effective;
     sim::CollectiveResult collective;
     std::optional<sim::StepTime> step; ///< when the design has a workload
+    /// What each GPU holds training the workload, against its memory; when the design has a
+    /// workload whose split can be worked out. A workload that does not fit is also named
+    /// in the warnings.
+    std::optional<MemoryPerGpu> memory;
     std::optional<TrainingEstimate> training;
     CostReport cost;
     /// The whole cluster over the amortization period, owned or rented (RunOptions), and

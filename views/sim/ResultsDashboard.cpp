@@ -291,6 +291,9 @@ QString ResultsDashboard::summaryFor(const model::RunReport& r) const {
     if (r.step)
         text += tr(" · step %1, communication %2 of compute")
                     .arg(durationText(r.step->stepSeconds), percentText(r.step->commToCompute));
+    if (r.memory)
+        text += tr(" · memory %1 of %2 GB a GPU")
+                    .arg(numberText(r.memory->total / 1e9, 1), numberText(r.memory->hbm / 1e9, 0));
     text += tr(" · capex %1").arg(usdText(r.cost.capex.value));
     QStringList warnings;
     for (const std::string* refusal : {&r.collectiveRefusal, &r.stepRefusal})
