@@ -124,6 +124,9 @@ void tst_DesignReport::reportHoldsWhatTheWindowShows() {
             QVERIFY2(text.contains(simplified(chart->title())), qPrintable(chart->title()));
     for (const QString& section : sections)
         QVERIFY2(text.contains(section), qPrintable(section));
+    // A workload's memory per GPU among the key figures, as the run works it out.
+    if (design.workload)
+        QVERIFY(text.contains(QStringLiteral("Memory per GPU")));
     // Every compared fabric has its row.
     const auto comparison = window.comparisons()->result();
     QVERIFY(comparison);

@@ -107,6 +107,15 @@ QList<QPair<QString, QString>> keyFigures(const model::RunReport& r, const model
                       numberText(r.step->tokensPerSecond, 0))});
     else if (!r.stepRefusal.empty())
         facts.append({tr("Training step"), str(r.stepRefusal)});
+    if (r.memory) {
+        const model::MemoryPerGpu& m = *r.memory;
+        const auto gb = [](double bytes) { return numberText(bytes / 1e9, 1); };
+        facts.append({tr("Memory per GPU"),
+                      tr("%1 of %2 GB%3: weights %4, gradients %5, optimizer %6, activations %7 GB")
+                          .arg(gb(m.total), numberText(m.hbm / 1e9, 0),
+                               m.fits ? QString() : tr(", does not fit"), gb(m.weights),
+                               gb(m.gradients), gb(m.optimizer), gb(m.activations + m.logits))});
+    }
     facts.append({tr("Fabric capex"), usdText(r.cost.capex.value)});
     facts.append({tr("Per GPU-hour"), tr("%1 over %2 months")
                                           .arg(centsText(r.cost.perGpuHour))
