@@ -63,7 +63,8 @@ std::string formatReport(const RunReport& r) {
                 << " s (longer than compute " << fixed(s.computeSeconds, 3) << " s at MFU "
                 << fixed(s.mfu, 2) << ")";
         else
-            out << "compute " << fixed(s.computeSeconds, 3) << " s at MFU " << fixed(s.mfu, 2);
+            out << "compute " << fixed(s.computeSeconds, 3) << " s at MFU " << fixed(s.mfu, 2)
+                << (s.mfuPredicted() ? " (predicted from the hardware)" : " (as given)");
         out << " + exposed communication beyond an ideal fabric " << fixed(s.exposedCommSeconds, 3)
             << " s\n"
             << "  communication " << fixed(s.commSeconds, 3) << " s (ideal fabric "
@@ -73,6 +74,15 @@ std::string formatReport(const RunReport& r) {
             << fixed(s.cpSeconds, 3) << "; comm/compute " << fixed(100 * s.commToCompute, 1)
             << "%\n"
             << "  throughput    " << grouped(s.tokensPerSecond) << " tokens/s\n";
+        if (s.compute) {
+            const auto& c = *s.compute;
+            out << "  compute       matrix products " << fixed(c.gemmSeconds, 3) << " s, attention "
+                << fixed(c.attentionSeconds, 3) << " s, memory-bound "
+                << fixed(c.elementwiseSeconds, 3) << " s, recomputation "
+                << fixed(c.recomputeSeconds, 3) << " s, tensor parallel "
+                << fixed(c.tensorParallelSeconds, 3) << " s, bubble " << fixed(c.bubbleSeconds, 3)
+                << " s, optimizer " << fixed(c.optimizerSeconds, 3) << " s\n";
+        }
         for (const auto& assumption : s.assumptions)
             out << "  assumed       " << assumption << "\n";
     }

@@ -107,7 +107,8 @@ Fabric parseFabric(const JsonCursor& c) {
 GpuSpec parseGpu(const JsonCursor& c) {
     c.allowOnly({"id", "name", "bf16Tflops", "fp8Tflops", "hbmGB", "scaleUpGBps", "scaleUpDomain",
                  "scaleUpEfficiency", "scaleUpStepLatencyUs", "defaultMfu", "powerWatts",
-                 "architecture", "nvSwitch", "nvlsMulticast", "pcieGBps", "source"});
+                 "architecture", "nvSwitch", "nvlsMulticast", "pcieGBps", "hbmTBps",
+                 "computeEfficiency", "source"});
     GpuSpec g;
     g.id = c["id"].string();
     g.name = c["name"].string();
@@ -137,6 +138,17 @@ GpuSpec parseGpu(const JsonCursor& c) {
         g.nvlsMulticast = multicast->boolean();
     if (auto pcie = c.find("pcieGBps"))
         g.pcieGBps = sourcedNumber(*pcie, 0.1, 1e4);
+    if (auto hbm = c.find("hbmTBps"))
+        g.hbmTBps = sourcedNumber(*hbm, 0.01, 1e3);
+    if (auto efficiency = c.find("computeEfficiency")) {
+        efficiency->allowOnly({"gemmBf16", "gemmFp8", "attention", "memory", "experts"});
+        g.gemmEfficiencyBf16 = sourcedNumber((*efficiency)["gemmBf16"], 0.01, 1);
+        g.gemmEfficiencyFp8 = sourcedNumber((*efficiency)["gemmFp8"], 0.01, 1);
+        g.attentionEfficiency = sourcedNumber((*efficiency)["attention"], 0.01, 1);
+        g.memoryEfficiency = sourcedNumber((*efficiency)["memory"], 0.01, 1);
+        if (auto experts = efficiency->find("experts"))
+            g.expertEfficiency = sourcedNumber(*experts, 0.01, 1);
+    }
     return g;
 }
 
@@ -265,7 +277,14 @@ nlohmann::json toJson(const GpuSpec& g) {
             {"architecture", toString(g.architecture)},
             {"nvSwitch", g.nvSwitch},
             {"nvlsMulticast", g.nvlsMulticast},
-            {"pcieGBps", g.pcieGBps}};
+            {"pcieGBps", g.pcieGBps},
+            {"hbmTBps", g.hbmTBps},
+            {"computeEfficiency",
+             {{"gemmBf16", g.gemmEfficiencyBf16},
+              {"gemmFp8", g.gemmEfficiencyFp8},
+              {"attention", g.attentionEfficiency},
+              {"memory", g.memoryEfficiency},
+              {"experts", g.expertEfficiency}}}};
 }
 
 nlohmann::json toJson(const ModelSpec& m) {

@@ -35,6 +35,18 @@ struct GpuSpec {
     bool nvSwitch = true; ///< GPUs of a server meet in an NVSwitch (not a point-to-point mesh)
     bool nvlsMulticast = false; ///< NVSwitch multicast: NCCL's NVLS and NVLS-tree algorithms
     double pcieGBps = 48;       ///< GPU and NIC PCIe link as NCCL counts it (Gen5 x16 = 48)
+    double hbmTBps = 3.35;      ///< HBM bandwidth, TB/s (10^12 bytes per second)
+    /// Shares of peak a training step's kernels reach on this GPU, for the step time worked
+    /// out from the hardware when no MFU is given (model/workload/ComputeTime): matrix
+    /// products at BF16 and at FP8, the attention core (flash attention, BF16), and HBM
+    /// bandwidth for the memory-bound rest. Fitted on the step-time fit set; see gpus.json.
+    double gemmEfficiencyBf16 = 0.7;
+    double gemmEfficiencyFp8 = 0.6;
+    double attentionEfficiency = 0.5;
+    double memoryEfficiency = 0.8;
+    /// Routed experts' matrix products (grouped, smaller, behind a token permutation and an
+    /// uneven load) reach this share of the dense ones'.
+    double expertEfficiency = 0.6;
 
     friend bool operator==(const GpuSpec&, const GpuSpec&) = default;
 };

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 namespace fabriclab::model {
@@ -31,6 +32,16 @@ struct ModelSpec {
     /// when tied (the matrix is the output layer's, which does run as a product).
     double inputEmbeddingParams() const {
         return tiedEmbeddings ? 0.0 : static_cast<double>(vocabSize) * hiddenSize;
+    }
+    /// Parameters of all the routed experts: total = dense + experts and active = dense +
+    /// experts x k / E. 0 for a dense model.
+    double routedExpertParams() const {
+        if (experts <= 1 || expertsPerToken >= experts)
+            return 0;
+        const double total = paramsB * 1e9;
+        const double active = std::clamp(activeParamsB * 1e9, 0.0, total);
+        return std::clamp((total - active) / (1 - static_cast<double>(expertsPerToken) / experts),
+                          0.0, total);
     }
     /// The share of 2 x hidden values per token that keys and values take.
     double kvShare() const {

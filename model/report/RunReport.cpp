@@ -129,6 +129,7 @@ nlohmann::ordered_json stepJson(const RunReport& r) {
                                    {"commFraction", rounded(s.commToCompute, 4)},
                                    {"tokensPerSecond", rounded(s.tokensPerSecond, 1)},
                                    {"mfu", rounded(s.mfu, 4)},
+                                   {"mfuSource", s.mfuPredicted() ? "predicted" : "given"},
                                    {"dpSeconds", rounded(s.dpSeconds, 6)},
                                    {"tpSeconds", rounded(s.tpSeconds, 6)},
                                    {"ppSeconds", rounded(s.ppSeconds, 6)},
@@ -138,6 +139,19 @@ nlohmann::ordered_json stepJson(const RunReport& r) {
                                    {"bubbleFraction", rounded(s.bubbleFraction, 4)},
                                    {"dpBytesPerGpu", rounded(s.dpBytesPerGpu, 0)},
                                    {"assumptions", s.assumptions}};
+    if (s.compute) {
+        const model::ComputeTime& c = *s.compute;
+        step["compute"] = {{"gemmSeconds", rounded(c.gemmSeconds, 6)},
+                           {"attentionSeconds", rounded(c.attentionSeconds, 6)},
+                           {"elementwiseSeconds", rounded(c.elementwiseSeconds, 6)},
+                           {"recomputeSeconds", rounded(c.recomputeSeconds, 6)},
+                           {"tensorParallelSeconds", rounded(c.tensorParallelSeconds, 6)},
+                           {"bubbleSeconds", rounded(c.bubbleSeconds, 6)},
+                           {"optimizerSeconds", rounded(c.optimizerSeconds, 6)},
+                           {"seconds", rounded(c.seconds, 6)},
+                           {"gemmSecondsAtPeak", rounded(c.gemmSecondsAtPeak, 6)},
+                           {"expertGemmSecondsAtPeak", rounded(c.expertGemmSecondsAtPeak, 6)}};
+    }
     if (r.training)
         step["train"] = {{"tokens", r.training->tokens},
                          {"days", rounded(r.training->seconds / 86400, 3)},

@@ -20,7 +20,8 @@ constexpr int kLeafSpineServers = 256;
 
 StepFigure readStep(const JsonCursor& c) {
     c.allowOnly({"id", "set", "source", "reliability", "why", "finding", "fabric", "gpu", "servers",
-                 "gpusPerServer", "nicsPerServer", "workload", "published", "tolerance"});
+                 "gpusPerServer", "nicsPerServer", "workload", "published", "tolerance",
+                 "calibrates"});
     StepFigure f;
     f.id = c["id"].string();
     if (c["set"].string() != "check")
@@ -29,6 +30,11 @@ StepFigure readStep(const JsonCursor& c) {
     f.reliability = c.has("reliability") ? c["reliability"].string() : std::string();
     f.why = c["why"].string();
     f.finding = c.has("finding") ? c["finding"].string() : std::string();
+    if (c.has("calibrates")) {
+        f.calibrates = c["calibrates"].string();
+        if (f.calibrates != "gemmEfficiency")
+            c["calibrates"].fail("expected \"gemmEfficiency\", the only constant step times fit");
+    }
     f.fabric = c["fabric"].string();
     f.gpu = c["gpu"].string();
     f.servers = static_cast<int>(c["servers"].integer(1, 100000));

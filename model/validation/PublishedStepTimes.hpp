@@ -21,6 +21,10 @@ struct StepFigure {
     std::string reliability;
     std::string why;
     std::string finding; ///< a known miss says why it misses
+    /// "gemmEfficiency" for a row of the fit set of the step time worked out from the
+    /// hardware (scripts/fit-compute-efficiency.py): never a check of that prediction. Its
+    /// check with the MFU the table prints stands, as the MFU path has no fitted constant.
+    std::string calibrates;
     std::string fabric;
     std::string gpu;
     int servers = 0;

@@ -37,15 +37,8 @@ MemoryPerGpu memoryPerGpu(const Workload& workload, const StateBytes& bytes) {
     require(w.zero >= 0 && w.zero <= 3, "memory per GPU: the ZeRO stage must be 0 to 3");
 
     MemoryPerGpu m;
-    // Expert parameters: total = dense + experts, active = dense + experts x k / E.
     const double total = model.paramsB * 1e9;
-    const double active =
-        std::clamp(model.activeParamsB > 0 ? model.activeParamsB * 1e9 : total, 0.0, total);
-    double expertParams = 0;
-    if (model.experts > 1 && model.expertsPerToken < model.experts)
-        expertParams =
-            (total - active) / (1 - static_cast<double>(model.expertsPerToken) / model.experts);
-    expertParams = std::clamp(expertParams, 0.0, total);
+    const double expertParams = model.routedExpertParams();
     const double denseParams = total - expertParams;
     m.parameters =
         denseParams / (w.tp * w.pp) + expertParams / (static_cast<double>(w.ep) * w.tp * w.pp);

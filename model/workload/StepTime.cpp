@@ -180,15 +180,33 @@ std::string percent(double share) {
     return text;
 }
 
+std::string significant(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return text;
+}
+
 /// The inputs the step takes as given, as a practitioner would want them listed.
 std::vector<std::string> stepAssumptions(const model::Workload& w, const StepTime& t, bool fp8) {
     std::vector<std::string> said;
-    said.push_back(
-        "MFU " + percent(t.mfu) +
-        (w.mfu ? " as given"
-               : " (the GPU catalog's default for " + std::string(fp8 ? "FP8" : "BF16") + ")") +
-        ", end to end: it already holds pipeline bubbles, recomputation, scale-up traffic "
-        "and the fabric traffic's time on an ideal nonblocking fabric");
+    if (t.compute) {
+        const model::GpuSpec& gpu = w.gpu.spec;
+        said.push_back(
+            "MFU " + percent(t.mfu) +
+            " predicted from the hardware (no MFU given): matrix "
+            "products at " +
+            percent(fp8 ? gpu.gemmEfficiencyFp8 : gpu.gemmEfficiencyBf16) + " of " +
+            (fp8 ? "FP8" : "BF16") + " peak, attention at " + percent(gpu.attentionEfficiency) +
+            " of BF16 peak, HBM at " + percent(gpu.memoryEfficiency) + " of " +
+            significant(gpu.hbmTBps) +
+            " TB/s; with the pipeline bubble, recomputation, tensor parallelism on scale-up, the "
+            "optimizer step and the traffic's time on an ideal nonblocking fabric");
+    } else {
+        said.push_back("MFU " + percent(t.mfu) +
+                       " as given, end to end: it already holds pipeline bubbles, "
+                       "recomputation, scale-up traffic and the fabric traffic's time on an "
+                       "ideal nonblocking fabric");
+    }
     const bool causal = w.attentionFlops == model::AttentionFlops::Causal;
     said.push_back(std::string("model FLOPs count 6 x the active parameters") +
                    (w.model.spec.inputEmbeddingParams() > 0 ? " less the input embedding" : "") +
@@ -199,7 +217,7 @@ std::vector<std::string> stepAssumptions(const model::Workload& w, const StepTim
     if (w.pp > 1)
         said.push_back("pipeline bubble " + percent(t.bubbleFraction) + " with " +
                        std::to_string(w.vpp) +
-                       " virtual stage(s) and one sequence per micro-batch, inside MFU");
+                       " virtual stage(s) and one sequence per micro-batch, inside the MFU");
     if (w.recompute != model::Recompute::None)
         said.push_back(std::string(toString(w.recompute)) + " recomputation: HFU " +
                        percent(t.hfu) + " for MFU " + percent(t.mfu));
@@ -394,6 +412,22 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
         t.idealCommSeconds += part.idealSeconds;
         t.exposedCommSeconds += part.exposedSeconds;
         idealCritical += part.idealSeconds * shownShare(static_cast<Parallelism>(i));
+    }
+    if (!w.mfu) {
+        // No MFU given: the compute comes from the hardware, and the step's waits on the
+        // ideal fabric (which a measured MFU would hold) are added to it, so the MFU is
+        // what this split would measure on a near-ideal fabric. Tensor parallelism is in
+        // the compute already, on scale-up.
+        t.compute = model::computeTime(w, here.tpOnScaleUp);
+        double idealWaits = 0;
+        for (int i = 0; i < kParallelismCount; ++i)
+            if (static_cast<Parallelism>(i) != Parallelism::Tensor)
+                idealWaits += t.parts[static_cast<std::size_t>(i)].idealSeconds *
+                              shownShare(static_cast<Parallelism>(i));
+        t.computeSeconds = t.compute->seconds + idealWaits;
+        t.mfu =
+            t.modelFlopsPerToken * tokens / (static_cast<double>(gpus) * peak * t.computeSeconds);
+        t.hfu = t.mfu * t.hardwareFlopsPerToken / t.modelFlopsPerToken;
     }
     t.communicationBound = idealCritical > t.computeSeconds;
     t.busySeconds = std::max(t.computeSeconds, idealCritical);

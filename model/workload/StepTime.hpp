@@ -4,8 +4,10 @@
 
 #include "model/design/Workload.hpp"
 #include "model/sim/FabricNetwork.hpp"
+#include "model/workload/ComputeTime.hpp"
 
 #include <array>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -63,7 +65,11 @@ struct StepTime {
     bool communicationBound = false;
     double commToCompute = 0; ///< commSeconds / computeSeconds: the fabric decision metric
     double tokensPerSecond = 0;
-    double mfu = 0; ///< the MFU used
+    double mfu = 0; ///< the MFU used: as given, or what the hardware model predicts
+    /// When the workload gives no MFU: the compute worked out from the hardware, whose
+    /// time (with the ideal fabric's waits) sets computeSeconds and with it the MFU.
+    std::optional<model::ComputeTime> compute;
+    bool mfuPredicted() const { return compute.has_value(); }
     /// The same traffic by parallelism, indexed by Parallelism: exposed parts add up to
     /// exposedCommSeconds, fabric parts to commSeconds.
     std::array<CommPart, kParallelismCount> parts{};

@@ -167,11 +167,11 @@ void tst_StepTime::computeSeconds_data() {
     // = 2.02048e18 FLOP; 64 x 989e12 x 0.4 = 2.53184e16 FLOP/s -> 79.8029 s.
     QTest::addRow("llama3-70b, 64 H100, MFU 0.4") << 8 << j70 << 79.80291394469921 << 0.4;
 
-    const Job j8 = Job::of("llama3-8b", 1, 1, 8);
-    // Default BF16 MFU of h100-sxm is 0.4 (catalog, Llama 3 paper 41-43% rounded):
+    Job j8 = Job::of("llama3-8b", 1, 1, 8);
+    j8.mfu = 0.4;
     // (6 x (8.03e9 - 128,256 x 4,096) + 12 x 32 x 4096 x 8192) x 4,194,304
     // / (8 x 989e12 x 0.4) = 76.7518 s.
-    QTest::addRow("llama3-8b, 8 H100, catalog MFU") << 1 << j8 << 76.75184354021339 << 0.4;
+    QTest::addRow("llama3-8b, 8 H100, MFU 0.4") << 1 << j8 << 76.75184354021339 << 0.4;
 
     // Counted as Megatron-Bridge counts it, with a causal mask: half the attention term,
     // (6 x (8.03e9 - 5.2533e8) + 6 x 32 x 4096 x 8192) x 4,194,304 / (8 x 989e12 x 0.4)
@@ -198,11 +198,11 @@ void tst_StepTime::computeSeconds_data() {
     Job fp8 = Job::of("llama3-405b", 8, 1, 16);
     fp8.tokens = 4 * 4194304LL;
     fp8.fp8 = true;
-    // FP8 peak 1,979 TFLOP/s and the default FP8 MFU 0.3:
+    fp8.mfu = 0.3;
+    // FP8 peak 1,979 TFLOP/s and an MFU of 0.3:
     // (6 x (405e9 - 128,256 x 16,384) + 12 x 126 x 16384 x 8192) x 16,777,216
     // / (128 x 1979e12 x 0.3) = 578.4938 s.
-    QTest::addRow("llama3-405b FP8, 128 H100, catalog MFU")
-        << 16 << fp8 << 578.4938172858509 << 0.3;
+    QTest::addRow("llama3-405b FP8, 128 H100, MFU 0.3") << 16 << fp8 << 578.4938172858509 << 0.3;
 }
 
 void tst_StepTime::computeSeconds() {
@@ -573,8 +573,8 @@ void tst_StepTime::contextParallelAcrossServers() {
 }
 
 void tst_StepTime::assumptionsAreListed() {
-    // The report says what it takes as given: the MFU and where it came from, and the
-    // recomputation when there is one.
+    // The report says what it takes as given: the MFU and where it came from (predicted
+    // from the hardware when none is given), and the recomputation when there is one.
     const model::Topology topology = cluster(8);
     if (QTest::currentTestFailed())
         return;
@@ -587,8 +587,18 @@ void tst_StepTime::assumptionsAreListed() {
                 return true;
         return false;
     };
-    QVERIFY(says("MFU 40.0% (the GPU catalog's default for BF16)"));
-    QVERIFY(says("full recomputation: HFU 53.3%"));
+    QVERIFY(says("predicted from the hardware (no MFU given)"));
+    QVERIFY(t.mfuPredicted());
+    QVERIFY(says("full recomputation: HFU"));
+    job.mfu = 0.4;
+    const StepTime given = step(topology, "ib-ndr", job);
+    QVERIFY(!given.mfuPredicted());
+    QVERIFY(std::any_of(given.assumptions.begin(), given.assumptions.end(), [](const auto& line) {
+        return line.find("MFU 40.0% as given") != std::string::npos;
+    }));
+    QVERIFY(std::any_of(given.assumptions.begin(), given.assumptions.end(), [](const auto& line) {
+        return line.find("full recomputation: HFU 53.3%") != std::string::npos;
+    }));
 }
 
 QTEST_APPLESS_MAIN(tst_StepTime)

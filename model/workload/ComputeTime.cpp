@@ -1,0 +1,84 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/workload/ComputeTime.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace fabriclab::model {
+namespace {
+
+/// Bytes of elementwise traffic per token, hidden unit and layer: three passes over the
+/// 34 bytes a layer keeps (Korthikanti et al. 2022, table 2).
+constexpr double kElementwiseBytes = 3 * 34;
+/// Adam on a parameter: reads the fp32 master weight, momentum, variance and gradient (16
+/// bytes), writes the first three and the bf16 weight (14 bytes).
+constexpr double kOptimizerBytes = 30;
+
+} // namespace
+
+ComputeTime computeTime(const Workload& w, double tensorParallelScaleUpSeconds) {
+    const ModelSpec& model = w.model.spec;
+    const GpuSpec& gpu = w.gpu.spec;
+    if (model.layers <= 0 || model.hiddenSize <= 0 || w.gpus() <= 0 || w.dp <= 0)
+        throw std::invalid_argument("compute time needs a model with layers and a split");
+    const bool fp8 = w.precision == Precision::Fp8;
+    const double bf16Peak = gpu.bf16Tflops * 1e12;
+    const double gemmPeak = (fp8 ? gpu.fp8Tflops : gpu.bf16Tflops) * 1e12;
+    const double gemmEfficiency = fp8 ? gpu.gemmEfficiencyFp8 : gpu.gemmEfficiencyBf16;
+    const double hbm = gpu.hbmTBps * 1e12 * gpu.memoryEfficiency;
+    const double gpus = static_cast<double>(w.gpus());
+    const double tokens = static_cast<double>(w.globalBatchTokens);
+    const double sequence = w.sequenceLength();
+
+    // Work is spread evenly: each GPU does 1/gpus of the step's FLOPs. Routed experts'
+    // products run at their own share of the dense ones' efficiency.
+    const double total = model.paramsB * 1e9;
+    const double active = std::clamp(model.activeParamsB * 1e9, 0.0, total);
+    const double expertParams = model.routedExpertParams();
+    const double activeExperts =
+        model.experts > 1 ? expertParams * model.expertsPerToken / model.experts : 0.0;
+    const double weights = std::max(0.0, active - model.inputEmbeddingParams());
+    const double denseWeights = std::max(0.0, weights - activeExperts);
+    const double gemmFlops = 6 * denseWeights * tokens / gpus;
+    const double expertFlops = 6 * activeExperts * tokens / gpus;
+    const double queryWidth = model.hiddenSize; // heads x head dimension
+    const double attentionFlops = 6.0 * model.layers * queryWidth * sequence * tokens / gpus;
+    // Each GPU streams its tensor-parallel slice of every token of its replica's share
+    // through its stage's layers.
+    const double tokensPerGpu = tokens / (static_cast<double>(w.dp) * w.cp);
+    const double layersPerGpu = static_cast<double>(model.layers) / w.pp;
+    const double elementwiseBytes =
+        kElementwiseBytes * model.hiddenSize / w.tp * tokensPerGpu * layersPerGpu;
+
+    ComputeTime c;
+    c.gemmSeconds = gemmFlops / (gemmPeak * gemmEfficiency) +
+                    expertFlops / (gemmPeak * gemmEfficiency * gpu.expertEfficiency);
+    c.attentionSeconds = attentionFlops / (bf16Peak * gpu.attentionEfficiency);
+    c.elementwiseSeconds = elementwiseBytes / hbm;
+    if (w.recompute == Recompute::Full)
+        c.recomputeSeconds = (c.gemmSeconds + c.attentionSeconds + c.elementwiseSeconds) / 3;
+    else if (w.recompute == Recompute::Selective)
+        c.recomputeSeconds = c.attentionSeconds / 3;
+    c.tensorParallelSeconds = tensorParallelScaleUpSeconds * (1 - std::clamp(w.overlap, 0.0, 1.0));
+    const double microBatches = std::max(1.0, tokens / w.dp / sequence);
+    const double bubble = (w.pp - 1) / (std::max(1, w.vpp) * microBatches);
+    const double perMicroBatch = c.gemmSeconds + c.attentionSeconds + c.elementwiseSeconds +
+                                 c.recomputeSeconds + c.tensorParallelSeconds;
+    c.bubbleSeconds = perMicroBatch * bubble;
+
+    // Adam updates this GPU's share of the parameters: its tensor and pipeline slice (and
+    // expert shard), split again over data and context parallelism once ZeRO shards it.
+    const double shard = static_cast<double>(w.tp) * w.pp;
+    double parameters = (total - expertParams) / shard + expertParams / (shard * std::max(1, w.ep));
+    if (w.zero >= 1)
+        parameters /= static_cast<double>(w.dp) * w.cp;
+    c.optimizerSeconds = parameters * kOptimizerBytes / hbm;
+
+    c.seconds = perMicroBatch + c.bubbleSeconds + c.optimizerSeconds;
+    c.gemmSecondsAtPeak = gemmFlops / gemmPeak * (1 + bubble);
+    c.expertGemmSecondsAtPeak = expertFlops / gemmPeak * (1 + bubble);
+    return c;
+}
+
+} // namespace fabriclab::model
