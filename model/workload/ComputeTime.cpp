@@ -14,6 +14,29 @@ constexpr double kElementwiseBytes = 3 * 34;
 /// Adam on a parameter: reads the fp32 master weight, momentum, variance and gradient (16
 /// bytes), writes the first three and the bf16 weight (14 bytes).
 constexpr double kOptimizerBytes = 30;
+/// A matrix product reaches its full efficiency once each of its dimensions spans many of
+/// the tensor cores' tiles; a dimension d gets d / (d + 128) of it (128 is CUTLASS's and
+/// cuBLAS's usual tile edge), so a product of 256 rows runs at two thirds of a large one's.
+constexpr double kTileEdge = 128;
+
+double shape(double m, double n, double k) {
+    const auto edge = [](double d) { return d / (d + kTileEdge); };
+    return edge(m) * edge(n) * edge(k);
+}
+
+/// The share of their efficiency a set of products reaches together: their FLOPs over the
+/// sum of each one's FLOPs divided by its shape factor.
+struct ProductMix {
+    double flops = 0;
+    double scaled = 0;
+    void add(double weight, double m, double n, double k) {
+        if (weight <= 0 || m <= 0 || n <= 0 || k <= 0)
+            return;
+        flops += weight;
+        scaled += weight / shape(m, n, k);
+    }
+    double factor() const { return scaled > 0 ? flops / scaled : 1.0; }
+};
 
 } // namespace
 
@@ -43,6 +66,38 @@ ComputeTime computeTime(const Workload& w, double tensorParallelScaleUpSeconds) 
     const double gemmFlops = 6 * denseWeights * tokens / gpus;
     const double expertFlops = 6 * activeExperts * tokens / gpus;
     const double queryWidth = model.hiddenSize; // heads x head dimension
+
+    // The shapes each GPU multiplies, one sequence per micro-batch: rows are the sequence's
+    // tokens on this context-parallel rank; tensor parallelism splits the other dimension.
+    // The MLP's width comes from its parameters (three matrices of hidden x width).
+    const double h = model.hiddenSize;
+    const double rows = sequence / w.cp;
+    const double keysAndValues = 2 * h * model.kvShare();
+    const double attentionParams = h * (queryWidth + keysAndValues) + queryWidth * h;
+    const double outputParams = model.vocabSize > 0 ? static_cast<double>(model.vocabSize) * h : 0;
+    const double mlpParams =
+        std::max(8 * h * h, (denseWeights - outputParams) / model.layers - attentionParams);
+    const double width = mlpParams / (3 * h);
+    ProductMix dense;
+    dense.add(h * (queryWidth + keysAndValues), rows, (queryWidth + keysAndValues) / w.tp, h);
+    dense.add(queryWidth * h, rows, h, queryWidth / w.tp);
+    dense.add(2 * h * width, rows, 2 * width / w.tp, h);
+    dense.add(h * width, rows, h, width / w.tp);
+    if (outputParams > 0)
+        dense.add(outputParams / model.layers, rows, model.vocabSize / w.tp, h);
+    ProductMix experts;
+    if (activeExperts > 0) {
+        // Each expert gathers its tokens from the expert-parallel ranks' micro-batches.
+        const double expertWidth =
+            expertParams / (static_cast<double>(model.layers) * model.experts) / (3 * h);
+        const double expertRows = rows * w.ep * model.expertsPerToken / model.experts;
+        experts.add(2 * h * expertWidth, expertRows, 2 * expertWidth / w.tp, h);
+        experts.add(h * expertWidth, expertRows, h, expertWidth / w.tp);
+    }
+    // Flash attention multiplies each head's rows against the keys: sequence slice by
+    // sequence slice, over the head dimension (128 when the catalog gives no heads).
+    const double headDimension = model.attentionHeads > 0 ? queryWidth / model.attentionHeads : 128;
+    const double attentionShape = shape(rows, rows, headDimension);
     const double attentionFlops = 6.0 * model.layers * queryWidth * sequence * tokens / gpus;
     // Each GPU streams its tensor-parallel slice of every token of its replica's share
     // through its stage's layers.
@@ -52,9 +107,11 @@ ComputeTime computeTime(const Workload& w, double tensorParallelScaleUpSeconds) 
         kElementwiseBytes * model.hiddenSize / w.tp * tokensPerGpu * layersPerGpu;
 
     ComputeTime c;
-    c.gemmSeconds = gemmFlops / (gemmPeak * gemmEfficiency) +
-                    expertFlops / (gemmPeak * gemmEfficiency * gpu.expertEfficiency);
-    c.attentionSeconds = attentionFlops / (bf16Peak * gpu.attentionEfficiency);
+    const double denseAtPeak = gemmFlops / (gemmPeak * dense.factor());
+    const double expertsAtPeak = expertFlops / (gemmPeak * experts.factor());
+    c.gemmSeconds =
+        denseAtPeak / gemmEfficiency + expertsAtPeak / (gemmEfficiency * gpu.expertEfficiency);
+    c.attentionSeconds = attentionFlops / (bf16Peak * gpu.attentionEfficiency * attentionShape);
     c.elementwiseSeconds = elementwiseBytes / hbm;
     if (w.recompute == Recompute::Full)
         c.recomputeSeconds = (c.gemmSeconds + c.attentionSeconds + c.elementwiseSeconds) / 3;
@@ -76,8 +133,8 @@ ComputeTime computeTime(const Workload& w, double tensorParallelScaleUpSeconds) 
     c.optimizerSeconds = parameters * kOptimizerBytes / hbm;
 
     c.seconds = perMicroBatch + c.bubbleSeconds + c.optimizerSeconds;
-    c.gemmSecondsAtPeak = gemmFlops / gemmPeak * (1 + bubble);
-    c.expertGemmSecondsAtPeak = expertFlops / gemmPeak * (1 + bubble);
+    c.gemmSecondsAtPeak = denseAtPeak * (1 + bubble);
+    c.expertGemmSecondsAtPeak = expertsAtPeak * (1 + bubble);
     return c;
 }
 

@@ -58,13 +58,38 @@ void tst_ComputeTime::llama8bByHand() {
     const GpuSpec& h100 = w.gpu.spec;
     const ComputeTime c = computeTime(w, 0);
     // Matrix products: 6 x (8.03e9 - 128,256 x 4,096 input embedding) x 4,194,304 / 8 GPUs,
-    // at 989 TFLOP/s x the fitted BF16 efficiency.
+    // at 989 TFLOP/s x the fitted BF16 efficiency x the products' shape factor. Each
+    // dimension d counts d / (d + 128). Per layer, with 8,192 rows: QKV 4,096 -> 6,144
+    // (8 of 32 heads carry keys and values), output 4,096 -> 4,096, the MLP's up 4,096 ->
+    // 2 x 14,336 and down 14,336 -> 4,096 (its width from its parameters: (7.5047e9 -
+    // 5.2534e8) / 32 - 4.1943e7 = 3 x 4,096 x 14,336), and the output layer's 1/32 share,
+    // 4,096 -> 128,256; weighted by their parameters.
+    const auto edge = [](double d) { return d / (d + 128); };
+    const auto shape = [&](double m, double n, double k) { return edge(m) * edge(n) * edge(k); };
+    const double width =
+        ((8.03e9 - 128256.0 * 4096 - 128256.0 * 4096) / 32 - (4096.0 * 6144 + 4096.0 * 4096)) /
+        (3 * 4096);
+    const double products[][4] = {{4096.0 * 6144, 8192, 6144, 4096},
+                                  {4096.0 * 4096, 8192, 4096, 4096},
+                                  {2 * 4096 * width, 8192, 2 * width, 4096},
+                                  {4096 * width, 8192, 4096, width},
+                                  {128256.0 * 4096 / 32, 8192, 128256, 4096}};
+    double flops = 0;
+    double scaled = 0;
+    for (const auto& p : products) {
+        flops += p[0];
+        scaled += p[0] / shape(p[1], p[2], p[3]);
+    }
+    const double factor = flops / scaled;
     const double weights = 8.03e9 - 128256.0 * 4096;
-    COMPARE_WITHIN(c.gemmSeconds, 6 * weights * 524288 / (989e12 * h100.gemmEfficiencyBf16),
-                   kExact);
-    // Attention: 6 x 32 layers x 4,096 x 8,192 x 524,288 tokens a GPU, at BF16 x 0.5.
+    COMPARE_WITHIN(c.gemmSeconds,
+                   6 * weights * 524288 / (989e12 * h100.gemmEfficiencyBf16 * factor), kExact);
+    // Attention: 6 x 32 layers x 4,096 x 8,192 x 524,288 tokens a GPU, at BF16 x 0.5 x the
+    // shape of 8,192 rows by 8,192 keys over 128-wide heads.
     COMPARE_WITHIN(c.attentionSeconds,
-                   6 * 32 * 4096.0 * 8192 * 524288 / (989e12 * h100.attentionEfficiency), kExact);
+                   6 * 32 * 4096.0 * 8192 * 524288 /
+                       (989e12 * h100.attentionEfficiency * shape(8192, 8192, 128)),
+                   kExact);
     // Elementwise: 3 x 34 bytes x 4,096 x 524,288 tokens x 32 layers, at 3.35 TB/s x 0.8.
     COMPARE_WITHIN(c.elementwiseSeconds,
                    102 * 4096.0 * 524288 * 32 / (3.35e12 * h100.memoryEfficiency), kExact);
@@ -75,7 +100,7 @@ void tst_ComputeTime::llama8bByHand() {
     COMPARE_WITHIN(c.seconds,
                    c.gemmSeconds + c.attentionSeconds + c.elementwiseSeconds + c.optimizerSeconds,
                    kExact);
-    COMPARE_WITHIN(c.gemmSecondsAtPeak, 6 * weights * 524288 / 989e12, kExact);
+    COMPARE_WITHIN(c.gemmSecondsAtPeak, 6 * weights * 524288 / (989e12 * factor), kExact);
 }
 
 void tst_ComputeTime::recomputationAndBubble() {
@@ -108,26 +133,25 @@ void tst_ComputeTime::recomputationAndBubble() {
 void tst_ComputeTime::publishedStepsWithoutMfu() {
     // Where the hardware model misses by more than the goal, and why.
     const std::map<std::string, const char*> knownMisses = {
-        // One efficiency per GPU and precision has no GEMM shape: Llama 3.1 405B's 16,384-wide
-        // FP8 products run at a larger share of peak than the fit set's 8,192-wide ones.
-        {"llama31-405b-fp8-1152", "+17.5%: FP8 products of a 16K-wide model"},
-        {"l31-405b-fp8-512-h100-pp8", "+21.7%: FP8 products of a 16K-wide model"},
-        {"l31-405b-fp8-512-gb200", "-18.6%: not yet explained"},
-        {"l3-70b-fp8-64-gb200-fsdp", "-15.8%: FSDP's parameter gathers are not in the compute"},
+        // Llama 3.1 405B in FP8 runs faster than its shapes say on H100 and slower on GB200:
+        // not yet explained.
+        {"llama31-405b-fp8-1152", "+15.1%: 405B in FP8"},
+        {"l31-405b-fp8-512-h100-pp8", "+19.1%: 405B in FP8"},
+        {"l31-405b-fp8-512-gb200", "-17.3%: 405B in FP8"},
         // Routed experts: one share of the dense efficiency cannot hold fine-grained
         // (DeepSeek-V3, 256 experts of 2,048) and coarse (Mixtral, 8 of 14,336) experts alike,
         // and the tokens' permutation and uneven expert load are not modelled.
+        {"grok1-bf16-2048-h100", "-16%: experts' permutation and load"},
         {"dsv3-bf16-1024-h100", "-36%: fine-grained experts"},
         {"dsv3-bf16-256-gb200", "-51%: fine-grained experts"},
-        {"dsv3-fp8-256-b200-mb", "-69%: fine-grained experts"},
-        {"mixtral-8x7b-fp8-64-b200", "-28%: experts' permutation and load"},
+        {"dsv3-fp8-256-b200-mb", "-67%: fine-grained experts"},
+        {"mixtral-8x7b-fp8-64-b200", "-30%: experts' permutation and load"},
         {"mixtral-8x7b-fp8-64-gb200", "-28%: experts' permutation and load"},
-        {"grok1-fp8-2048-h100", "fit set, -25%: experts' permutation and load"},
-        {"dsv3-bf16-1024-h100-mb", "fit set, +28%: fine-grained experts"},
-        // B200's FP8 efficiency is fitted on two rows that pull apart: Llama 3 70B's 8K-wide
-        // products and Nemotron-4 340B's 18K-wide ones, the GEMM shape again.
-        {"l3-70b-fp8-64-b200-nemo", "fit set, -18.6%: GEMM shape"},
-        {"n4-340b-fp8-128-b200", "fit set, +19.2%: GEMM shape"},
+        // Fit rows the one share per GPU and precision cannot hold all at once.
+        {"grok1-fp8-2048-h100", "fit set, -29%: experts' permutation and load"},
+        {"dsv3-bf16-1024-h100-mb", "fit set, +30%: fine-grained experts"},
+        {"mixtral-8x22b-fp8-256-b200-64k", "fit set, +15.1%: experts at 64K sequences"},
+        {"n4-340b-fp8-128-b200", "fit set, +15.2%: B200's FP8 fit from two rows that pull apart"},
     };
     const Catalog& catalog = Catalog::builtin();
     double checkErrors = 0;
