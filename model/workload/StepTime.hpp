@@ -80,6 +80,11 @@ struct StepTime {
 
 std::string_view toString(Parallelism parallelism);
 
+/// The step's tensor-parallel all-reduces (four a layer, on the activations) inside the
+/// scale-up domain: what the compute worked out from the hardware pays for them before
+/// overlap, whatever fabric the step runs on.
+double tensorParallelOnScaleUpSeconds(const model::Workload& workload);
+
 /// Places ranks as Megatron does (tensor parallel fastest, then data, then pipeline), so
 /// data-parallel rings run on rails across servers, and times each kind of traffic on
 /// the fabric with the flow simulator. MFU is taken as measured end to end on NVLink
