@@ -166,6 +166,9 @@ Usage:
                                                         FabricLab on the design it ran on
   fabriclab-cli bom DESIGN [--csv | --json]             the bill of materials: one row per
                                                         part, priced, with power and sources
+  fabriclab-cli plan DESIGN [--top N] [--json]          the design's training job split every way
+                                                        that fits its GPUs' memory, ranked by
+                                                        step time predicted on its fabric
   fabriclab-cli cabling DESIGN [--csv | --json]         the cabling plan: every cable once,
                                                         both ends' device and port, medium,
                                                         length class and part
@@ -287,8 +290,9 @@ const std::vector<OptionSpec>& optionSpecs() {
     static const std::vector<OptionSpec> specs = {
         {"--json",
          nullptr,
-         {"run", "compare", "sweep", "nccl-tests", "validate", "bom", "cabling", "catalog"},
+         {"run", "compare", "sweep", "nccl-tests", "validate", "bom", "cabling", "catalog", "plan"},
          "machine-readable output (docs/output-contract.md)"},
+        {"--top", "N", {"plan"}, "how many splits to list, fastest first (default 10)"},
         {"--csv",
          nullptr,
          {"run", "compare", "sweep", "validate", "bom", "cabling"},
@@ -395,6 +399,7 @@ const std::vector<CommandSpec>& commandSpecs() {
         {"validate", "DESIGN", "published figures, or your nccl-tests log, against the engine"},
         {"bom", "DESIGN", "the bill of materials"},
         {"cabling", "DESIGN", "the cabling plan"},
+        {"plan", "DESIGN", "the training job's splits that fit, ranked on this fabric"},
         {"report", "DESIGN", "the design report as a PDF"},
         {"import", "FILE", "a real fabric (ibnetdiscover, Slurm) as a design"},
         {"export", "DESIGN", "the fabric for other tools"},
@@ -672,6 +677,11 @@ CliArguments parseArguments(const std::vector<std::string>& args) {
     }
     if (given("--months"))
         parsed.months = parseMonths("--months", text("--months"));
+    if (given("--top")) {
+        parsed.top = parseCount("--top", text("--top"));
+        if (parsed.top > 1000)
+            throw UsageError("--top expects at most 1000 splits, got " + text("--top"));
+    }
     if (given("--seed"))
         parsed.seed = parseSeed("--seed", text("--seed"));
     if (given("--train-tokens"))

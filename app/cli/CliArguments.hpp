@@ -44,6 +44,7 @@ struct CliArguments {
     std::optional<std::string> name;  ///< --name: the design's name
     std::optional<std::string> shard; ///< sweep --shard I/N (checked by parseShard)
     bool merge = false;               ///< sweep --merge FILES...
+    int top = 10;                     ///< plan --top N: splits to list
     std::vector<std::string> files;   ///< sweep --merge: the shards' outputs
     // nccl-tests, its flags with their own meanings and defaults (32 MiB, one size)
     std::string collective = "allreduce"; ///< all_reduce_perf as a word, or --op

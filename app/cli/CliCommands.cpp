@@ -18,7 +18,9 @@
 #include "model/report/NcclTests.hpp"
 #include "model/validation/MeasuredLog.hpp"
 #include "model/validation/ValidationReport.hpp"
+#include "model/workload/LayoutPlan.hpp"
 
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 
@@ -289,6 +291,67 @@ std::string executeBom(const CliArguments& args, const Catalog& catalog) {
     return formatBom(cost);
 }
 
+/// `plan`: the design's training job split every way that fits, ranked on its fabric.
+std::string executePlan(const CliArguments& args, const Catalog& catalog) {
+    const Design design = loadDesign(args.design, catalog);
+    if (!design.workload)
+        throw std::invalid_argument(args.design +
+                                    ": plan needs the design's workload (model, GPU, batch)");
+    const sim::FabricNetwork network(design.topology, design.fabric.spec);
+    const sim::LayoutPlan plan = sim::planLayouts(network, *design.workload, args.top);
+    std::vector<nlohmann::ordered_json> rows;
+    for (std::size_t i = 0; i < plan.ranked.size(); ++i) {
+        const sim::PlannedLayout& l = plan.ranked[i];
+        const Workload& w = l.workload;
+        rows.push_back({{"rank", i + 1},
+                        {"tp", w.tp},
+                        {"cp", w.cp},
+                        {"pp", w.pp},
+                        {"vpp", w.vpp},
+                        {"dp", w.dp},
+                        {"ep", w.ep},
+                        {"stepSeconds", l.step.stepSeconds},
+                        {"computeSeconds", l.step.computeSeconds},
+                        {"exposedCommSeconds", l.step.exposedCommSeconds},
+                        {"mfu", l.step.mfu},
+                        {"bubbleFraction", l.step.bubbleFraction},
+                        {"tokensPerSecond", l.step.tokensPerSecond},
+                        {"memoryGB", l.memory.total / 1e9},
+                        {"hbmGB", l.memory.hbm / 1e9}});
+    }
+    if (args.json) {
+        nlohmann::ordered_json document = head("fabriclab-plan", args.design, &design,
+                                               design.fabric.spec.id, std::nullopt, catalog);
+        document["considered"] = plan.considered;
+        document["fitting"] = plan.fitting;
+        return printedRows(std::move(document), rows);
+    }
+    const Workload& job = *design.workload;
+    std::string out = job.model.spec.name + " on " + std::to_string(job.gpus()) + " " +
+                      job.gpu.spec.name + ", " + design.fabric.spec.name + ": " +
+                      std::to_string(plan.considered) + " splits use every GPU, " +
+                      std::to_string(plan.fitting) +
+                      " fit in memory; fastest first, step time predicted from the hardware "
+                      "(no MFU) on this fabric\n"
+                      "rank  tp  cp  pp vpp     dp  ep   step (s)   MFU  exposed comm (s)  "
+                      "memory (GB)\n";
+    for (const auto& row : rows) {
+        char line[160];
+        std::snprintf(line, sizeof line,
+                      "%4d %3d %3d %3d %3d %6d %3d %10.3f %5.3f %17.3f %7.1f of %.0f\n",
+                      row["rank"].get<int>(), row["tp"].get<int>(), row["cp"].get<int>(),
+                      row["pp"].get<int>(), row["vpp"].get<int>(), row["dp"].get<int>(),
+                      row["ep"].get<int>(), row["stepSeconds"].get<double>(),
+                      row["mfu"].get<double>(), row["exposedCommSeconds"].get<double>(),
+                      row["memoryGB"].get<double>(), row["hbmGB"].get<double>());
+        out += line;
+    }
+    if (rows.empty())
+        out += "no split fits in memory: add GPUs, take a larger GPU, shard more (a higher ZeRO "
+               "stage) or recompute\n";
+    return out;
+}
+
 /// `cabling`: every cable of the design, ends and ports, as the bill counts them.
 std::string executeCabling(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
@@ -472,6 +535,8 @@ std::string executeCommand(const CliArguments& args) {
             return executeBom(args, catalog);
         if (args.command == "cabling")
             return executeCabling(args, catalog);
+        if (args.command == "plan")
+            return executePlan(args, catalog);
         if (args.command == "export")
             return executeExport(args, catalog);
         if (args.command == "import")

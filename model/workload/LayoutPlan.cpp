@@ -44,7 +44,7 @@ LayoutPlan planLayouts(const FabricNetwork& network, const model::Workload& job,
             if (sequence % (2 * cp) != 0)
                 continue;
             for (const int pp : powersOfTwo(std::max(1, model.layers))) {
-                if (model.layers % pp != 0)
+                if (pp > model.layers)
                     continue;
                 const long long perReplica = static_cast<long long>(tp) * cp * pp;
                 if (gpus % perReplica != 0)
@@ -55,7 +55,7 @@ LayoutPlan planLayouts(const FabricNetwork& network, const model::Workload& job,
                 if (microBatches < pp || microBatches != static_cast<long long>(microBatches))
                     continue;
                 for (const int vpp : powersOfTwo(pp > 1 ? 8 : 1)) {
-                    if (model.layers % (pp * vpp) != 0)
+                    if (pp * vpp > model.layers)
                         continue;
                     for (const int ep : powersOfTwo(model.experts > 1 ? model.experts : 1)) {
                         if (dp % ep != 0)

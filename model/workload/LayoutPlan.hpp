@@ -27,12 +27,13 @@ struct LayoutPlan {
 
 /// Every split of `job` over the network's GPUs that fits in memory, ranked by predicted
 /// step time on this fabric: tensor parallelism within a server (dividing the attention
-/// heads), context parallelism up to 8, pipeline stages dividing the layers with interleaved
-/// stages where they divide too, expert parallelism over data-parallel ranks for a mixture
-/// of experts, and enough micro-batches to fill the pipeline. The job's model, GPU, batch,
-/// precision, ZeRO stage, recomputation and overlap are kept; its MFU is dropped, so every
-/// split's compute is worked out from the hardware. Splits are first ordered by that compute
-/// alone, then the best `4 x top` are timed on the fabric, of which `top` are returned.
+/// heads), context parallelism up to 8, pipeline and interleaved stages up to one layer each
+/// (stages may hold a layer more or less, as Megatron's uneven first and last stages do), expert
+/// parallelism over data-parallel ranks for a mixture of experts, and enough micro-batches to fill
+/// the pipeline. The job's model, GPU, batch, precision, ZeRO stage, recomputation and overlap are
+/// kept; its MFU is dropped, so every split's compute is worked out from the hardware. Splits are
+/// first ordered by that compute alone, then the best `4 x top` are timed on the fabric, of which
+/// `top` are returned.
 LayoutPlan planLayouts(const FabricNetwork& network, const model::Workload& job, int top,
                        std::stop_token stop = {});
 

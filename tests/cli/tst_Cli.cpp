@@ -116,6 +116,7 @@ private Q_SLOTS:
     void helpAndVersion_data();
     void helpAndVersion();
     void runJson();
+    void planRanksSplits();
     void compareJson();
     void sweepJson();
     void csvTablesCarryTheJsonFigures_data();
@@ -177,6 +178,7 @@ void tst_Cli::helpAndVersion_data() {
         << QStringList{"validate", "--help"} << QStringList{"--set", "--figures"};
     QTest::addRow("bom --help") << QStringList{"bom", "--help"} << QStringList{"--csv", "--prices"};
     QTest::addRow("cabling --help") << QStringList{"cabling", "--help"} << QStringList{"--csv"};
+    QTest::addRow("plan --help") << QStringList{"plan", "--help"} << QStringList{"--top", "--json"};
     QTest::addRow("export --help")
         << QStringList{"export", "--help"} << QStringList{"--format", "--out"};
     QTest::addRow("import --help")
@@ -206,6 +208,37 @@ void tst_Cli::helpAndVersion() {
     QVERIFY(!out.trimmed().isEmpty());
     for (const QString& word : mentions)
         QVERIFY2(out.contains(word), qPrintable(word + QStringLiteral(" missing from: ") + out));
+}
+
+void tst_Cli::planRanksSplits() {
+    // The workshop sample's job (16 GPUs) split every way that fits, fastest first.
+    json plan;
+    runForJson(
+        {QStringLiteral("plan"),
+         QStringLiteral(FABRICLAB_SOURCE_DIR "/samples/workshop-16gpu-leaf-spine.fabric.json"),
+         QStringLiteral("--top"), QStringLiteral("3"), QStringLiteral("--json")},
+        plan);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(plan.at("kind").get<std::string>(), std::string("fabriclab-plan"));
+    QVERIFY(plan.at("fitting").get<int>() <= plan.at("considered").get<int>());
+    const json& rows = plan.at("rows");
+    QVERIFY(!rows.empty() && rows.size() <= 3);
+    double last = 0;
+    int rank = 0;
+    for (const json& row : rows) {
+        QCOMPARE(row.at("rank").get<int>(), ++rank);
+        QVERIFY(row.at("stepSeconds").get<double>() >= last);
+        last = row.at("stepSeconds").get<double>();
+        QVERIFY(row.at("memoryGB").get<double>() <= row.at("hbmGB").get<double>());
+        QCOMPARE(row.at("tp").get<int>() * row.at("cp").get<int>() * row.at("pp").get<int>() *
+                     row.at("dp").get<int>(),
+                 16);
+    }
+    // A design without a training job has nothing to plan, and says so.
+    const Outcome none = runCli({QStringLiteral("plan"), m_good});
+    QCOMPARE(none.exitCode, 2);
+    QVERIFY2(none.err.contains("plan needs the design's workload"), none.err.constData());
 }
 
 void tst_Cli::runJson() {
@@ -985,6 +1018,8 @@ void tst_Cli::badInput_data() {
     usage("merge without files", {"sweep", "--merge"}, "sweep --merge", "shards' files");
     usage("bom in two formats", {"bom", "{good}", "--csv", "--json"}, "--csv and --json",
           "choose one");
+    usage("plan of no splits", {"plan", "{good}", "--top", "0"}, "--top expects positive",
+          "got \"0\"");
     usage("run in two formats", {"run", "{good}", "--csv", "--json"}, "--csv and --json",
           "choose one");
     usage("a shard as CSV", sweepGood + QStringList{"--shard", "1/2", "--csv"}, "--shard writes",

@@ -145,6 +145,7 @@ void tst_OutputSchemas::everyCommandFollowsItsSchema_data() {
          "nccl-tests.schema.json"},
         {"bom", {"bom", "--json"}, "bom.schema.json"},
         {"cabling", {"cabling", "--json"}, "cabling.schema.json"},
+        {"plan", {"plan", "--top", "3", "--json"}, "plan.schema.json"},
     };
     for (const char* design : {"teaching-4-servers", "workshop-16gpu-leaf-spine"})
         for (const auto& c : commands) {
