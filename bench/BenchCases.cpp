@@ -12,6 +12,7 @@
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSimulator.hpp"
 #include "model/sim/FlowSolver.hpp"
+#include "model/workload/LayoutPlan.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -403,6 +404,29 @@ void runCases(const BenchOptions& options, const std::function<void(const CaseRe
             row.pairs = row.flows;
             done(row);
         }
+    }
+    if (wants('p')) {
+        // The planner's goal: every split of Llama 3.1 405B on 16,384 GPUs ranked in under 5 s.
+        const model::Design design = quick ? scaledDesign("leaf-spine", "ib-ndr", 64, 64)
+                                           : scaledDesign("fat-tree", "ib-ndr", 2048, 64);
+        CaseResult row;
+        row.id = "p";
+        row.title = quick ? "plan, 512 GPUs" : "plan, Llama 3.1 405B on 16,384 GPUs";
+        row.timed = "FabricLab: the fabric's network built and sim::planLayouts (top 10), as "
+                    "fabriclab-cli plan runs them";
+        row.targetMs = quick ? 0 : 5000;
+        row.simgridSkipped = "a plan has no SimGrid counterpart";
+        if (design.workload) {
+            row.fabriclab = measureSide(runs(3), [&] {
+                Sample s;
+                const double start = clockSeconds();
+                const sim::FabricNetwork network(design.topology, design.fabric.spec);
+                const sim::LayoutPlan plan = sim::planLayouts(network, *design.workload, 10);
+                s.seconds = elapsedSince(start);
+                return s;
+            });
+        }
+        done(row);
     }
     if (wants('d')) {
         std::vector<std::size_t> sizes;

@@ -28,6 +28,8 @@ Cases:
   d  solve time for 1K to 1M random pairs on the case-a fabric
   e  full runs (fabriclab-cli run) at 1K, 16K, 65K and 131K GPUs: wall time and peak memory,
      with one permutation on the same fabric routed and solved apart
+  p  the layout planner (fabriclab-cli plan): every split of Llama 3.1 405B on 16,384 GPUs
+     (the 16K sample's job), ranked on its fabric; goal under 5 s
 
 Options:
   --quick                  tiny versions of every case (a smoke test, not a measurement)
@@ -63,7 +65,7 @@ int main(int argc, char** argv) {
         } else if (arg == "--quick") {
             options.quick = true;
         } else if (arg == "--cases" && hasValue &&
-                   args[i + 1].find_first_not_of("abcde") == std::string_view::npos &&
+                   args[i + 1].find_first_not_of("abcdep") == std::string_view::npos &&
                    !args[i + 1].empty()) {
             options.cases = std::string(args[++i]);
         } else if (arg == "--repeat" && hasValue && parsePositive(args[i + 1], value)) {
