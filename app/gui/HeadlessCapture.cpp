@@ -14,6 +14,7 @@
 #include "views/sim/CompareController.hpp"
 #include "views/sim/ComparePanel.hpp"
 #include "views/sim/ExplainPanel.hpp"
+#include "views/sim/PlanPanel.hpp"
 #include "views/sim/PlaybackClock.hpp"
 #include "views/sim/ResultsDashboard.hpp"
 #include "views/sim/ScalingRunner.hpp"
@@ -42,7 +43,7 @@ constexpr int kTimeoutMs = 300'000;
 QStringList HeadlessCapture::views() {
     return {QStringLiteral("results"),  QStringLiteral("compare"),      QStringLiteral("playback"),
             QStringLiteral("teaching"), QStringLiteral("presentation"), QStringLiteral("explain"),
-            QStringLiteral("welcome")};
+            QStringLiteral("plan"),     QStringLiteral("welcome")};
 }
 
 HeadlessCapture::HeadlessCapture(MainWindow& window, Mode mode, QString target, QString view,
@@ -95,6 +96,18 @@ void HeadlessCapture::resultsArrived() {
             if (auto* dock = m_window.findChild<QDockWidget*>(QStringLiteral("CompareDock")))
                 dock->raise();
         m_window.comparePanel()->compareAction()->trigger();
+        return;
+    }
+    if (m_view == QLatin1String("plan")) {
+        // The Plan tab, pressed as a user would, once its ranking is in.
+        auto* plan = m_window.plan();
+        connect(plan, &views::PlanPanel::planned, this, [this] {
+            m_results = true;
+            partArrived();
+        });
+        if (auto* dock = m_window.findChild<QDockWidget*>(QStringLiteral("PlanDock")))
+            dock->raise();
+        plan->plan();
         return;
     }
     if (m_view == QLatin1String("playback")) {

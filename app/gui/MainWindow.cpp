@@ -26,6 +26,7 @@
 #include "views/sim/ComparePanel.hpp"
 #include "views/sim/DesignAnalyzer.hpp"
 #include "views/sim/ExplainPanel.hpp"
+#include "views/sim/PlanPanel.hpp"
 #include "views/sim/ResultsDashboard.hpp"
 #include "views/sim/SimulationController.hpp"
 #include "views/teach/TeachingPanel.hpp"
@@ -243,6 +244,10 @@ void MainWindow::buildDocks() {
     QDockWidget* teach =
         dock(tr("Teach"), QStringLiteral("TeachDock"), m_teaching, Qt::BottomDockWidgetArea);
     tabifyDockWidget(compare, teach);
+    m_plan = new views::PlanPanel(m_document, this);
+    QDockWidget* planDock =
+        dock(tr("Plan"), QStringLiteral("PlanDock"), m_plan, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(teach, planDock);
     views::TopologyScene& scene = m_canvas->topologyScene();
     connect(m_teaching, &views::TeachingPanel::linksShown, this,
             [&scene](const auto& load, const auto& notes) { scene.showLessonStep(load, notes); });

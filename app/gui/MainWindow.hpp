@@ -20,6 +20,7 @@ class ResultsDashboard;
 class ExplainPanel;
 class PresentationMode;
 class StoryPanel;
+class PlanPanel;
 class TeachingPanel;
 class TopologyDocument;
 } // namespace fabriclab::views
@@ -49,6 +50,7 @@ public:
     views::CompareController* comparisons() const { return m_comparisons; }
     SimulationActions* simulation() const { return m_simulation; }
     views::TeachingPanel* teaching() const { return m_teaching; }
+    views::PlanPanel* plan() const { return m_plan; }
     views::ExplainPanel* explain() const { return m_explain; }
     views::PresentationMode* presentation() const { return m_presentation; }
     views::StoryPanel* story() const { return m_story; }
@@ -96,6 +98,7 @@ private:
     views::CompareController* m_comparisons = nullptr;
     SimulationActions* m_simulation = nullptr;
     views::TeachingPanel* m_teaching = nullptr;
+    views::PlanPanel* m_plan = nullptr;
     views::ExplainPanel* m_explain = nullptr;
     views::StoryPanel* m_story = nullptr;
     views::PresentationMode* m_presentation = nullptr;

@@ -54,7 +54,7 @@ void configureParser(QCommandLineParser& parser) {
         {QStringLiteral("view"),
          QCoreApplication::translate("main", "What --screenshot shows: results (default), "
                                              "compare, playback, teaching, presentation, "
-                                             "explain, or welcome (the first start, without "
+                                             "explain, plan, or welcome (the first start, without "
                                              "a DESIGN)."),
          QStringLiteral("view"), QStringLiteral("results")});
     parser.addOption({QStringLiteral("size"),

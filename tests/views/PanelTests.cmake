@@ -25,3 +25,5 @@ set_tests_properties(tst_AccuracyDialog PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=
 # How numbers are written: one unit per figure, thousands grouped, canvas text included.
 fabriclab_add_test(tst_NumberFormat tst_NumberFormat.cpp LIBS fabriclab::views)
 set_tests_properties(tst_NumberFormat PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+fabriclab_add_test(tst_PlanPanel tst_PlanPanel.cpp LIBS fabriclab::views)
+set_tests_properties(tst_PlanPanel PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")

@@ -13,6 +13,7 @@ target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/ThemedIcon.cpp
   ${CMAKE_CURRENT_LIST_DIR}/TopologySummary.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../models/CompareTableModel.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../models/PlanTableModel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../models/NumberFormat.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../models/PropertyRows.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../models/PropertyTableModel.cpp

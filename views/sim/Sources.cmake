@@ -7,6 +7,7 @@ target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/DesignFacts.cpp
   ${CMAKE_CURRENT_LIST_DIR}/EnginePool.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ExplainPanel.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/PlanPanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/PlaybackBar.cpp
   ${CMAKE_CURRENT_LIST_DIR}/PlaybackClock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ResultsDashboard.cpp
