@@ -40,8 +40,8 @@ MemoryPerGpu memoryPerGpu(const Workload& workload, const StateBytes& bytes) {
     const double total = model.paramsB * 1e9;
     const double expertParams = model.routedExpertParams();
     const double denseParams = total - expertParams;
-    m.parameters =
-        denseParams / (w.tp * w.pp) + expertParams / (static_cast<double>(w.ep) * w.tp * w.pp);
+    m.parameters = denseParams / (static_cast<double>(w.tp) * w.pp) +
+                   expertParams / (static_cast<double>(w.ep) * w.tp * w.pp);
 
     // ZeRO shards over the ranks that hold the same parameters: data parallelism, with
     // context parallelism (Megatron's distributed optimizer shards over both).
