@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/workload/ComputeTime.hpp"
 
+#include "model/workload/MemoryPerGpu.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -126,8 +128,7 @@ ComputeTime computeTime(const Workload& w, double tensorParallelScaleUpSeconds) 
 
     // Adam updates this GPU's share of the parameters: its tensor and pipeline slice (and
     // expert shard), split again over data and context parallelism once ZeRO shards it.
-    const double shard = static_cast<double>(w.tp) * w.pp;
-    double parameters = (total - expertParams) / shard + expertParams / (shard * std::max(1, w.ep));
+    double parameters = parametersPerGpu(w);
     if (w.zero >= 1)
         parameters /= static_cast<double>(w.dp) * w.cp;
     c.optimizerSeconds = parameters * kOptimizerBytes / hbm;

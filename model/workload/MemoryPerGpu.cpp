@@ -27,6 +27,14 @@ void require(bool ok, const char* what) {
 
 } // namespace
 
+double parametersPerGpu(const Workload& w) {
+    const ModelSpec& model = w.model.spec;
+    const double expertParams = model.routedExpertParams();
+    const double shard = static_cast<double>(w.tp) * w.pp;
+    return (model.paramsB * 1e9 - expertParams) / shard +
+           expertParams / (shard * std::max(1, w.ep));
+}
+
 MemoryPerGpu memoryPerGpu(const Workload& workload, const StateBytes& bytes) {
     const ModelSpec& model = workload.model.spec;
     const Workload& w = workload;
@@ -37,11 +45,7 @@ MemoryPerGpu memoryPerGpu(const Workload& workload, const StateBytes& bytes) {
     require(w.zero >= 0 && w.zero <= 3, "memory per GPU: the ZeRO stage must be 0 to 3");
 
     MemoryPerGpu m;
-    const double total = model.paramsB * 1e9;
-    const double expertParams = model.routedExpertParams();
-    const double denseParams = total - expertParams;
-    m.parameters = denseParams / (static_cast<double>(w.tp) * w.pp) +
-                   expertParams / (static_cast<double>(w.ep) * w.tp * w.pp);
+    m.parameters = parametersPerGpu(w);
 
     // ZeRO shards over the ranks that hold the same parameters: data parallelism, with
     // context parallelism (Megatron's distributed optimizer shards over both).

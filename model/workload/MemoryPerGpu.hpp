@@ -39,6 +39,10 @@ struct MemoryPerGpu {
     std::vector<std::string> assumptions;
 };
 
+/// Parameters one GPU holds before ZeRO shards them: the dense ones split over tensor and
+/// pipeline parallelism, the routed experts' over expert parallelism too.
+double parametersPerGpu(const Workload& workload);
+
 /// Weights, gradients and optimizer state by ZeRO stage (1 shards the optimizer state over
 /// the data-parallel ranks, 2 the gradients as well, 3 the weights too); activations per
 /// Korthikanti et al. 2022 (34 bytes x sequence x hidden per layer and sequence, with
