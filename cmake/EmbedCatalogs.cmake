@@ -39,6 +39,7 @@ function(fabriclab_embed_catalogs out_file)
   foreach(entry "fabricsJson;catalog/fabrics" "gpusJson;catalog/gpus" "modelsJson;catalog/models"
                 "pricesJson;catalog/prices" "publishedNcclTestsJson;validation/nccl-tests"
                 "publishedStepTimesJson;validation/step-time"
+                "publishedServingJson;validation/serving"
                 "publishedArchitecturesJson;validation/reference-architectures"
                 "publishedBuildOutsJson;validation/build-outs")
     list(GET entry 0 name)

@@ -96,6 +96,29 @@ std::string formatReport(const RunReport& r) {
         for (const auto& assumption : m.assumptions)
             out << "  assumed       " << assumption << "\n";
     }
+    if (r.serving) {
+        const auto& v = *r.serving;
+        const auto& c = v.compute;
+        const auto ms = [](double seconds) { return fixed(seconds * 1e3, 1) + " ms"; };
+        out << "  serving       first token " << ms(v.ttftSeconds) << ", " << ms(v.tpotSeconds)
+            << " a token, " << grouped(v.outputTokensPerSecondPerGpu) << " tokens/s a GPU ("
+            << grouped(v.servedRequestsPerSecond) << " requests/s, batch " << c.batch
+            << (c.batchFromMemory ? " as memory holds" : "") << ")\n"
+            << "  prefill       " << ms(c.prefillSeconds) << " a prompt; decode step "
+            << ms(c.decodeStepSeconds) << ": weights " << ms(c.decodeWeightSeconds) << ", KV cache "
+            << ms(c.decodeKvSeconds) << ", math " << ms(c.decodeMathSeconds) << ", tensor parallel "
+            << ms(c.decodeTensorParallelSeconds) << "\n";
+        if (v.prefillReplicas > 0)
+            out << "  KV hand-over  " << ms(v.kvTransferSeconds) << " on the fabric (line rate "
+                << ms(v.kvTransferIdealSeconds) << "), " << v.prefillReplicas << " prefill and "
+                << v.decodeReplicas << " decode replicas\n";
+        out << "  memory/GPU    " << fixed(c.memoryPerGpu / 1e9, 1) << " of "
+            << fixed(c.hbm / 1e9, 1) << " GB serving" << (c.fits ? "" : " (does not fit)")
+            << ": weights " << fixed(c.weightBytesPerGpu / 1e9, 1) << ", KV cache "
+            << fixed(c.kvBytesPerGpu / 1e9, 1) << "\n";
+        for (const auto& assumption : v.assumptions)
+            out << "  assumed       " << assumption << "\n";
+    }
     if (r.training)
         out << "  to train      " << grouped(r.training->tokens)
             << " tokens: " << fixed(r.training->seconds / 86400, 1) << " days, "

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace fabriclab::model {
 namespace {
@@ -50,7 +51,8 @@ std::vector<FabricOutcome> cleaned(const std::vector<FabricOutcome>& outcomes) {
         for (double* v :
              {&o.stepSeconds, &o.exposedCommSeconds, &o.commToCompute, &o.tokensPerSecond,
               &o.busBwGBps, &o.capexUsd, &o.perGpuHourUsd, &o.trainGpuHours, &o.trainCostUsd,
-              &o.lifeHours, &o.lifetimeUsd, &o.energyUsd, &o.perMillionTokensUsd})
+              &o.lifeHours, &o.lifetimeUsd, &o.energyUsd, &o.perMillionTokensUsd, &o.ttftSeconds,
+              &o.tpotSeconds, &o.servedTokensPerSecondPerGpu})
             *v = clean(*v);
         o.exposedCommSeconds = std::min(o.exposedCommSeconds, o.stepSeconds);
         o.priced = o.priced && o.lifeHours > 0 && o.lifetimeUsd > 0;
@@ -515,7 +517,69 @@ FabricVerdict fabricVerdict(const std::vector<FabricOutcome>& outcomes,
     if (gpus > 0)
         v.reasons.push_back(tierSentence(gpus, v.scaleTier, list, v.recommendedId,
                                          workload && priced && list.size() > 1));
+    std::tie(v.servingSentence, v.servingFabricMatters) = servingVerdict(list);
+    if (!v.servingSentence.empty())
+        v.reasons.push_back(v.servingSentence);
     return v;
+}
+
+std::pair<std::string, bool> servingVerdict(const std::vector<FabricOutcome>& outcomes) {
+    const std::vector<FabricOutcome> list = cleaned(outcomes);
+    std::vector<const FabricOutcome*> serving;
+    for (const FabricOutcome& o : list)
+        if (o.serving && o.ttftSeconds > 0 && o.servedTokensPerSecondPerGpu > 0)
+            serving.push_back(&o);
+    if (serving.empty())
+        return {};
+    const auto spread = [&](double FabricOutcome::*figure, const FabricOutcome*& low,
+                            const FabricOutcome*& high) {
+        low = high = serving.front();
+        for (const FabricOutcome* o : serving) {
+            if (o->*figure < low->*figure)
+                low = o;
+            if (o->*figure > high->*figure)
+                high = o;
+        }
+        return high->*figure / low->*figure - 1;
+    };
+    const FabricOutcome *fastFirst = nullptr, *slowFirst = nullptr;
+    const FabricOutcome *fewest = nullptr, *most = nullptr;
+    const FabricOutcome *quickToken = nullptr, *slowToken = nullptr;
+    const double ttft = spread(&FabricOutcome::ttftSeconds, fastFirst, slowFirst);
+    const double tokens = spread(&FabricOutcome::servedTokensPerSecondPerGpu, fewest, most);
+    const double tpot = spread(&FabricOutcome::tpotSeconds, quickToken, slowToken);
+    const auto ms = [](double seconds) {
+        return fixed(seconds * 1e3, seconds < 0.01 ? 2 : 1) + " ms";
+    };
+    const auto perGpu = [](double rate) { return fixed(rate, rate < 100 ? 1 : 0) + " tokens/s"; };
+    bool usesFabric = false;
+    for (const FabricOutcome* o : serving)
+        usesFabric = usesFabric || o->servingUsesFabric;
+    const bool matters = std::max({ttft, tokens, tpot}) > kServingFabricMatters;
+    if (!matters)
+        return {std::string("For serving, the fabric does not matter: ") +
+                    (usesFabric ? "the KV hand-over and expert traffic it carries"
+                                : "every replica stays inside its servers' scale-up domain, so "
+                                  "the fabric carries nothing of it, and the figures") +
+                    " stay within " + percent(kServingFabricMatters) + " on every fabric (" +
+                    ms(slowFirst->ttftSeconds) + " to first token, " +
+                    perGpu(fewest->servedTokensPerSecondPerGpu) + " per GPU).",
+                false};
+    std::string sentence = "For serving, the fabric matters: ";
+    if (ttft > kServingFabricMatters)
+        sentence += "time to first token runs from " + ms(fastFirst->ttftSeconds) + " on " +
+                    fastFirst->fabricName + " to " + ms(slowFirst->ttftSeconds) + " on " +
+                    slowFirst->fabricName;
+    if (tokens > kServingFabricMatters)
+        sentence += std::string(ttft > kServingFabricMatters ? ", and " : "") + "each GPU serves " +
+                    perGpu(most->servedTokensPerSecondPerGpu) + " on " + most->fabricName +
+                    " against " + perGpu(fewest->servedTokensPerSecondPerGpu) + " on " +
+                    fewest->fabricName;
+    if (ttft <= kServingFabricMatters && tokens <= kServingFabricMatters)
+        sentence += "time per output token runs from " + ms(quickToken->tpotSeconds) + " on " +
+                    quickToken->fabricName + " to " + ms(slowToken->tpotSeconds) + " on " +
+                    slowToken->fabricName;
+    return {sentence + ".", true};
 }
 
 } // namespace fabriclab::model

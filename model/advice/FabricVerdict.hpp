@@ -5,6 +5,7 @@
 #include "model/advice/Evidence.hpp"
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,12 @@ struct FabricOutcome {
     double perGpuHourUsd = 0;      ///< fabric capex amortized per GPU-hour, USD
     double trainGpuHours = 0;      ///< GPU-hours to train the token budget; 0 without workload
     double trainCostUsd = 0;       ///< cost to train the token budget, USD
+    // Serving, when the design serves a model (sim::ServingEstimate).
+    bool serving = false;
+    bool servingUsesFabric = false; ///< KV hand-over or replicas across servers
+    double ttftSeconds = 0;
+    double tpotSeconds = 0;
+    double servedTokensPerSecondPerGpu = 0;
 
     // The cluster's cost over its life (model::ownershipCost); `priced` false when the
     // catalog cannot price it (an inline GPU).
@@ -84,7 +91,20 @@ struct FabricVerdict {
     /// True when no published measurement of the recommended fabric lies within
     /// kEvidenceReach of the design's scale: the figures behind it are the model's alone.
     bool extrapolation = false;
+    /// With a serving workload: whether the fabrics compared change what it serves (time to
+    /// first token, per output token or tokens per GPU by more than kServingFabricMatters),
+    /// said in `servingSentence` and among the reasons.
+    bool servingFabricMatters = false;
+    std::string servingSentence;
 };
+
+/// The relative spread of a serving figure across fabrics above which the fabric is said
+/// to matter for serving: 5%, about the run-to-run spread serving benchmarks publish.
+inline constexpr double kServingFabricMatters = 0.05;
+
+/// Rule: the serving sentence of a comparison (FabricVerdict::servingSentence) and whether
+/// the fabric matters; empty and false when no outcome serves.
+std::pair<std::string, bool> servingVerdict(const std::vector<FabricOutcome>& outcomes);
 
 /// Rule: where the cost per token of `recommended` and `rival` is equal as the workload's
 /// communication scales by k (step = fixed time + k x the time waiting on the fabric, each

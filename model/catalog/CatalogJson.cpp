@@ -108,7 +108,7 @@ GpuSpec parseGpu(const JsonCursor& c) {
     c.allowOnly({"id", "name", "bf16Tflops", "fp8Tflops", "hbmGB", "scaleUpGBps", "scaleUpDomain",
                  "scaleUpEfficiency", "scaleUpStepLatencyUs", "defaultMfu", "powerWatts",
                  "architecture", "nvSwitch", "nvlsMulticast", "pcieGBps", "hbmTBps",
-                 "computeEfficiency", "source"});
+                 "computeEfficiency", "layerOverheadUs", "source"});
     GpuSpec g;
     g.id = c["id"].string();
     g.name = c["name"].string();
@@ -140,22 +140,27 @@ GpuSpec parseGpu(const JsonCursor& c) {
         g.pcieGBps = sourcedNumber(*pcie, 0.1, 1e4);
     if (auto hbm = c.find("hbmTBps"))
         g.hbmTBps = sourcedNumber(*hbm, 0.01, 1e3);
+    if (auto overhead = c.find("layerOverheadUs"))
+        g.layerOverheadUs = sourcedNumber(*overhead, 0, 1e5);
     if (auto efficiency = c.find("computeEfficiency")) {
-        efficiency->allowOnly({"gemmBf16", "gemmFp8", "attention", "memory", "experts"});
+        efficiency->allowOnly({"gemmBf16", "gemmFp8", "attention", "memory", "experts", "kvRead"});
         g.gemmEfficiencyBf16 = sourcedNumber((*efficiency)["gemmBf16"], 0.01, 1);
         g.gemmEfficiencyFp8 = sourcedNumber((*efficiency)["gemmFp8"], 0.01, 1);
         g.attentionEfficiency = sourcedNumber((*efficiency)["attention"], 0.01, 1);
         g.memoryEfficiency = sourcedNumber((*efficiency)["memory"], 0.01, 1);
         if (auto experts = efficiency->find("experts"))
             g.expertEfficiency = sourcedNumber(*experts, 0.01, 1);
+        g.kvReadEfficiency = g.memoryEfficiency;
+        if (auto kvRead = efficiency->find("kvRead"))
+            g.kvReadEfficiency = sourcedNumber(*kvRead, 0.01, 1);
     }
     return g;
 }
 
 ModelSpec parseModel(const JsonCursor& c) {
     c.allowOnly({"id", "name", "paramsB", "activeParamsB", "layers", "hiddenSize", "seqLen",
-                 "experts", "expertsPerToken", "attentionHeads", "kvHeads", "vocabSize",
-                 "tiedEmbeddings", "source"});
+                 "experts", "expertsPerToken", "attentionHeads", "kvHeads", "headDim",
+                 "kvLatentWidth", "vocabSize", "tiedEmbeddings", "source"});
     ModelSpec m;
     m.id = c["id"].string();
     m.name = c["name"].string();
@@ -173,6 +178,13 @@ ModelSpec parseModel(const JsonCursor& c) {
             kv->fail("kvHeads needs attentionHeads");
         m.kvHeads = sourcedInt(*kv, 1, m.attentionHeads);
     }
+    if (auto width = c.find("headDim")) {
+        if (m.attentionHeads == 0)
+            width->fail("headDim needs attentionHeads");
+        m.headDim = sourcedInt(*width, 1, 100000);
+    }
+    if (auto latent = c.find("kvLatentWidth"))
+        m.kvLatentWidth = sourcedInt(*latent, 1, 10000000);
     if (auto vocab = c.find("vocabSize"))
         m.vocabSize = sourcedInt(*vocab, 1, 100000000);
     if (auto tied = c.find("tiedEmbeddings"))
@@ -284,7 +296,9 @@ nlohmann::json toJson(const GpuSpec& g) {
               {"gemmFp8", g.gemmEfficiencyFp8},
               {"attention", g.attentionEfficiency},
               {"memory", g.memoryEfficiency},
-              {"experts", g.expertEfficiency}}}};
+              {"experts", g.expertEfficiency},
+              {"kvRead", g.kvReadEfficiency}}},
+            {"layerOverheadUs", g.layerOverheadUs}};
 }
 
 nlohmann::json toJson(const ModelSpec& m) {
@@ -301,6 +315,10 @@ nlohmann::json toJson(const ModelSpec& m) {
         json["attentionHeads"] = m.attentionHeads;
     if (m.kvHeads > 0)
         json["kvHeads"] = m.kvHeads;
+    if (m.headDim > 0)
+        json["headDim"] = m.headDim;
+    if (m.kvLatentWidth > 0)
+        json["kvLatentWidth"] = m.kvLatentWidth;
     if (m.vocabSize > 0)
         json["vocabSize"] = m.vocabSize;
     if (m.tiedEmbeddings)

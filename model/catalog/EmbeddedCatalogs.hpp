@@ -15,6 +15,7 @@ std::string_view modelsJson();
 std::string_view pricesJson();
 std::string_view publishedNcclTestsJson();
 std::string_view publishedStepTimesJson();
+std::string_view publishedServingJson();
 std::string_view publishedArchitecturesJson();
 std::string_view publishedBuildOutsJson();
 } // namespace fabriclab::model::embedded

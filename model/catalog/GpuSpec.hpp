@@ -47,6 +47,11 @@ struct GpuSpec {
     /// Routed experts' matrix products (grouped, smaller, behind a token permutation and an
     /// uneven load) reach this share of the dense ones'.
     double expertEfficiency = 0.6;
+    /// Serving (model/workload/ServingCompute): the share of HBM peak decode attention reaches
+    /// reading the KV cache, pages scattered over it; and what a forward pass spends per
+    /// layer beyond math and memory (a dozen kernels starting and draining), microseconds.
+    double kvReadEfficiency = 0.8;
+    double layerOverheadUs = 0;
 
     friend bool operator==(const GpuSpec&, const GpuSpec&) = default;
 };

@@ -22,6 +22,13 @@ struct ModelSpec {
     /// for kvHeads of the heads only. 0 when the catalog does not say (no saving assumed).
     int attentionHeads = 0;
     int kvHeads = 0;
+    /// Width of one head. Most models use hidden size / heads, but not all (Qwen3 and
+    /// Gemma run heads x head dimension wider than the hidden size); 0 when that rule holds.
+    int headDim = 0;
+    /// Values a layer caches per token for attention when it is not keys and values per
+    /// key/value head: multi-latent attention (DeepSeek-V2/V3) caches one compressed latent
+    /// and its rotary key, 512 + 64. 0 for ordinary (grouped-query) attention.
+    int kvLatentWidth = 0;
 
     /// Vocabulary size, and whether the output layer reuses the input embedding. The input
     /// embedding is a table lookup, not a matrix product, so its parameters cost no FLOPs;
@@ -42,6 +49,18 @@ struct ModelSpec {
         const double active = std::clamp(activeParamsB * 1e9, 0.0, total);
         return std::clamp((total - active) / (1 - static_cast<double>(expertsPerToken) / experts),
                           0.0, total);
+    }
+    /// The query's width, heads x head dimension: what the attention core multiplies.
+    double attentionWidth() const {
+        return attentionHeads > 0 && headDim > 0 ? static_cast<double>(attentionHeads) * headDim
+                                                 : static_cast<double>(hiddenSize);
+    }
+    /// Values one layer keeps in its KV cache per token: 2 x key/value heads x head width,
+    /// or the latent of multi-latent attention.
+    double kvCacheValuesPerLayer() const {
+        if (kvLatentWidth > 0)
+            return kvLatentWidth;
+        return 2 * attentionWidth() * kvShare();
     }
     /// The share of 2 x hidden values per token that keys and values take.
     double kvShare() const {

@@ -7,6 +7,7 @@
 #include "model/design/CollectiveSpec.hpp"
 #include "model/design/Failures.hpp"
 #include "model/design/Story.hpp"
+#include "model/design/ServingWorkload.hpp"
 #include "model/design/Workload.hpp"
 #include "model/fabric/GeneratorParams.hpp"
 #include "model/topology/Topology.hpp"
@@ -26,6 +27,8 @@ struct Design {
     std::optional<GeneratorParams> generator;
     Topology topology;
     std::optional<Workload> workload;
+    /// A model served for inference on the same servers (prefill, decode, the KV hand-over).
+    std::optional<ServingWorkload> serving;
     std::optional<CollectiveSpec> collective;
     /// In-network reduction (SHARP) for the job, where the fabric's switches have it: NCCL
     /// leaves it off unless NCCL_COLLNET_ENABLE=1, and so does FabricLab.

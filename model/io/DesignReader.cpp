@@ -23,6 +23,7 @@ constexpr long long kMaxBytes = 1LL << 50; // 1 PiB per rank
 constexpr long long kMaxTokens = 1'000'000'000'000LL;
 constexpr long long kMaxParallelism = 1 << 20;
 constexpr long long kMaxSequenceLength = 100'000'000; // the model catalog's bound
+constexpr long long kMaxServingBatch = 1 << 20;       // requests one replica decodes at once
 // Generator fields are read as any int here; the generator itself checks the meaningful
 // range and explains it ("servers must be between 1 and 131072").
 constexpr long long kAnyInt = 2'000'000'000;
@@ -48,7 +49,8 @@ public:
 
     Design read(const JsonCursor& root) {
         root.allowOnly({"format", "version", "name", "description", "fabric", "generator", "nodes",
-                        "links", "workload", "collective", "sharp", "failures", "story"});
+                        "links", "workload", "serving", "collective", "sharp", "failures",
+                        "story"});
         readHeader(root);
         Design design;
         design.name = root.has("name") ? root["name"].string() : std::string();
@@ -81,6 +83,8 @@ public:
         }
         if (auto workload = root.find("workload"))
             design.workload = readWorkload(*workload, design.topology.gpuCount());
+        if (auto serving = root.find("serving"))
+            design.serving = readServing(*serving, design.topology.serverCount());
         if (auto collective = root.find("collective"))
             design.collective = readCollective(*collective);
         if (auto sharp = root.find("sharp"))
@@ -345,15 +349,8 @@ private:
         load.dp = readInt(w, "dp", 1, kMaxParallelism, 1);
         load.ep = readInt(w, "ep", 1, kMaxParallelism, 1);
         load.zero = readInt(w, "zero", 0, 3, 0);
-        if (auto precision = w.find("precision")) {
-            const std::string text = precision->string();
-            if (text == "bf16")
-                load.precision = Precision::Bf16;
-            else if (text == "fp8")
-                load.precision = Precision::Fp8;
-            else
-                precision->fail("expected \"bf16\" or \"fp8\", got \"" + text + "\"");
-        }
+        if (auto precision = w.find("precision"))
+            load.precision = readPrecision(*precision);
         if (auto recompute = w.find("recompute")) {
             const auto parsed = recomputeFromString(recompute->string());
             if (!parsed)
@@ -384,6 +381,54 @@ private:
             w["ep"].fail("expert parallelism " + std::to_string(load.ep) +
                          " exceeds the tp x dp = " + std::to_string(load.dp * load.tp) +
                          " GPUs of a pipeline stage");
+        return load;
+    }
+
+    static Precision readPrecision(const JsonCursor& precision) {
+        const std::string text = precision.string();
+        if (text == "bf16")
+            return Precision::Bf16;
+        if (text != "fp8")
+            precision.fail("expected \"bf16\" or \"fp8\", got \"" + text + "\"");
+        return Precision::Fp8;
+    }
+
+    ServingWorkload readServing(const JsonCursor& s, int servers) const {
+        s.allowOnly({"model", "gpu", "precision", "inputTokens", "outputTokens", "batch", "tp",
+                     "ep", "disaggregated", "prefillServers", "requestRate"});
+        ServingWorkload load;
+        load.model = readCatalogRef<ModelSpec>(
+            s["model"], "model", [&](std::string_view id) { return m_catalog.findModel(id); },
+            catalog_json::parseModel, m_catalog.models());
+        load.gpu = readCatalogRef<GpuSpec>(
+            s["gpu"], "gpu", [&](std::string_view id) { return m_catalog.findGpu(id); },
+            catalog_json::parseGpu, m_catalog.gpus());
+        if (auto precision = s.find("precision"))
+            load.precision = readPrecision(*precision);
+        load.inputTokens = readInt(s, "inputTokens", 1, kMaxSequenceLength, load.inputTokens);
+        load.outputTokens = readInt(s, "outputTokens", 1, kMaxSequenceLength, load.outputTokens);
+        if (s.has("batch"))
+            load.batch = static_cast<int>(s["batch"].integer(1, kMaxServingBatch));
+        load.tp = readInt(s, "tp", 1, kMaxParallelism, 1);
+        load.ep = readInt(s, "ep", 1, kMaxParallelism, 1);
+        if (load.ep > 1 && load.ep % load.tp != 0 && load.tp % load.ep != 0)
+            s["ep"].fail("expert parallelism " + std::to_string(load.ep) +
+                         " must be a multiple or a divisor of tp " + std::to_string(load.tp));
+        if (auto disaggregated = s.find("disaggregated"))
+            load.disaggregated = disaggregated->boolean();
+        if (auto prefill = s.find("prefillServers")) {
+            if (!load.disaggregated)
+                prefill->fail("prefillServers applies to disaggregated serving");
+            load.prefillServers = static_cast<int>(prefill->integer(1, kMaxParallelism));
+            if (load.prefillServers >= servers && m_options.workloadMustFit)
+                prefill->fail("prefill takes " + std::to_string(load.prefillServers) +
+                              " of the design's " + std::to_string(servers) +
+                              " servers, leaving none to decode");
+        } else if (load.disaggregated) {
+            s.fail("disaggregated serving needs \"prefillServers\", the servers that prefill");
+        }
+        if (s.has("requestRate"))
+            load.requestRate = s["requestRate"].number(1e-6, 1e9);
         return load;
     }
 

@@ -105,6 +105,25 @@ nlohmann::json workloadJson(const Workload& w) {
     return j;
 }
 
+nlohmann::json servingJson(const ServingWorkload& s) {
+    nlohmann::json j = {{"model", catalogRef(s.model)},
+                        {"gpu", catalogRef(s.gpu)},
+                        {"precision", std::string(toString(s.precision))},
+                        {"inputTokens", s.inputTokens},
+                        {"outputTokens", s.outputTokens},
+                        {"tp", s.tp},
+                        {"ep", s.ep}};
+    if (s.batch)
+        j["batch"] = *s.batch;
+    if (s.disaggregated) {
+        j["disaggregated"] = true;
+        j["prefillServers"] = s.prefillServers;
+    }
+    if (s.requestRate)
+        j["requestRate"] = number(*s.requestRate);
+    return j;
+}
+
 } // namespace
 
 nlohmann::json designToJson(const Design& design) {
@@ -131,6 +150,8 @@ nlohmann::json designToJson(const Design& design) {
     root["links"] = std::move(links);
     if (design.workload)
         root["workload"] = workloadJson(*design.workload);
+    if (design.serving)
+        root["serving"] = servingJson(*design.serving);
     if (design.collective) {
         root["collective"] = {{"op", std::string(toString(design.collective->op))},
                               {"bytes", design.collective->bytes},

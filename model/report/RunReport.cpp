@@ -160,6 +160,48 @@ nlohmann::ordered_json stepJson(const RunReport& r) {
     return step;
 }
 
+nlohmann::ordered_json servingJson(const RunReport& r) {
+    if (!r.serving)
+        return nullptr;
+    const sim::ServingEstimate& s = *r.serving;
+    const model::ServingCompute& c = s.compute;
+    const auto ms = [](double seconds) { return rounded(seconds * 1e3, 4); };
+    return {{"ttftMs", ms(s.ttftSeconds)},
+            {"tpotMs", ms(s.tpotSeconds)},
+            {"outputTokensPerSecondPerGpu", rounded(s.outputTokensPerSecondPerGpu, 2)},
+            {"capacityRequestsPerSecond", rounded(s.capacityRequestsPerSecond, 4)},
+            {"servedRequestsPerSecond", rounded(s.servedRequestsPerSecond, 4)},
+            {"batch", c.batch},
+            {"batchFromMemory", c.batchFromMemory},
+            {"replicas", s.replicas},
+            {"prefillReplicas", s.prefillReplicas},
+            {"decodeReplicas", s.decodeReplicas},
+            {"usesFabric", s.usesFabric},
+            {"kvBytesPerRequest", rounded(s.kvBytesPerRequest, 0)},
+            {"kvTransferMs", ms(s.kvTransferSeconds)},
+            {"kvTransferIdealMs", ms(s.kvTransferIdealSeconds)},
+            {"prefill",
+             {{"mathMs", ms(c.prefillMathSeconds)},
+              {"memoryMs", ms(c.prefillMemorySeconds)},
+              {"tensorParallelMs", ms(c.prefillTensorParallelSeconds)},
+              {"ms", ms(c.prefillSeconds)}}},
+            {"decode",
+             {{"mathMs", ms(c.decodeMathSeconds)},
+              {"weightsMs", ms(c.decodeWeightSeconds)},
+              {"kvCacheMs", ms(c.decodeKvSeconds)},
+              {"tensorParallelMs", ms(c.decodeTensorParallelSeconds)},
+              {"expertMs", ms(c.decodeExpertSeconds)},
+              {"stepMs", ms(c.decodeStepSeconds)},
+              {"colocatedStepMs", ms(c.colocatedStepSeconds)}}},
+            {"memory",
+             {{"weightsGB", rounded(c.weightBytesPerGpu / 1e9, 3)},
+              {"kvCacheGB", rounded(c.kvBytesPerGpu / 1e9, 3)},
+              {"totalGB", rounded(c.memoryPerGpu / 1e9, 3)},
+              {"hbmGB", rounded(c.hbm / 1e9, 3)},
+              {"fits", c.fits}}},
+            {"assumptions", s.assumptions}};
+}
+
 } // namespace
 
 RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptions& options) {
@@ -351,6 +393,19 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     } else if (design.workload) {
         report.stepRefusal = workloadWarning; // its split does not fit the connected GPUs
     }
+    if (design.serving) {
+        stage("serving", 900);
+        try {
+            report.serving = sim::estimateServing(network, *design.serving, options.stop);
+            for (const auto& warning : report.serving->warnings)
+                report.warnings.push_back(warning);
+        } catch (const std::invalid_argument& e) {
+            const std::string why = std::string("cannot estimate serving: ") + e.what();
+            if (!options.partial)
+                throw std::invalid_argument(why);
+            report.servingRefusal = why;
+        }
+    }
     if (report.step) {
         TrainingEstimate training;
         training.tokens = options.trainTokens;
@@ -485,6 +540,7 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
           {"ecmpDraws", r.collective.ecmpDraws}}},
         {"step", stepJson(r)},
         {"memoryPerGpu", memoryJson(r)},
+        {"serving", servingJson(r)},
         {"cost",
          {{"fabricCapexUsd", rounded(c.capex.value, 2)},
           {"switchesUsd", rounded(c.switches.value, 2)},
@@ -521,6 +577,13 @@ FabricOutcome fabricOutcome(const RunReport& r) {
         o.tokensPerSecond = r.step->tokensPerSecond;
         o.trainGpuHours = r.training->gpuHours;
         o.trainCostUsd = r.training->costUsd;
+    }
+    if (r.serving) {
+        o.serving = true;
+        o.servingUsesFabric = r.serving->usesFabric;
+        o.ttftSeconds = r.serving->ttftSeconds;
+        o.tpotSeconds = r.serving->tpotSeconds;
+        o.servedTokensPerSecondPerGpu = r.serving->outputTokensPerSecondPerGpu;
     }
     const OwnershipCost& own = r.ownership;
     o.priced = own.priced;

@@ -13,6 +13,7 @@
 #include "model/sim/EffectiveBisection.hpp"
 #include "model/sim/Playback.hpp"
 #include "model/workload/MemoryPerGpu.hpp"
+#include "model/workload/ServingEstimate.hpp"
 #include "model/workload/StepTime.hpp"
 
 #include <nlohmann/json.hpp>
@@ -107,6 +108,9 @@ struct RunReport {
     /// in the warnings.
     std::optional<MemoryPerGpu> memory;
     std::optional<TrainingEstimate> training;
+    /// When the design serves a model: time to first token, per output token and the
+    /// tokens each GPU serves, the KV hand-over simulated on the fabric.
+    std::optional<sim::ServingEstimate> serving;
     CostReport cost;
     /// The whole cluster over the amortization period, owned or rented (RunOptions), and
     /// per trained token when there is a workload.
@@ -123,6 +127,7 @@ struct RunReport {
     /// whose split does not fit the GPUs of its cabled servers.
     std::string collectiveRefusal;
     std::string stepRefusal;
+    std::string servingRefusal;
 
     // With RunOptions::detail only.
     /// The same bisection traffic under the other routing: ECMP for an adaptive fabric,

@@ -63,6 +63,10 @@ struct Cost {
     double latencyUs = 0;
     double algBwGBps = 0; ///< bytes / (time - latency), after per-size corrections
     double timeUs = 0;
+    /// NVLS inside one NVLink domain: the rate its pipeline streams at once full, NCCL's
+    /// NVLink term without the cap its choice applies (tuning.cc takes the smaller of it and
+    /// the graph's bwInter); 0 for every other pair.
+    double streamAlgBwGBps = 0;
 };
 
 /// Which pairs may run: NCCL_ALGO / NCCL_PROTO. Empty lists allow everything.

@@ -16,14 +16,11 @@ constexpr double kElementwiseBytes = 3 * 34;
 /// Adam on a parameter: reads the fp32 master weight, momentum, variance and gradient (16
 /// bytes), writes the first three and the bf16 weight (14 bytes).
 constexpr double kOptimizerBytes = 30;
-/// A matrix product reaches its full efficiency once each of its dimensions spans many of
-/// the tensor cores' tiles; a dimension d gets d / (d + 128) of it (128 is CUTLASS's and
-/// cuBLAS's usual tile edge), so a product of 256 rows runs at two thirds of a large one's.
+/// 128 is CUTLASS's and cuBLAS's usual tile edge.
 constexpr double kTileEdge = 128;
 
 double shape(double m, double n, double k) {
-    const auto edge = [](double d) { return d / (d + kTileEdge); };
-    return edge(m) * edge(n) * edge(k);
+    return gemmShapeFactor(m, n, k);
 }
 
 /// The share of their efficiency a set of products reaches together: their FLOPs over the
@@ -41,6 +38,19 @@ struct ProductMix {
 };
 
 } // namespace
+
+double gemmShapeFactor(double m, double n, double k) {
+    const auto edge = [](double d) { return d / (d + kTileEdge); };
+    return edge(m) * edge(n) * edge(k);
+}
+
+double scaleUpAllReduceSeconds(const GpuSpec& gpu, double bytes, int ranks) {
+    if (ranks <= 1)
+        return 0;
+    const double steps = 2.0 * (ranks - 1);
+    return bytes * steps / ranks / (gpu.scaleUpGBps * 1e9 * gpu.scaleUpEfficiency) +
+           steps * gpu.scaleUpStepLatencyUs * 1e-6;
+}
 
 ComputeTime computeTime(const Workload& w, double tensorParallelScaleUpSeconds) {
     const ModelSpec& model = w.model.spec;
@@ -67,14 +77,14 @@ ComputeTime computeTime(const Workload& w, double tensorParallelScaleUpSeconds) 
     const double denseWeights = std::max(0.0, weights - activeExperts);
     const double gemmFlops = 6 * denseWeights * tokens / gpus;
     const double expertFlops = 6 * activeExperts * tokens / gpus;
-    const double queryWidth = model.hiddenSize; // heads x head dimension
+    const double queryWidth = model.attentionWidth(); // heads x head dimension
 
     // The shapes each GPU multiplies, one sequence per micro-batch: rows are the sequence's
     // tokens on this context-parallel rank; tensor parallelism splits the other dimension.
     // The MLP's width comes from its parameters (three matrices of hidden x width).
     const double h = model.hiddenSize;
     const double rows = sequence / w.cp;
-    const double keysAndValues = 2 * h * model.kvShare();
+    const double keysAndValues = model.kvCacheValuesPerLayer();
     const double attentionParams = h * (queryWidth + keysAndValues) + queryWidth * h;
     const double outputParams = model.vocabSize > 0 ? static_cast<double>(model.vocabSize) * h : 0;
     const double mlpParams =

@@ -25,6 +25,16 @@ struct ComputeTime {
     double expertGemmSecondsAtPeak = 0;
 };
 
+/// The share of its efficiency an m x n x k matrix product reaches: it is full once each
+/// dimension spans many of the tensor cores' tiles, and a dimension d gets d / (d + 128) of
+/// it, so a product of 256 rows runs at two thirds of a large one's (and a decode step's
+/// 8 rows at a sixteenth).
+double gemmShapeFactor(double m, double n, double k);
+
+/// One all-reduce of `bytes` over `ranks` GPUs on the scale-up network: a ring, 2(n-1)/n of
+/// the bytes over each GPU's link at its efficiency and 2(n-1) steps of its latency.
+double scaleUpAllReduceSeconds(const GpuSpec& gpu, double bytes, int ranks);
+
 /// The step's compute on one GPU. Matrix products: 6 FLOPs per active parameter and token
 /// (forward and backward; the input embedding is a lookup), at the precision's peak. The
 /// attention core: 6 x layers x query width x sequence FLOPs per token, half of the full

@@ -251,15 +251,10 @@ std::vector<std::string> stepAssumptions(const model::Workload& w, const StepTim
 double tensorParallelOnScaleUpSeconds(const model::Workload& w) {
     if (w.tp <= 1)
         return 0;
-    const auto& gpu = w.gpu.spec;
     const double layers = static_cast<double>(w.model.spec.layers) / w.pp;
     const double activation = static_cast<double>(w.globalBatchTokens) / w.dp / w.cp *
                               w.model.spec.hiddenSize * kBytesPerValue;
-    const double perRank = 4 * layers * activation * 2.0 * (w.tp - 1) / w.tp;
-    const double latency =
-        model::microseconds(4 * layers * 2 * (w.tp - 1) * gpu.scaleUpStepLatencyUs).value;
-    return perRank / model::bytesPerSecond(model::GBps(gpu.scaleUpGBps * gpu.scaleUpEfficiency)) +
-           latency;
+    return 4 * layers * model::scaleUpAllReduceSeconds(w.gpu.spec, activation, w.tp);
 }
 
 std::string_view toString(Parallelism parallelism) {

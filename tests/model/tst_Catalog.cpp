@@ -102,9 +102,10 @@ void tst_Catalog::embeddedTextIsTheResourceFile_data() {
                            "catalog/prices.json",
                            "validation/nccl-tests.json",
                            "validation/step-time.json",
+                           "validation/serving.json",
                            "validation/reference-architectures.json",
                            "validation/build-outs.json"};
-    for (int i = 0; i < 8; ++i)
+    for (int i = 0; i < 9; ++i)
         QTest::newRow(paths[i]) << QString::fromLatin1(paths[i]) << i;
 }
 
@@ -118,6 +119,7 @@ void tst_Catalog::embeddedTextIsTheResourceFile() {
                                       pricesJson(),
                                       publishedNcclTestsJson(),
                                       publishedStepTimesJson(),
+                                      publishedServingJson(),
                                       publishedArchitecturesJson(),
                                       publishedBuildOutsJson()};
     const std::string file =

@@ -294,9 +294,17 @@ QString ResultsDashboard::summaryFor(const model::RunReport& r) const {
     if (r.memory)
         text += tr(" · memory %1 of %2 GB a GPU")
                     .arg(numberText(r.memory->total / 1e9, 1), numberText(r.memory->hbm / 1e9, 0));
+    if (r.serving)
+        text +=
+            tr(" · serving: first token %1, %2 a token, %3 tokens/s a GPU%4")
+                .arg(durationText(r.serving->ttftSeconds), durationText(r.serving->tpotSeconds),
+                     numberText(r.serving->outputTokensPerSecondPerGpu, 0),
+                     r.serving->usesFabric ? tr(" (KV hand-over %1 on the fabric)")
+                                                 .arg(durationText(r.serving->kvTransferSeconds))
+                                           : tr(" (inside each server's NVLink)"));
     text += tr(" · capex %1").arg(usdText(r.cost.capex.value));
     QStringList warnings;
-    for (const std::string* refusal : {&r.collectiveRefusal, &r.stepRefusal})
+    for (const std::string* refusal : {&r.collectiveRefusal, &r.stepRefusal, &r.servingRefusal})
         if (!refusal->empty() &&
             std::find(r.warnings.begin(), r.warnings.end(), *refusal) == r.warnings.end())
             warnings << sentence(*refusal);
