@@ -53,7 +53,7 @@ def main():
             size, gpus = case["bytes"], case["gpusPerServer"]
             out = subprocess.run([cli, "nccl-tests", path, "-b", str(size), "-e", str(size),
                                   "--json"], capture_output=True, text=True, check=True).stdout
-            stream = json.loads(out)[0]["timeUs"] - fill(*built, size, gpus)
+            stream = json.loads(out)["rows"][0]["timeUs"] - fill(*built, size, gpus)
             rows.append((size, gpus, stream, case["published"][0]))
 
     def error(us_per_rank, bytes_per_rank):

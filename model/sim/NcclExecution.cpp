@@ -27,6 +27,12 @@ double nvlsFillUs(const ExecutionCosts& costs, double bytes, int domainGpus) {
 double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes, int ranks,
                        double networkGBps, const ExecutionCosts& costs) {
     const int domainGpus = ranks / std::max(1, nodes);
+    // Inside one NVLink domain NVLS streams at NCCL's NVLink term (8 B200 830-845 GB/s, 8
+    // H100 476-480, a 64-GPU GB300 rack 930: each within 2.5% of it); between servers, with
+    // the switches' SHARP, at the plateau's share of the model.
+    if (chosen.algorithm == Algorithm::Nvls && chosen.streamAlgBwGBps > 0)
+        return chosen.latencyUs + bytes / (1000.0 * chosen.streamAlgBwGBps) +
+               nvlsFillUs(costs, bytes, domainGpus);
     if (chosen.algorithm == Algorithm::Nvls)
         return chosen.latencyUs + (chosen.timeUs - chosen.latencyUs) / costs.nvlsPlateau +
                nvlsFillUs(costs, bytes, domainGpus);

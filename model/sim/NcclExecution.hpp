@@ -29,10 +29,11 @@
 namespace fabriclab::sim::nccl {
 
 struct ExecutionCosts {
-    /// NVLS and NVLS-tree: share of the model's bandwidth NVLink SHARP sustains once full
-    /// (469 of 509 GB/s on 2 x 8 H100, fit case `nvls-tree-2-nodes-ndr-8g`). Two H100
-    /// servers stream no faster than one (476-480 GB/s): the switches' reduction limits
-    /// both, so NVLS inside one server streams at the same share.
+    /// NVLS-tree, and NVLS between servers: share of the model's bandwidth NVLink SHARP
+    /// sustains once full (469 of 509 GB/s on 2 x 8 H100, fit case
+    /// `nvls-tree-2-nodes-ndr-8g`). Inside one NVLink domain NVLS streams at NCCL's own
+    /// NVLink term instead (Cost::streamAlgBwGBps), which its searched graph already holds
+    /// to the measured plateaus.
     double nvlsPlateau = 0.92;
     /// NVLS: the NVLink SHARP pipeline's fill, paid on top of the stream by every NVLS
     /// collective (fit on all-reduce), us: up to `nvlsFillUsPerRank` per GPU of the NVLink domain,
@@ -43,8 +44,8 @@ struct ExecutionCosts {
     /// for 16 MiB where it says 88. Least squares over one curve (fit cases
     /// `oci-gb300-1-rack-allreduce-*`, 4 MiB to 16 GiB; scripts/fit-nvls-fill.py). Between
     /// servers NVLS-tree pays the larger of this fill and its network fill.
-    double nvlsFillUsPerRank = 4.25;
-    double nvlsFillBytesPerRank = 0.45e6;
+    double nvlsFillUsPerRank = 4.0;
+    double nvlsFillBytesPerRank = 0.4e6;
     /// NVLS-tree: until `nvlsTreeFillBytes` have entered, each byte's time on the servers'
     /// NICs is paid this much again: the network stage does not yet overlap the NVLink
     /// reduction and multicast. It is a cost of the network, not of NVLink: B200 and H100 on

@@ -55,6 +55,25 @@ double floorSpeed(std::span<const double> speeds, double limit) {
     return speeds.back();
 }
 
+/// NVLS inside one NVLink domain, as NCCL's search leaves it (search.cc, NCCL 2.30.7): one
+/// channel per GPU, each headed by its GPU, up to NCCL_MAX_NVLS_ARITY (32). Every channel
+/// crosses every GPU's NVLink once and its head's twice, so a channel gets the highest
+/// listed speed with (channels + 1) x speed within the link; the search's second pass then
+/// raises bwInter a listed step at a time while below twice bwIntra. The runtime's CTAs
+/// (nvlsChannels) are a different count the cost model never reads.
+Graph searchNvlsOneNode(const NodeHardware& h) {
+    constexpr int kMaxNvlsArity = 32;
+    const auto speeds = intraSpeeds(h.architecture);
+    Graph g;
+    g.channels = std::min(kMaxNvlsArity, h.gpus);
+    g.bwIntra = floorSpeed(speeds, h.scaleUpGBps / (g.channels + 1));
+    g.bwInter = g.bwIntra;
+    for (auto it = std::find(speeds.begin(), speeds.end(), g.bwIntra);
+         it != speeds.begin() && g.bwInter < 2 * g.bwIntra;)
+        g.bwInter = *--it;
+    return g;
+}
+
 /// NICs as NCCL uses them: with more NICs than GPUs, those near one GPU act as one (NCCL's
 /// NIC fusion, or the EFA plugin's multi-rail leader), so channels stay one per GPU.
 struct Nics {
@@ -152,20 +171,22 @@ System searchGraphs(const Communicator& c) {
             s.collNet.bwIntra = raised;
         }
     }
-    if (h.nvlsMulticast && h.gpus >= 2) {
+    if (h.nvlsMulticast && h.gpus >= 2 && s.nodes == 1) {
+        s.nvls = searchNvlsOneNode(h);
+    } else if (h.nvlsMulticast && h.gpus >= 2) {
+        // Between servers FabricLab keeps the runtime's channel count, whose timing the
+        // NVLS-tree fits were made with: NCCL's own search there (one head per NIC-local GPU)
+        // gives 2 x 8 B200 on 8 x 400G 497 GB/s where they measure 677-696.
         const int channels = nvlsChannels(h.architecture, s.nodes);
         Graph nvls{channels, floorSpeed(intraSpeeds(h.architecture), h.scaleUpGBps / channels), 0};
-        if (s.nodes > 1) {
-            const Nics nics = usableNics(h);
-            const double nicShare = nics.count * nics.pathGBps / channels;
-            nvls.bwInter = std::min(floorSpeed(interSpeeds(h.architecture), nicShare),
-                                    c.fabricGBps / channels);
-        }
+        const Nics nics = usableNics(h);
+        const double nicShare = nics.count * nics.pathGBps / channels;
+        nvls.bwInter =
+            std::min(floorSpeed(interSpeeds(h.architecture), nicShare), c.fabricGBps / channels);
         s.nvlsTree = nvls;
         // With SHARP in the switches each byte crosses a NIC once each way, where the bus
         // bandwidth counts it twice: the search allows bwInter up to twice bwIntra.
-        if (s.nodes > 1)
-            nvls.bwInter = std::min(2 * nvls.bwInter, 2 * nvls.bwIntra);
+        nvls.bwInter = std::min(2 * nvls.bwInter, 2 * nvls.bwIntra);
         s.nvls = nvls;
     }
     return s;

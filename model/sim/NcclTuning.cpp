@@ -238,6 +238,26 @@ double llMaxBw(const System& s) {
     return row[s.nodes == 2 ? 0 : 1];
 }
 
+/// NVLS's bus bandwidth per channel through NVLink SHARP (tuning.cc, NCCL 2.28.3 on): the
+/// graph's bwIntra at the architecture's NVLS efficiency, less one channel's share, doubled
+/// for all-reduce (it pipelines its reduce and its broadcast).
+double nvlsIntraPerChannel(const System& s, Function f, Algorithm a) {
+    const Graph& g = graphOf(s, a);
+    const double nCh = g.channels;
+    const double ppn = s.ranksPerNode;
+    const double intra = g.bwIntra * kNvlsEfficiency[archIndex(s.architecture)] * (nCh - 1) / nCh;
+    return intra * (f == Function::AllReduce ? 2.0 : (ppn - 1.0) / ppn);
+}
+
+/// Bus bandwidth to algorithm bandwidth for NVLS (section 1.5): the gathers and scatters are
+/// costed on the whole array, the rest as all-reduce's 2(n-1)/n of it.
+double nvlsAlgBandwidth(const System& s, Function f, double busBw) {
+    const int n = s.ranks();
+    if (f == Function::AllGather || f == Function::ReduceScatter)
+        return busBw;
+    return busBw * n / (2.0 * (n - 1));
+}
+
 /// Algorithm bandwidth of one pair, GB/s, before per-size corrections (sections 1.4, 1.5).
 double bandwidthOf(const System& s, Function f, Algorithm a, Protocol p) {
     const Graph& g = graphOf(s, a);
@@ -249,11 +269,10 @@ double bandwidthOf(const System& s, Function f, Algorithm a, Protocol p) {
     const bool collNet = a == Algorithm::CollNetDirect || a == Algorithm::CollNetChain;
     double bw = (s.nodes <= 2 || collNet) ? g.bwIntra : g.bwInter;
     if (a == Algorithm::Nvls || a == Algorithm::NvlsTree) {
-        double intra = g.bwIntra * kNvlsEfficiency[arch] * (nCh - 1) / nCh;
-        intra *= f == Function::AllReduce ? 2.0 : (ppn - 1.0) / ppn;
-        double inter = g.bwInter * (a == Algorithm::NvlsTree && s.nodes <= 2 ? 2.0 : 1.0);
-        if (s.nodes <= 1)
-            inter = std::numeric_limits<double>::infinity();
+        const double intra = nvlsIntraPerChannel(s, f, a);
+        // On one node too: bwInter is the search's second speed (NcclGraphs), and the cap it
+        // sets is what makes ring win for a few GPUs (tuning.cc, NCCL 2.30.7).
+        const double inter = g.bwInter * (a == Algorithm::NvlsTree && s.nodes <= 2 ? 2.0 : 1.0);
         bw = std::min(intra, inter);
         if (a == Algorithm::NvlsTree)
             bw = std::min(bw, kPerChMaxNvlsTree[arch][nodes]);
@@ -305,7 +324,7 @@ double bandwidthOf(const System& s, Function f, Algorithm a, Protocol p) {
     if (gatherOrScatter)
         return busBw; // PAT, NVLS and CollNetDirect cost the whole array directly
     if (a == Algorithm::Nvls || a == Algorithm::NvlsTree)
-        return busBw * n / (2.0 * (n - 1));
+        return nvlsAlgBandwidth(s, f, busBw);
     return busBw * 0.5; // tree and CollNet move the data up, then down
 }
 
@@ -372,7 +391,11 @@ std::optional<Cost> TuningTable::cost(Function f, Algorithm a, Protocol p, doubl
             latency *=
                 archIndex(m_system.architecture) >= archIndex(GpuArchitecture::Ampere) ? 1.4 : 1.9;
     }
-    return Cost{a, p, latency, bw, latency + bytes / (1000.0 * bw)};
+    Cost cost{a, p, latency, bw, latency + bytes / (1000.0 * bw)};
+    if (a == Algorithm::Nvls && m_system.nodes == 1)
+        cost.streamAlgBwGBps = nvlsAlgBandwidth(
+            m_system, f, graphOf(m_system, a).channels * nvlsIntraPerChannel(m_system, f, a));
+    return cost;
 }
 
 bool Allowed::permits(Algorithm algorithm, Protocol protocol) const {
