@@ -1052,7 +1052,7 @@ void tst_Cli::badInput_data() {
     usage("months below the range", {"run", "{good}", "--months", "0.5"}, "--months",
           "from 1 to 600, got \"0.5\"");
     usage("an unknown fabric", {"run", "{good}", "--fabric=infiniband"}, "unknown fabric",
-          "(known: efa, ethernet-tcp, ib-hdr, ib-ndr");
+          "(known: efa, ethernet-tcp, gcp-rdma, gcp-tcpx, gcp-tcpxo, ib-hdr, ib-ndr");
     usage("an unknown algorithm", {"nccl-tests", "{good}", "--algo", "rings"},
           "unknown algorithm \"rings\"", "known: ring, tree");
     usage("an unknown command", {"runn", "{good}"}, "unknown command \"runn\"", "expected run");
