@@ -438,7 +438,7 @@ std::size_t verdictWithoutWorkload(FabricVerdict& v, const std::vector<FabricOut
     }
     v.headline = "Choose " + list[r].fabricName + ": the lowest capex per GB/s of bus bandwidth (" +
                  usd(perGBps(r)) + " per GB/s).";
-    v.reasons.push_back("Without a workload there is no training time to weigh, so this "
+    v.reasons.push_back("Without a training workload there is no training time to weigh, so this "
                         "compares the collective's bus bandwidth with the capex.");
     for (const FabricOutcome& o : list)
         v.reasons.push_back(
@@ -518,8 +518,9 @@ FabricVerdict fabricVerdict(const std::vector<FabricOutcome>& outcomes,
         v.reasons.push_back(tierSentence(gpus, v.scaleTier, list, v.recommendedId,
                                          workload && priced && list.size() > 1));
     std::tie(v.servingSentence, v.servingFabricMatters) = servingVerdict(list);
+    // For a design that only serves, what serving says is the first thing to read.
     if (!v.servingSentence.empty())
-        v.reasons.push_back(v.servingSentence);
+        v.reasons.insert(workload ? v.reasons.end() : v.reasons.begin(), v.servingSentence);
     return v;
 }
 

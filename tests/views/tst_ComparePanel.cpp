@@ -31,6 +31,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -112,6 +113,7 @@ private Q_SLOTS:
     void aShownComparisonGoesStaleOnAnEdit();
     void chartDrawsEveryFabricAndExports();
     void cloudFabricsAndRentalAreTheUsersChoice();
+    void servingColumnsShowWhatTheEngineComputes();
 };
 
 void tst_ComparePanel::tableShowsWhatTheEngineComputes() {
@@ -185,6 +187,40 @@ void tst_ComparePanel::tableShowsWhatTheEngineComputes() {
     }
     QCOMPARE(table->model()->index(0, 0).data(CompareTableModel::FabricIdRole).toString(),
              QStringLiteral("ethernet-tcp")); // $130,976 in the sample, the lowest
+    // A design that serves no model shows no serving columns.
+    QVERIFY(table->isColumnHidden(CompareTableModel::FirstTokenColumn));
+    QVERIFY(table->isColumnHidden(CompareTableModel::ServedColumn));
+}
+
+void tst_ComparePanel::servingColumnsShowWhatTheEngineComputes() {
+    const auto design = fabriclab::model::loadDesign(
+        FABRICLAB_SOURCE_DIR "/samples/serving-disaggregated-32gpu-roce-2to1.fabric.json",
+        Catalog::builtin());
+    Fixture f(design);
+    QSignalSpy finished(&f.controller, &CompareController::finished);
+    f.panel.compareAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    auto* table = f.panel.findChild<QTableView*>(QStringLiteral("compareTable"));
+    QVERIFY(table);
+    QVERIFY(!table->isColumnHidden(CompareTableModel::FirstTokenColumn));
+    QVERIFY(!table->isColumnHidden(CompareTableModel::ServedColumn));
+    const CompareTableModel& model = *f.panel.tableModel();
+    for (const QString& id : {QStringLiteral("roce-v2"), QStringLiteral("ib-ndr")}) {
+        const RunReport r = runOn(f.document.design(), id.toStdString());
+        QVERIFY(r.serving);
+        const int row = rowOf(model, id);
+        QVERIFY2(row >= 0, qPrintable(id));
+        QVERIFY(
+            same(number(model, row, CompareTableModel::FirstTokenColumn), r.serving->ttftSeconds));
+        QVERIFY(same(number(model, row, CompareTableModel::ServedColumn),
+                     r.serving->outputTokensPerSecondPerGpu));
+    }
+    // The verdict says whether the fabric matters for this serving design, in the model's
+    // words.
+    const auto result = finished.at(0).at(0).value<CompareResultPtr>();
+    QVERIFY(!result->verdict.servingSentence.empty());
+    QVERIFY(std::find(result->verdict.reasons.begin(), result->verdict.reasons.end(),
+                      result->verdict.servingSentence) != result->verdict.reasons.end());
 }
 
 void tst_ComparePanel::verdictIsTheModelsVerdict() {

@@ -99,6 +99,10 @@ QString CompareTableModel::display(const CompareRow& row, int column) const {
         return busBandwidthText(o.busBwGBps);
     case StepColumn:
         return row.hasWorkload ? durationText(o.stepSeconds) : kNone;
+    case FirstTokenColumn:
+        return o.serving ? durationText(o.ttftSeconds) : kNone;
+    case ServedColumn:
+        return o.serving ? numberText(o.servedTokensPerSecondPerGpu, 0) : kNone;
     case CapexColumn:
         return usdText(o.capexUsd);
     case PerGpuHourColumn:
@@ -132,6 +136,18 @@ QString CompareTableModel::toolTip(const CompareRow& row, int column) const {
             return noWorkload;
         return tr("Step time %1 s; communication on the fabric is %2 of compute.")
             .arg(exact(o.stepSeconds), percentText(o.commToCompute));
+    case FirstTokenColumn:
+        if (!o.serving)
+            return tr("The design serves no model.");
+        return tr("Time to first token %1 s (a token every %2 s after it)%3.")
+            .arg(exact(o.ttftSeconds), exact(o.tpotSeconds),
+                 o.servingUsesFabric ? tr(", the KV hand-over crossing this fabric")
+                                     : tr("; serving stays inside each server"));
+    case ServedColumn:
+        if (!o.serving)
+            return tr("The design serves no model.");
+        return tr("%1 output tokens per second per GPU, the whole cluster serving.")
+            .arg(exact(o.servedTokensPerSecondPerGpu));
     case CapexColumn:
         return tr("Fabric capex $%1 in US dollars: switches, NICs, cables and optics, not "
                   "the GPUs.")
@@ -187,6 +203,10 @@ QVariant CompareTableModel::sortValue(const CompareRow& row, int column) const {
         return o.busBwGBps;
     case StepColumn:
         return row.hasWorkload ? QVariant(o.stepSeconds) : QVariant();
+    case FirstTokenColumn:
+        return o.serving ? QVariant(o.ttftSeconds) : QVariant();
+    case ServedColumn:
+        return o.serving ? QVariant(o.servedTokensPerSecondPerGpu) : QVariant();
     case CapexColumn:
         return o.capexUsd;
     case PerGpuHourColumn:
@@ -212,6 +232,10 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
             return tr("Bus bw (GB/s)");
         case StepColumn:
             return tr("Step time");
+        case FirstTokenColumn:
+            return tr("First token");
+        case ServedColumn:
+            return tr("Tokens/s/GPU");
         case CapexColumn:
             return tr("Fabric capex");
         case PerGpuHourColumn:
@@ -234,6 +258,10 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
                       "nccl-tests defines busbw");
         case StepColumn:
             return tr("Time of one training step of the design's workload");
+        case FirstTokenColumn:
+            return tr("Serving: time to first token of the design's serving workload");
+        case ServedColumn:
+            return tr("Serving: output tokens per second per GPU");
         case CapexColumn:
             return tr("Capital cost of the fabric (not the GPUs), US dollars");
         case PerGpuHourColumn:

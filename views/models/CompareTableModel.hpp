@@ -23,6 +23,8 @@ public:
         BisectionColumn,  ///< effective bisection, Gb/s
         BusBwColumn,      ///< bus bandwidth of the design's collective, GB/s
         StepColumn,       ///< training step time, s
+        FirstTokenColumn, ///< serving: time to first token, s
+        ServedColumn,     ///< serving: output tokens per second per GPU
         CapexColumn,      ///< fabric capex, USD
         PerGpuHourColumn, ///< the whole cluster's lifetime cost per GPU-hour, USD
         PerTokenColumn,   ///< lifetime cost per million trained tokens, USD

@@ -183,6 +183,12 @@ void ComparePanel::progressed(int done, int total) {
 void ComparePanel::showResult(const CompareResultPtr& result) {
     setRunning(false);
     m_model->setResult(result);
+    // Serving columns only for a design that serves a model: a training comparison keeps
+    // the table it had.
+    const bool serving = std::any_of(result->rows.cbegin(), result->rows.cend(),
+                                     [](const CompareRow& row) { return row.outcome.serving; });
+    for (const int column : {CompareTableModel::FirstTokenColumn, CompareTableModel::ServedColumn})
+        m_table->setColumnHidden(column, !serving);
     m_table->resizeColumnsToContents();
     // Catalog names run to 70 characters; the full name is in the cell's tooltip.
     m_table->setColumnWidth(
