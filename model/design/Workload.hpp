@@ -42,8 +42,9 @@ struct Workload {
     int zero = 0;                          ///< ZeRO stage 0-3 (3 = FSDP)
     Precision precision = Precision::Bf16;
     Recompute recompute = Recompute::None;
-    std::optional<double> mfu; ///< the GPU catalog's default for the precision when absent
-    double overlap = 0;        ///< share of communication hidden behind compute, 0-1
+    std::optional<double>
+        mfu; ///< measured end to end; absent, the compute is worked out from the hardware
+    double overlap = 0; ///< share of communication hidden behind compute, 0-1
     /// Tokens per sample. Benchmarks often train at 4K or 8K where the model card states a
     /// longer context; the model's own context length when absent.
     std::optional<int> seqLen;

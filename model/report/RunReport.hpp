@@ -157,7 +157,7 @@ EffectiveBisections effectiveBisections(const Design& design, const Fabric& fabr
                                         const BisectionResult& theoretical,
                                         const RunOptions& options);
 
-/// The `run --json` object of DESIGN.md. `step` is null for a design without a workload.
+/// The `run --json` object of docs/reference/design-format.md. `step` is null for a design without a workload.
 nlohmann::ordered_json reportToJson(const RunReport& report);
 
 /// What a fabric comparison weighs of a run (model::fabricVerdict's inputs); the step

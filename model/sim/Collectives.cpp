@@ -28,7 +28,7 @@ using model::CollectiveOp;
 constexpr std::size_t kRecordedFloats = 4'000'000;
 
 /// NCCL's NET latencies were measured on InfiniBand, where an 8-byte message between two
-/// servers on one switch takes about 0.9 us (article 000, MPI latency on IB NDR; figures.md).
+/// servers on one switch takes about 0.9 us (article 000, MPI latency on IB NDR; docs/reference/published-figures.md).
 /// Fabrics and paths slower than that add the difference, as NCCL adds a NIC's latency.
 constexpr double kNcclNetReferenceUs = 0.9;
 /// Ring neighbours whose paths are timed for that difference (evenly spread over the ring).

@@ -23,7 +23,7 @@ std::uint32_t below(std::uint64_t hash, std::uint32_t n) {
     return static_cast<std::uint32_t>(((hash >> 32) * n) >> 32);
 }
 
-// Signal propagation in fibre and copper: at most 4.5 ns per metre (figures.md, NVIDIA cable
+// Signal propagation in fibre and copper: at most 4.5 ns per metre (docs/reference/published-figures.md, NVIDIA cable
 // specs).
 constexpr double kSecondsPerMeter = 4.5e-9;
 

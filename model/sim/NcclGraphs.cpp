@@ -12,7 +12,7 @@ namespace {
 using model::GpuArchitecture;
 
 // Per-channel speeds NCCL's search tries, GB/s, highest first (NCCL 2.30.7
-// src/graph/search.cc; nccl-model.md table 2.8).
+// src/graph/search.cc; docs/reference/nccl-cost-model.md §2.8).
 constexpr double kIntraPreSm90[] = {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
 constexpr double kIntraSm90[] = {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3};
 constexpr double kIntraSm100[] = {90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18};

@@ -31,7 +31,7 @@ struct Communicator {
     bool collNet = false; ///< SHARP enabled for the job and present in the fabric
 };
 
-/// NCCL's graph search, reduced to what sets its result on GPU servers (nccl-model.md 1.7):
+/// NCCL's graph search, reduced to what sets its result on GPU servers (docs/reference/nccl-cost-model.md §1.7):
 /// per-channel speeds come from NCCL's speed lists, channels are packed while NICs, PCIe
 /// and NVLink have room, and the combination carrying the most wins. Returns the tuning
 /// inputs with every graph filled in.

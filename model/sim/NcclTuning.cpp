@@ -30,7 +30,7 @@ constexpr std::array<std::pair<Protocol, std::string_view>, kProtocols> kProtoco
     {Protocol::Simple, "Simple"},
 }};
 
-// ---- NCCL's constants (NCCL 2.30.7, src/graph/tuning.cc; nccl-model.md section 2) ----
+// ---- NCCL's constants (NCCL 2.30.7, src/graph/tuning.cc; docs/reference/nccl-cost-model.md §2) ----
 
 enum HwClass { NvLinkHw, PciHw, NetHw };
 using PerAlgoProto = double[kAlgorithms][kProtocols];

@@ -12,7 +12,7 @@
 /// protocol) pair as latency + S / bandwidth and runs the fastest. FabricLab picks the same
 /// way, so a design gets the algorithm a real job would get at each message size.
 /// Constants and formulas follow NCCL 2.30.7 (src/graph/tuning.cc, src/enqueue.cc), as read
-/// in ../shared/reference/nccl-model.md; section numbers below refer to that note.
+/// in docs/reference/nccl-cost-model.md; section numbers below refer to that note.
 namespace fabriclab::sim::nccl {
 
 /// NCCL's algorithm ids, in the order its selection scans them (ties go to the earlier).
@@ -78,7 +78,7 @@ struct Allowed {
 };
 
 /// Send/recv (and so all-to-all), which NCCL's table does not cost: LL up to 16 KiB per
-/// peer (NCCL_P2P_LL_THRESHOLD), Simple above (nccl-model.md 4.4).
+/// peer (NCCL_P2P_LL_THRESHOLD), Simple above (docs/reference/nccl-cost-model.md §4.4).
 Protocol p2pProtocol(double bytesPerPeer);
 /// Start-up of one network send with that protocol, us: the ring's base latency plus one
 /// NET hop, the path's own latency excluded (the flow simulator adds it).

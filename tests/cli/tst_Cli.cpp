@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// fabriclab-cli as scripts use it (DESIGN.md "fabriclab-cli"): exit 0 with JSON on stdout and
+// fabriclab-cli as scripts use it (docs/reference/design-format.md "fabriclab-cli"): exit 0 with JSON on stdout and
 // nothing on stderr; on bad input exit 2, stdout empty, and exactly one stderr line that
 // names the file and the JSON path or the offending argument.
 #include <QDir>

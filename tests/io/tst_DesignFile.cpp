@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// Design files (DESIGN.md "Design file"): what is saved loads back byte for byte, saves are
+// Design files (docs/reference/design-format.md "Design file"): what is saved loads back byte for byte, saves are
 // atomic, and every malformed or hostile document is refused with its origin, the JSON
 // path and what was expected - never a crash, never a silently fixed design.
 #include <QDir>

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// The built-in catalog: every id DESIGN.md promises, figures that match figures.md, a
+// The built-in catalog: every id docs/reference/design-format.md promises, figures that match docs/reference/published-figures.md, a
 // source beside every number in resources/catalog/*.json, and edited price lists that are
 // refused with their origin named.
 #include <QStringList>
@@ -132,7 +132,7 @@ void tst_Catalog::embeddedTextIsTheResourceFile() {
 void tst_Catalog::builtinIds_data() {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("id");
-    // DESIGN.md "Catalog ids, at least".
+    // docs/reference/design-format.md "Catalog ids, at least".
     for (const char* id : {"ib-hdr", "ib-ndr", "ib-xdr", "roce-v2", "roce-v2-untuned", "spectrum-x",
                            "ethernet-tcp", "efa"})
         QTest::addRow("fabric %s", id) << QStringLiteral("fabric") << QString::fromLatin1(id);
@@ -178,7 +178,7 @@ void tst_Catalog::gpuFigures_data() {
     QTest::addColumn<QString>("id");
     QTest::addColumn<double>("bf16Tflops");
     QTest::addColumn<double>("fp8Tflops");
-    // figures.md "Compute": dense peaks from the vendor datasheets.
+    // docs/reference/published-figures.md "Compute": dense peaks from the vendor datasheets.
     QTest::addRow("H100 SXM: 989 / 1,979") << QStringLiteral("h100-sxm") << 989.0 << 1979.0;
     QTest::addRow("H200: 989 BF16") << QStringLiteral("h200") << 989.0 << 1979.0;
     QTest::addRow("B200: 2,250 / 4,500") << QStringLiteral("b200") << 2250.0 << 4500.0;

@@ -246,7 +246,7 @@ void tst_CostModel::refusals() {
 
 void tst_CostModel::eachTierItsOwnSwitch() {
     // The two-tier cluster of twoTierBom with SN5600s above QM9700 leaves: only the spine
-    // line changes. Leaves 8 x $65,000 = $520,000; spines 2 x $47,000 = $94,000 (figures.md
+    // line changes. Leaves 8 x $65,000 = $520,000; spines 2 x $47,000 = $94,000 (docs/reference/published-figures.md
     // prices via prices.json), switches $614,000 instead of $650,000.
     const Topology topology = twoTierCluster();
     Fabric mixed = builtinFabric("ib-ndr");

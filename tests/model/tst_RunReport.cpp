@@ -90,7 +90,7 @@ void tst_RunReport::uncabledServerIsWarnedAbout() {
 }
 
 void tst_RunReport::trainingCostCountsTheNetworkOnce() {
-    // A rented GPU-hour (figures.md: $2.90 on demand) already pays for the network under
+    // A rented GPU-hour (docs/reference/published-figures.md: $2.90 on demand) already pays for the network under
     // it: doubling every switch and NIC price changes the fabric's capex and $/GPU-hour
     // but not what training costs a renter.
     std::ifstream in(FABRICLAB_SOURCE_DIR "/resources/catalog/prices.json");

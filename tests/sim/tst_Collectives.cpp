@@ -194,12 +194,12 @@ void tst_Collectives::sharpVersusRing_data() {
     QTest::addColumn<int>("servers");
     QTest::addColumn<int>("gpus"); // per server, with as many NICs
 
-    // figures.md (high, analytic): with SHARP each rank sends its data once up and
+    // docs/reference/published-figures.md (high, analytic): with SHARP each rank sends its data once up and
     // receives it once down; a ring sends 2(n-1)/n of it each way. With one GPU per server
     // the NIC is the only bottleneck: SHARP's algbw cannot pass the NIC's goodput (it would
     // be sending less than the data), so its busbw stays under 2(n-1)/n x goodput. Its busbw
     // must be at least 1.5 x the ring's: NCCL's CollNet model keeps 85-100% of the NIC
-    // (nccl-model.md 1.4), so anything under 1.5 at 16+ servers would mean the saving was
+    // (docs/reference/nccl-cost-model.md §1.4), so anything under 1.5 at 16+ servers would mean the saving was
     // lost.
     QTest::addRow("16 servers x 1 GPU x 1 NIC") << 16 << 1;
     QTest::addRow("32 servers x 1 GPU x 1 NIC") << 32 << 1;
@@ -234,7 +234,7 @@ void tst_Collectives::sharpVersusRing() {
 void tst_Collectives::twoNodesBeatNetworkBound_data() {
     QTest::addColumn<QByteArray>("fabricId");
 
-    // figures.md (high, nccl-tests results on several clouds): two-node runs beat the
+    // docs/reference/published-figures.md (high, nccl-tests results on several clouds): two-node runs beat the
     // network bound, because NCCL switches algorithm at 2 nodes. The bound is what a ring
     // can reach: busbw = the server's 8 NICs' goodput (8 x 48 = 384 GB/s on ib-ndr).
     // The figure is not fabric specific, so each fabric family is a row.
@@ -388,7 +388,7 @@ void tst_Collectives::everyNicCarriesTraffic_data() {
 
     // 8 GPUs per server with 3.2 Tb/s of NICs in three shapes: 8 x 400G (HGX with
     // ConnectX-7), 16 x 200G, 32 x 100G (AWS p5's EFA count). Each must reach what the
-    // other shapes reach: NCCL spreads channels over every NIC (nccl-model.md 4.1), the EFA
+    // other shapes reach: NCCL spreads channels over every NIC (docs/reference/nccl-cost-model.md §4.1), the EFA
     // plugin stripes over four NICs per GPU (aws-ofi-nccl #890). The reference is 8 x 400G.
     QTest::addRow("16 x 200G") << 16 << 200.0;
     QTest::addRow("32 x 100G") << 32 << 100.0;
@@ -415,7 +415,7 @@ void tst_Collectives::everyNicCarriesTraffic() {
 }
 
 void tst_Collectives::inNetworkReductionOnlyWhenEnabled() {
-    // NCCL runs CollNet/SHARP only with NCCL_COLLNET_ENABLE=1 (nccl-model.md 2.9): on an
+    // NCCL runs CollNet/SHARP only with NCCL_COLLNET_ENABLE=1 (docs/reference/nccl-cost-model.md §2.9): on an
     // InfiniBand fabric whose switches can reduce, auto must not pick it unless the group
     // enables it, and then it must.
     const model::Topology topology =
@@ -495,7 +495,7 @@ void tst_Collectives::allToAllPxn_data() {
     QTest::addColumn<QByteArray>("fabricId");
     QTest::addColumn<double>("oversubscription");
 
-    // figures.md (medium, NVIDIA NCCL 2.12 blog): PXN all-to-all on rail-optimized
+    // docs/reference/published-figures.md (medium, NVIDIA NCCL 2.12 blog): PXN all-to-all on rail-optimized
     // fabrics, "up to 2x". With PXN the fabric carries only same-rail traffic, which stays
     // under a rail leaf or crosses the spines once; direct sends cross-rail pairs through
     // the spines. So pxn >= direct, and not above 2x. 16 servers x 8 GPUs x 8 NICs,

@@ -44,7 +44,7 @@ constexpr double kRelTol = 1e-9;
 // Cable lengths of the fixture, metres: server to leaf, and leaf to spine.
 constexpr double kServerCable = 3;
 constexpr double kSpineCable = 40;
-// Signal propagation, seconds per metre (figures.md: <= 4.5 ns/m, NVIDIA cable specs).
+// Signal propagation, seconds per metre (docs/reference/published-figures.md: <= 4.5 ns/m, NVIDIA cable specs).
 constexpr double kSecondsPerMeter = 4.5e-9;
 constexpr double kNicGbps = 400;
 
@@ -199,7 +199,7 @@ void tst_FlowSimulator::mpiLatency_data() {
     QTest::addColumn<QByteArray>("fabricId");
     QTest::addColumn<double>("microseconds");
 
-    // figures.md (medium, article 000): 8-byte MPI latency between two servers on one
+    // docs/reference/published-figures.md (medium, article 000): 8-byte MPI latency between two servers on one
     // switch. The catalog's NIC latencies were derived from these with ~20 ns of wire;
     // the fixture has 6 m (27 ns). Tolerance 5%: the article gives one or two digits
     // ("~0.9", "~1.7", "~2.4"), i.e. +-0.05 us at best, 5% of 0.9 us.

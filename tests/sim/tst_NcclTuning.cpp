@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
 // NCCL's cost model (NcclTuning.hpp) against the worked example of
-// ../shared/reference/nccl-model.md section 5.1, whose figures were worked out by hand from
+// docs/reference/nccl-cost-model.md §5.1, whose figures were worked out by hand from
 // NCCL 2.30.7's tuning.cc: Hopper, Intel CPU, 4 nodes x 8 GPUs, ring and tree graphs of
 // 4 channels at 10 GB/s, no CollNet, NVLS or PAT. The note prints one decimal, so every
 // comparison allows half a unit in the last place printed.
@@ -61,7 +61,7 @@ void tst_NcclTuning::workedExampleTable_data() {
     QTest::addColumn<double>("latencyUs");
     QTest::addColumn<double>("algBwGBps");
 
-    // nccl-model.md 5.1, table "pair | Lat (us) | algBw (GB/s)".
+    // docs/reference/nccl-cost-model.md §5.1, table "pair | Lat (us) | algBw (GB/s)".
     QTest::addRow("ring LL") << Algorithm::Ring << Protocol::LL << 78.8 << 10.3;
     QTest::addRow("ring LL128") << Algorithm::Ring << Protocol::LL128 << 144.4 << 19.0;
     QTest::addRow("ring Simple") << Algorithm::Ring << Protocol::Simple << 282.8 << 20.6;
@@ -87,7 +87,7 @@ void tst_NcclTuning::workedExampleChoice_data() {
     QTest::addColumn<Protocol>("protocol");
     QTest::addColumn<double>("timeUs");
 
-    // nccl-model.md 5.1: "AllReduce choice, with the tree correction and the ring plateau".
+    // docs/reference/nccl-cost-model.md §5.1: "AllReduce choice, with the tree correction and the ring plateau".
     QTest::addRow("1 KiB") << 1024.0 << Algorithm::Tree << Protocol::LL << 35.4;
     QTest::addRow("64 KiB") << 65536.0 << Algorithm::Tree << Protocol::LL << 57.8;
     QTest::addRow("1 MiB") << 1048576.0 << Algorithm::Tree << Protocol::LL128 << 166.8;
