@@ -295,8 +295,8 @@ std::string executeBom(const CliArguments& args, const Catalog& catalog) {
 std::string executePlan(const CliArguments& args, const Catalog& catalog) {
     const Design design = loadDesign(args.design, catalog);
     if (!design.workload)
-        throw std::invalid_argument(args.design +
-                                    ": plan needs the design's workload (model, GPU, batch)");
+        throw std::invalid_argument(
+            "plan needs the design's training workload (model, GPU, batch)");
     const sim::FabricNetwork network(design.topology, design.fabric.spec);
     const sim::LayoutPlan plan = sim::planLayouts(network, *design.workload, args.top);
     std::vector<nlohmann::ordered_json> rows;

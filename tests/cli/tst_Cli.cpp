@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// fabriclab-cli as scripts use it (docs/reference/design-format.md "fabriclab-cli"): exit 0 with JSON on stdout and
-// nothing on stderr; on bad input exit 2, stdout empty, and exactly one stderr line that
-// names the file and the JSON path or the offending argument.
+// fabriclab-cli as scripts use it (docs/reference/design-format.md "fabriclab-cli"): exit 0 with
+// JSON on stdout and nothing on stderr; on bad input exit 2, stdout empty, and exactly one stderr
+// line that names the file and the JSON path or the offending argument.
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -238,7 +238,9 @@ void tst_Cli::planRanksSplits() {
     // A design without a training job has nothing to plan, and says so.
     const Outcome none = runCli({QStringLiteral("plan"), m_good});
     QCOMPARE(none.exitCode, 2);
-    QVERIFY2(none.err.contains("plan needs the design's workload"), none.err.constData());
+    QVERIFY2(none.err.contains("plan needs the design's training workload"), none.err.constData());
+    // The file is named once, as every refusal names it.
+    QCOMPARE(none.err.count(QFileInfo(m_good).fileName().toUtf8()), 1);
 }
 
 void tst_Cli::runJson() {
