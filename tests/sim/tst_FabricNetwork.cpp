@@ -7,6 +7,7 @@
 #include "model/fabric/Generators.hpp"
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSolver.hpp"
+#include "model/sim/routing/RoutingPolicies.hpp"
 #include "support/BuiltinCatalog.hpp"
 
 #include <QtTest>
@@ -25,6 +26,9 @@ private Q_SLOTS:
     void aCableRunsAtTheSlowerPort();
     void twinsRouteAsTheirOwnSpread_data();
     void twinsRouteAsTheirOwnSpread();
+    void everyRoutingHasAPolicy();
+    void aCopyRoutesAsItsOriginal_data();
+    void aCopyRoutesAsItsOriginal();
 };
 
 void tst_FabricNetwork::aCableRunsAtTheSlowerPort_data() {
@@ -212,6 +216,58 @@ void tst_FabricNetwork::twinsRouteAsTheirOwnSpread() {
                 ++compared;
             }
     QVERIFY(compared >= 100);
+}
+
+void tst_FabricNetwork::everyRoutingHasAPolicy() {
+    // The catalog's routings each name a policy in the registry, with its channel layout:
+    // ECMP hashes cable by cable, adaptive spreads over bundles and groups.
+    for (const auto routing : {model::Routing::Ecmp, model::Routing::Adaptive})
+        QCOMPARE(sim::routing::routingPolicyFor(routing).routing, routing);
+    QVERIFY(!sim::routing::routingPolicyFor(model::Routing::Ecmp).layout.bundleIsOneChannel);
+    QVERIFY(sim::routing::routingPolicyFor(model::Routing::Adaptive).layout.groupChannels);
+    QCOMPARE(sim::routing::routingPolicies().size(), std::size_t{2});
+}
+
+void tst_FabricNetwork::aCopyRoutesAsItsOriginal_data() {
+    QTest::addColumn<QString>("fabric");
+    QTest::newRow("ECMP") << "roce-v2";
+    QTest::newRow("adaptive") << "ib-ndr";
+}
+
+void tst_FabricNetwork::aCopyRoutesAsItsOriginal() {
+    // A copy shares the structure and clones the policy with its caches: another thread's
+    // copy routes every flow exactly as the original, before and after the original has
+    // filled its caches.
+    QFETCH(QString, fabric);
+    model::GeneratorParams p;
+    p.kind = "fat-tree";
+    p.servers = 32;
+    p.nicsPerServer = 2;
+    p.leafRadix = p.spineRadix = p.coreRadix = 8;
+    const model::Topology topology = model::generate(p);
+    const sim::FabricNetwork original(topology, testing::builtinFabric(fabric.toStdString()), 3);
+    const sim::FabricNetwork cold = original; // before any route is cached
+    const auto& servers = original.servers();
+    for (std::size_t i = 0; i < servers.size(); ++i) {
+        const sim::Endpoint from{servers[i], 0};
+        const sim::Endpoint to{servers[(i * 7 + 5) % servers.size()], 1};
+        (void)original.route(from, to, i);
+    }
+    const sim::FabricNetwork warm = original; // caches copied with the policy
+    for (std::size_t i = 0; i < servers.size(); ++i) {
+        const sim::Endpoint from{servers[i], 0};
+        const sim::Endpoint to{servers[(i * 7 + 5) % servers.size()], 1};
+        const sim::Route expected = original.route(from, to, i);
+        for (const sim::FabricNetwork* copy : {&cold, &warm}) {
+            const sim::Route got = copy->route(from, to, i);
+            QCOMPARE(got.elements.size(), expected.elements.size());
+            for (std::size_t e = 0; e < got.elements.size(); ++e) {
+                QCOMPARE(got.elements[e].channel, expected.elements[e].channel);
+                QCOMPARE(got.elements[e].fraction, expected.elements[e].fraction);
+            }
+            QCOMPARE(got.switchHops, expected.switchHops);
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(tst_FabricNetwork)

@@ -1,0 +1,301 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/sim/routing/FabricStructure.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace fabriclab::sim::routing {
+namespace {
+
+using model::NodeKind;
+using Hop = FabricStructure::Hop;
+using Cable = FabricStructure::Cable;
+constexpr auto kNone = FabricStructure::kNone;
+
+/// Whether the switches above `u` are interchangeable, so its uplink group can be one
+/// channel without over-counting any cable.
+bool symmetricAbove(const FabricStructure& s, std::uint32_t u) {
+    // A group channel is exact only if every flow through u loads u's uplinks in
+    // proportion to their cables. That holds when all switches above u look alike from
+    // u's tier: the same number of cables from u, and the same neighbours at u's tier,
+    // as in every leaf/spine and fat-tree. Drawings that break it keep per-cable channels.
+    std::vector<std::uint32_t> reference;
+    int cables = -1;
+    bool first = true;
+    for (const Hop& hop : s.switchHops[u]) {
+        if (s.tier[hop.to] <= s.tier[u])
+            continue;
+        if (cables >= 0 && hop.members != cables)
+            return false;
+        cables = hop.members;
+        std::vector<std::uint32_t> peers;
+        for (const Hop& down : s.switchHops[hop.to])
+            if (s.tier[down.to] == s.tier[u])
+                peers.push_back(down.to);
+        std::sort(peers.begin(), peers.end());
+        if (first) {
+            reference = std::move(peers);
+            first = false;
+        } else if (peers != reference) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Adds the peer-group channels (see FabricStructure::peerUp) after the switch group
+/// channels.
+void addPeerGroups(FabricStructure& s) {
+    const auto above = [&](std::uint32_t u) {
+        std::vector<std::uint32_t> upper;
+        for (const Hop& hop : s.switchHops[u])
+            if (s.tier[hop.to] > s.tier[u])
+                upper.push_back(hop.to);
+        std::sort(upper.begin(), upper.end());
+        return upper;
+    };
+    const auto uplinkCables = [&](std::uint32_t u) {
+        int cables = 0;
+        for (const Hop& hop : s.switchHops[u])
+            if (s.tier[hop.to] > s.tier[u])
+                cables += hop.members;
+        return cables;
+    };
+    for (std::uint32_t l = 0; l < s.switchHops.size(); ++l) {
+        if (s.upGroup[l] == kNone)
+            continue; // l spreads unevenly, or has nothing above
+        const std::vector<std::uint32_t> peers = above(l);
+        if (peers.size() < 2 || s.peerSize[peers.front()] != 0 || s.upGroup[peers.front()] == kNone)
+            continue;
+        // Every peer has a group of uplinks of its own, all of the same size and speed,
+        // and every switch below any peer reaches exactly these peers, evenly (its own
+        // uplink group): then a flow climbing past the peers loads each alike.
+        bool even = true;
+        const int cables = uplinkCables(peers.front());
+        const double capacity = s.capacity[s.upGroup[peers.front()]];
+        for (const std::uint32_t p : peers) {
+            even = even && s.upGroup[p] != kNone && uplinkCables(p) == cables &&
+                   s.capacity[s.upGroup[p]] == capacity && s.peerSize[p] == 0;
+            for (const Hop& hop : s.switchHops[p])
+                if (s.tier[hop.to] < s.tier[p] && hop.to != l)
+                    even = even && s.upGroup[hop.to] != kNone && above(hop.to) == peers;
+            if (!even)
+                break;
+        }
+        if (!even)
+            continue;
+        std::vector<model::LinkId> cablesOfGroup;
+        double up = 0;
+        for (const std::uint32_t p : peers) {
+            up += s.capacity[s.upGroup[p]];
+            const std::vector<model::LinkId>& links = s.groupLinks[s.upGroup[p] - s.linkChannels];
+            cablesOfGroup.insert(cablesOfGroup.end(), links.begin(), links.end());
+        }
+        s.channelLink.push_back(cablesOfGroup.front());
+        s.groupLinks.push_back(std::move(cablesOfGroup));
+        s.capacity.push_back(up);
+        for (const std::uint32_t p : peers) {
+            s.peerUp[p] = static_cast<std::uint32_t>(s.capacity.size() - 1);
+            s.peerSize[p] = static_cast<std::uint32_t>(peers.size());
+        }
+    }
+}
+
+/// Fills FabricStructure::twinOf and slots (see there).
+void findTwins(FabricStructure& s) {
+    // Switches with the same neighbours, in the same order, by the same cables of the same
+    // lengths, in the same tier, are twins: every other switch is as far from one as from
+    // the other (a shortest path to either ends through a shared neighbour and never passes
+    // the other twin), and a route between two switches is the route between their
+    // representatives with the twins' own cables put in. The leaves of a pod or of a rail
+    // group are twins, so one search and one spread serve them all.
+    const std::size_t nodes = s.switchHops.size();
+    s.twinOf.resize(nodes);
+    std::map<std::vector<std::tuple<std::uint32_t, int, double, int>>, std::uint32_t> first;
+    std::vector<std::tuple<std::uint32_t, int, double, int>> key;
+    for (std::uint32_t u = 0; u < nodes; ++u) {
+        s.twinOf[u] = u;
+        if (s.switchHops[u].empty())
+            continue;
+        key.clear();
+        for (const Hop& hop : s.switchHops[u])
+            key.emplace_back(hop.to, hop.members, hop.meters, s.tier[u]);
+        s.twinOf[u] = first.try_emplace(key, u).first->second;
+    }
+    // Every twin and representative lists its channels in one order (slots): its cables
+    // out, the cables into it, its group channels. Twins' slots correspond one to one, so
+    // a representative's route becomes a twin's by changing the slots it uses.
+    std::vector<char> represents(nodes, 0);
+    for (std::uint32_t u = 0; u < nodes; ++u)
+        if (s.twinOf[u] != u)
+            represents[s.twinOf[u]] = represents[u] = 1;
+    s.slots.assign(nodes, {});
+    const auto hopTo = [&](std::uint32_t from, std::uint32_t to, int occurrence) -> const Hop* {
+        for (const Hop& hop : s.switchHops[from])
+            if (hop.to == to && occurrence-- == 0)
+                return &hop;
+        return nullptr;
+    };
+    for (std::uint32_t u = 0; u < nodes; ++u) {
+        if (!represents[u])
+            continue;
+        auto& slots = s.slots[u];
+        for (const Hop& hop : s.switchHops[u])
+            for (int c = 0; c < hop.channels; ++c)
+                slots.push_back(hop.channel0 + static_cast<std::uint32_t>(c));
+        std::map<std::uint32_t, int> seen;
+        for (const Hop& hop : s.switchHops[u]) {
+            const Hop* into = hopTo(hop.to, u, seen[hop.to]++);
+            for (int c = 0; into && c < into->channels; ++c)
+                slots.push_back(into->channel0 + static_cast<std::uint32_t>(c));
+        }
+        for (const auto* groups : {&s.upGroup, &s.downGroup, &s.peerUp})
+            slots.push_back(groups->size() == nodes ? (*groups)[u] : kNone);
+    }
+}
+
+/// Numbers the nodes, lists the servers and gives every node its tier.
+void indexNodes(FabricStructure& s, const model::Topology& topology) {
+    for (const auto& [id, node] : topology.nodes()) {
+        s.index.emplace(id, static_cast<std::uint32_t>(s.index.size()));
+        if (node.kind == NodeKind::Server)
+            s.servers.push_back(id);
+    }
+    s.switchHops.resize(s.index.size());
+    s.tier.resize(s.index.size());
+    for (const auto& [id, node] : topology.nodes())
+        s.tier[s.index.at(id)] = static_cast<int>(node.kind == NodeKind::Server  ? 0
+                                                  : node.kind == NodeKind::Leaf  ? 1
+                                                  : node.kind == NodeKind::Spine ? 2
+                                                                                 : 3);
+}
+
+/// A channel per NIC cable and direction; a channel per switch cable and direction, or one
+/// per bundle and direction when the layout asks for it.
+void addLinkChannels(FabricStructure& s, const model::Topology& topology) {
+    const ChannelLayout layout = s.layout;
+    const double goodput = s.fabric.goodputShare();
+
+    const auto addChannel = [&](model::LinkId link, double gbps) {
+        s.capacity.push_back(gbps * goodput);
+        s.channelLink.push_back(link);
+        return static_cast<std::uint32_t>(s.capacity.size() - 1);
+    };
+
+    for (const auto& [linkId, link] : topology.links()) {
+        const auto& a = topology.node(link.a);
+        const auto& b = topology.node(link.b);
+        const bool aServer = a.kind == NodeKind::Server;
+        const bool bServer = b.kind == NodeKind::Server;
+        if (aServer && bServer)
+            continue; // refused on load; never routed
+        if (aServer || bServer) {
+            const model::NodeId server = aServer ? link.a : link.b;
+            const model::NodeId sw = aServer ? link.b : link.a;
+            for (int m = 0; m < link.count; ++m) {
+                Cable cable{linkId, m, s.index.at(sw), 0, 0, link.lengthMeters};
+                const double perCable = topology.usableCapacity(link).value / link.count;
+                cable.up = addChannel(linkId, perCable);
+                cable.down = addChannel(linkId, perCable);
+                if (s.nics.size() <= server.value)
+                    s.nics.resize(server.value + 1);
+                s.nics[server.value].push_back(cable);
+            }
+            continue;
+        }
+        const int perDirection = layout.bundleIsOneChannel ? 1 : link.count;
+        const double usable = topology.usableCapacity(link).value;
+        const double gbps = layout.bundleIsOneChannel ? usable : usable / link.count;
+        const std::uint32_t forward = static_cast<std::uint32_t>(s.capacity.size());
+        for (int c = 0; c < perDirection; ++c)
+            addChannel(linkId, gbps);
+        const std::uint32_t backward = static_cast<std::uint32_t>(s.capacity.size());
+        for (int c = 0; c < perDirection; ++c)
+            addChannel(linkId, gbps);
+        const std::uint32_t ia = s.index.at(link.a);
+        const std::uint32_t ib = s.index.at(link.b);
+        s.switchHops[ia].push_back(Hop{ib, forward, link.count, perDirection, link.lengthMeters,
+                                       static_cast<std::uint32_t>(s.switchHops[ia].size())});
+        s.switchHops[ib].push_back(Hop{ia, backward, link.count, perDirection, link.lengthMeters,
+                                       static_cast<std::uint32_t>(s.switchHops[ib].size())});
+    }
+}
+
+/// Sets FabricStructure::equalCostChoice.
+void noteEqualCostChoice(FabricStructure& s) {
+    // A hash has something to choose where a switch offers two or more cables onward: a
+    // bundle of several, or cables to two or more switches of its own tier or above (the
+    // uplinks of a Clos). Down a tree every switch has one way to each target.
+    for (std::uint32_t u = 0; u < s.switchHops.size() && !s.equalCostChoice; ++u) {
+        int onward = 0;
+        for (const Hop& hop : s.switchHops[u]) {
+            if (hop.members > 1)
+                s.equalCostChoice = true;
+            if (s.tier[hop.to] >= s.tier[u])
+                onward += hop.members;
+        }
+        s.equalCostChoice = s.equalCostChoice || onward > 1;
+    }
+}
+
+/// A channel for each switch's uplinks and one for the links into it from above, where the
+/// switches above it are interchangeable; then the peer groups.
+void addGroupChannels(FabricStructure& s) {
+    for (std::uint32_t u = 0; u < s.switchHops.size(); ++u) {
+        if (!symmetricAbove(s, u))
+            continue; // irregular drawing: every cable stays its own channel
+        double up = 0;
+        double fromAbove = 0;
+        for (const Hop& hop : s.switchHops[u])
+            if (s.tier[hop.to] > s.tier[u]) {
+                up += s.capacity[hop.channel0];
+                fromAbove += s.capacity[hop.channel0]; // links are symmetric in capacity
+            }
+        if (up > 0) {
+            // Both group channels stand for the same cables: u's uplinks.
+            std::vector<model::LinkId> cables;
+            for (const Hop& hop : s.switchHops[u])
+                if (s.tier[hop.to] > s.tier[u])
+                    cables.push_back(s.channelLink[hop.channel0]);
+            s.groupLinks.push_back(cables);
+            s.groupLinks.push_back(std::move(cables));
+            s.capacity.push_back(up);
+            s.channelLink.push_back(s.channelLink[s.switchHops[u].front().channel0]);
+            s.upGroup[u] = static_cast<std::uint32_t>(s.capacity.size() - 1);
+            s.capacity.push_back(fromAbove);
+            s.channelLink.push_back(s.channelLink[s.switchHops[u].front().channel0]);
+            s.downGroup[u] = static_cast<std::uint32_t>(s.capacity.size() - 1);
+        }
+    }
+    addPeerGroups(s);
+}
+
+} // namespace
+
+std::shared_ptr<const FabricStructure> FabricStructure::build(const model::Topology& topology,
+                                                              const model::Fabric& fabric,
+                                                              ChannelLayout layout) {
+    const auto built = std::make_shared<FabricStructure>();
+    FabricStructure& s = *built;
+    s.topology = &topology;
+    s.fabric = fabric;
+    s.layout = layout;
+    indexNodes(s, topology);
+    addLinkChannels(s, topology);
+    noteEqualCostChoice(s);
+    s.linkChannels = s.capacity.size();
+    s.upGroup.assign(s.index.size(), kNone);
+    s.downGroup.assign(s.index.size(), kNone);
+    s.peerUp.assign(s.index.size(), kNone);
+    s.peerSize.assign(s.index.size(), 0);
+    if (layout.groupChannels)
+        addGroupChannels(s);
+    findTwins(s);
+    s.hopBase.assign(s.switchHops.size() + 1, 0);
+    for (std::size_t u = 0; u < s.switchHops.size(); ++u)
+        s.hopBase[u + 1] = s.hopBase[u] + static_cast<std::uint32_t>(s.switchHops[u].size());
+    return built;
+}
+
+} // namespace fabriclab::sim::routing

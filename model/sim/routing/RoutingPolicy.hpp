@@ -1,0 +1,40 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/sim/Route.hpp"
+#include "model/sim/routing/FabricStructure.hpp"
+
+#include <cstdint>
+#include <memory>
+
+namespace fabriclab::sim::routing {
+
+/// How a fabric carries a flow between two switches: the seam where ECMP, adaptive spread
+/// and any later policy (minimal and Valiant on a dragonfly, packet spraying) plug in.
+/// FabricNetwork handles the NICs at both ends; a policy routes the middle, over the
+/// channels of a FabricStructure laid out as its registry entry asks (RoutingPolicies.hpp).
+///
+/// A policy owns its route caches, which fill as it routes: its methods are const to the
+/// caller and not safe to share between threads. Each thread routes on its own clone.
+class RoutingPolicy {
+public:
+    virtual ~RoutingPolicy() = default;
+    /// A copy, caches included, for another thread.
+    virtual std::unique_ptr<RoutingPolicy> clone() const = 0;
+    /// Switches a route from switch `from` to switch `to` crosses after `from`; -1 when the
+    /// policy has no route between them.
+    virtual int hops(std::uint32_t from, std::uint32_t to) const = 0;
+    /// Appends the channels from switch `from` to a different switch `to`, with the
+    /// fraction of the flow's rate each carries, and adds their cable length. `flowKey`
+    /// is a well-mixed hash of the flow and the network's seed, for policies that hash.
+    virtual void appendMiddle(std::uint32_t from, std::uint32_t to, std::uint64_t flowKey,
+                              Route& route) const = 0;
+
+protected:
+    RoutingPolicy() = default;
+    RoutingPolicy(const RoutingPolicy&) = default;
+    RoutingPolicy& operator=(const RoutingPolicy&) = default;
+};
+
+} // namespace fabriclab::sim::routing
