@@ -87,4 +87,26 @@ Topology generateFatTree(const GeneratorParams& p) {
     return topology;
 }
 
+const GeneratorEntry& fatTreeKind() {
+    using namespace generator_fields;
+    static const GeneratorField* const fields[] = {
+        &kServers,          &kGpusPerServer,
+        &kNicsPerServer,    &kNicGbps,
+        &kRailOptimized,    &kLeafRadix,
+        &kSpineRadix,       &kCoreRadix,
+        &kOversubscription, &kSpineOversubscription,
+        &kServersPerPod,
+    };
+    static const GeneratorEntry entry{
+        .kind = "fat-tree",
+        .title = "Fat tree (three tiers)",
+        .description = "three tiers: pods of leaves and spines under core planes",
+        .fields = fields,
+        .generate = generateFatTree,
+        .hasUplinks = true,
+        .alwaysRails = false,
+    };
+    return entry;
+}
+
 } // namespace fabriclab::model

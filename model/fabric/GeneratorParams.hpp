@@ -4,14 +4,18 @@
 
 #include "model/core/Units.hpp"
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
 namespace fabriclab::model {
 
-/// What a user asks a generator for. Field names follow the design file's "generator".
+/// What a user asks a generator for: the vocabulary the Clos kinds share, plus `extra` for
+/// a kind's own parameters. Field names follow the design file's "generator"; each kind's
+/// registry entry says which fields it reads (GeneratorField.hpp).
 struct GeneratorParams {
-    std::string kind = "leaf-spine"; ///< "leaf-spine", "fat-tree" or "rail-only"
+    std::string kind = "leaf-spine"; ///< a registered kind (Generators.hpp)
     int servers = 8;
     int gpusPerServer = 8;
     int nicsPerServer = 8;
@@ -23,6 +27,8 @@ struct GeneratorParams {
     double oversubscription = 1.0;      ///< leaf downlink : uplink bandwidth
     double spineOversubscription = 1.0; ///< fat-tree only: spine downlink : uplink
     std::optional<int> serversPerPod;   ///< fat-tree only; largest pod that fits when absent
+    /// A kind's own parameters beyond the shared ones, by design-file key.
+    std::map<std::string, double, std::less<>> extra;
 
     friend bool operator==(const GeneratorParams&, const GeneratorParams&) = default;
 };

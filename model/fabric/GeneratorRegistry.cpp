@@ -4,34 +4,66 @@
 #include "model/fabric/Generators.hpp"
 #include "model/layout/TieredLayout.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace fabriclab::model {
 
-std::span<const GeneratorEntry> generators() {
-    static const std::array<GeneratorEntry, 3> registry{{
-        {"leaf-spine", "two tiers: leaves under a spine layer (rail-optimized or top-of-rack)",
-         generateLeafSpine, true, false, false},
-        {"fat-tree", "three tiers: pods of leaves and spines under core planes", generateFatTree,
-         true, true, false},
-        {"rail-only", "one tier: a switch per rail, no spine; rails meet over NVLink",
-         generateRailOnly, false, false, true},
-    }};
+// Each kind's entry, defined in the kind's own file.
+const GeneratorEntry& leafSpineKind();
+const GeneratorEntry& fatTreeKind();
+const GeneratorEntry& railOnlyKind();
+
+std::span<const GeneratorEntry* const> generators() {
+    // One line per kind, in the order menus list them.
+    static const std::array registry{
+        &leafSpineKind(),
+        &fatTreeKind(),
+        &railOnlyKind(),
+    };
     return registry;
 }
 
+bool GeneratorEntry::reads(std::string_view key) const {
+    return std::any_of(fields.begin(), fields.end(),
+                       [&](const GeneratorField* field) { return field->key == key; });
+}
+
 const GeneratorEntry* findGenerator(std::string_view kind) {
-    for (const auto& entry : generators())
-        if (entry.kind == kind)
-            return &entry;
+    for (const GeneratorEntry* entry : generators())
+        if (entry->kind == kind)
+            return entry;
     return nullptr;
+}
+
+std::string generatorKindList() {
+    std::string list;
+    const auto kinds = generators();
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+        if (i > 0)
+            list += i + 1 == kinds.size() ? " or " : ", ";
+        list += '"';
+        list += kinds[i]->kind;
+        list += '"';
+    }
+    return list;
+}
+
+std::vector<const GeneratorField*> allGeneratorFields() {
+    std::vector<const GeneratorField*> all;
+    for (const GeneratorEntry* entry : generators())
+        for (const GeneratorField* field : entry->fields)
+            if (std::none_of(all.begin(), all.end(),
+                             [&](const GeneratorField* known) { return known->key == field->key; }))
+                all.push_back(field);
+    return all;
 }
 
 Topology generate(const GeneratorParams& params) {
     const GeneratorEntry* entry = findGenerator(params.kind);
     if (!entry)
-        throw GeneratorError("kind", "unknown generator kind '" + params.kind +
-                                         "' (expected leaf-spine, fat-tree or rail-only)");
+        throw GeneratorError("kind", "unknown generator kind '" + params.kind + "' (expected " +
+                                         generatorKindList() + ")");
     Topology topology = entry->generate(params);
     layoutTiers(topology);
     return topology;

@@ -2,45 +2,62 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/fabric/GeneratorField.hpp"
 #include "model/fabric/GeneratorParams.hpp"
 #include "model/topology/Topology.hpp"
 
 #include <functional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace fabriclab::model {
 
-/// Two tiers: leaves under a spine layer; a single leaf when every NIC fits on one switch.
-/// Throws GeneratorError naming the limit and the numbers when the request cannot be built.
-Topology generateLeafSpine(const GeneratorParams& params);
+/// A generator kind, everything FabricLab knows of it in one place: the design reader and
+/// writer, the Generate dialog, the fabric panel, the CLI and the help all read it from
+/// here. A kind lives in its own file (LeafSpineGenerator.cpp and its siblings), which
+/// defines its entry; GeneratorRegistry.cpp lists the entries, one line each.
+struct GeneratorEntry {
+    std::string_view kind;        ///< the design file's generator "kind"
+    std::string_view title;       ///< the dialog's name for it
+    std::string_view description; ///< one line for menus, tooltips and --help
+    /// The parameters it reads, in the order the dialog shows them; the design writer
+    /// saves these and no others.
+    std::span<const GeneratorField* const> fields;
+    /// Builds the topology; throws GeneratorError naming the limit and the numbers when the
+    /// request cannot be built.
+    std::function<Topology(const GeneratorParams&)> generate;
+    /// Builds tiers above the leaves, so an oversubscription shapes it and the fabric
+    /// panel can rebuild it at another ratio.
+    bool hasUplinks = true;
+    /// Every server's NIC r lands on rail switch r whatever railOptimized says.
+    bool alwaysRails = false;
 
+    /// Whether the kind reads the field with this key.
+    bool reads(std::string_view key) const;
+};
+
+/// The kinds FabricLab ships, as their entries run them (tests call them directly).
+/// Two tiers: leaves under a spine layer; a single leaf when every NIC fits on one switch.
+Topology generateLeafSpine(const GeneratorParams& params);
 /// Three tiers: pods of leaves and spines under core planes (spine j of every pod
 /// connects to core plane j). A request that fits one pod gets no core tier.
 Topology generateFatTree(const GeneratorParams& params);
-
 /// One tier and no spine: a switch per rail (or per few neighbouring rails) holding that
 /// rail of every server, so rails meet only over the servers' NVLink (PXN). Bounded by the
 /// leaf radix: servers <= leafRadix. Oversubscription and the upper radixes do not apply.
 Topology generateRailOnly(const GeneratorParams& params);
 
-/// A generator as the registry lists it for the CLI, the file loader and the dialog.
-struct GeneratorEntry {
-    std::string_view kind;        ///< the design file's generator "kind"
-    std::string_view description; ///< one line for menus and --help
-    std::function<Topology(const GeneratorParams&)> generate;
-    /// Builds tiers above the leaves, so the spine radix and the oversubscription shape
-    /// it (a rail-only fabric has none: the dialog and fabric panel leave them off).
-    bool hasUplinks = true;
-    /// The third tier's fields apply (coreRadix, spineOversubscription, serversPerPod).
-    bool hasCore = false;
-    /// Every server's NIC r lands on rail switch r whatever railOptimized says.
-    bool alwaysRails = false;
-};
-
-std::span<const GeneratorEntry> generators();
+/// Every registered kind, in registry order.
+std::span<const GeneratorEntry* const> generators();
 /// nullptr when no generator has that kind.
 const GeneratorEntry* findGenerator(std::string_view kind);
+/// The registered kinds, quoted and joined for a message: "\"leaf-spine\", \"fat-tree\" or ...".
+std::string generatorKindList();
+/// Every field some kind reads, each once, in registry order: what a design file's
+/// "generator" may hold.
+std::vector<const GeneratorField*> allGeneratorFields();
 
 /// Runs the generator named by params.kind and lays the result out in tiers.
 Topology generate(const GeneratorParams& params);

@@ -62,4 +62,22 @@ Topology generateLeafSpine(const GeneratorParams& p) {
                              " (use a fat-tree, a larger spine radix or fewer servers)");
 }
 
+const GeneratorEntry& leafSpineKind() {
+    using namespace generator_fields;
+    static const GeneratorField* const fields[] = {
+        &kServers,       &kGpusPerServer, &kNicsPerServer, &kNicGbps,
+        &kRailOptimized, &kLeafRadix,     &kSpineRadix,    &kOversubscription,
+    };
+    static const GeneratorEntry entry{
+        .kind = "leaf-spine",
+        .title = "Leaf–spine (two tiers)",
+        .description = "two tiers: leaves under a spine layer (rail-optimized or top-of-rack)",
+        .fields = fields,
+        .generate = generateLeafSpine,
+        .hasUplinks = true,
+        .alwaysRails = false,
+    };
+    return entry;
+}
+
 } // namespace fabriclab::model

@@ -45,4 +45,21 @@ Topology generateRailOnly(const GeneratorParams& p) {
     return topology;
 }
 
+const GeneratorEntry& railOnlyKind() {
+    using namespace generator_fields;
+    static const GeneratorField* const fields[] = {
+        &kServers, &kGpusPerServer, &kNicsPerServer, &kNicGbps, &kRailOptimized, &kLeafRadix,
+    };
+    static const GeneratorEntry entry{
+        .kind = "rail-only",
+        .title = "Rail-only (one tier, no spine)",
+        .description = "one tier: a switch per rail, no spine; rails meet over NVLink",
+        .fields = fields,
+        .generate = generateRailOnly,
+        .hasUplinks = false,
+        .alwaysRails = true,
+    };
+    return entry;
+}
+
 } // namespace fabriclab::model

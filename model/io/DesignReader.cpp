@@ -136,41 +136,66 @@ private:
     }
 
     GeneratorParams readGenerator(const JsonCursor& g, const Fabric& fabric) const {
-        g.allowOnly({"kind", "servers", "gpusPerServer", "nicsPerServer", "nicGbps",
-                     "railOptimized", "leafRadix", "spineRadix", "coreRadix", "oversubscription",
-                     "spineOversubscription", "serversPerPod"});
+        // Any kind's fields are allowed (a kind ignores the others), so a file saved with
+        // another kind's fields, as older FabricLab wrote rail-only designs, still opens.
+        std::vector<std::string_view> allowed{"kind"};
+        for (const GeneratorField* field : allGeneratorFields())
+            allowed.push_back(field->key);
+        g.allowOnly(allowed);
         GeneratorParams p;
         p.kind = g["kind"].string();
-        if (!findGenerator(p.kind))
-            g["kind"].fail("unknown generator kind \"" + p.kind +
-                           "\" (expected leaf-spine, fat-tree or rail-only)");
-        // Wide type checks here; the generator checks the meaningful ranges and says why.
-        p.servers = static_cast<int>(g["servers"].integer(-kAnyInt, kAnyInt));
-        p.gpusPerServer = readInt(g, "gpusPerServer", -kAnyInt, kAnyInt, 8);
-        p.nicsPerServer = readInt(g, "nicsPerServer", -kAnyInt, kAnyInt, 8);
-        p.nicSpeed = Gbps(readNumber(g, "nicGbps", -1e12, 1e12, fabric.portSpeed.value));
-        p.railOptimized =
-            g.has("railOptimized") ? g["railOptimized"].boolean() : p.nicsPerServer > 1;
-        if (findGenerator(p.kind)->alwaysRails) {
+        const GeneratorEntry* entry = findGenerator(p.kind);
+        if (!entry)
+            g["kind"].fail("unknown generator kind \"" + p.kind + "\" (expected " +
+                           generatorKindList() + ")");
+        for (const GeneratorField* field : entry->fields)
+            if (field->required || g.has(field->key))
+                field->set(p, readField(g[field->key], *field));
+        applyContextDefaults(g, *entry, fabric, p);
+        if (entry->alwaysRails) {
             // Rails are the whole fabric there; "false" would ask for something else.
             if (g.has("railOptimized") && !p.railOptimized)
                 g["railOptimized"].fail("a rail-only fabric is rail-optimized: true or absent");
             p.railOptimized = true;
         }
-        // Unstated radixes are what each tier's switch offers at the design's link speed.
+        return p;
+    }
+
+    /// Wide type checks only; the generator checks the meaningful ranges and says why.
+    static double readField(const JsonCursor& c, const GeneratorField& field) {
+        switch (field.type) {
+        case GeneratorField::Type::Count:
+            return static_cast<double>(c.integer(-kAnyInt, kAnyInt));
+        case GeneratorField::Type::Flag:
+            return c.boolean() ? 1 : 0;
+        case GeneratorField::Type::Speed:
+        case GeneratorField::Type::Ratio:
+            break;
+        }
+        return c.number(-1e12, 1e12);
+    }
+
+    /// The shared fields whose default depends on the fabric or on another field: the NIC
+    /// speed is the fabric's port speed, an unstated radix is what each tier's switch
+    /// offers at the NIC speed (the core's the spine's when that is stated), and several
+    /// NICs per server are rail-optimized.
+    void applyContextDefaults(const JsonCursor& g, const GeneratorEntry& entry,
+                              const Fabric& fabric, GeneratorParams& p) const {
+        const auto stated = [&](std::string_view key) { return entry.reads(key) && g.has(key); };
+        if (!stated("nicGbps"))
+            p.nicSpeed = fabric.portSpeed;
         const auto radixOf = [&](const std::string& part) {
             return switchRadixAt(fabric, m_catalog.prices(), part, p.nicSpeed);
         };
         const FabricHardware& parts = fabric.hardware;
-        p.leafRadix = readInt(g, "leafRadix", -kAnyInt, kAnyInt, radixOf(parts.switchId));
-        p.spineRadix = readInt(g, "spineRadix", -kAnyInt, kAnyInt, radixOf(parts.spineSwitch()));
-        p.coreRadix = readInt(g, "coreRadix", -kAnyInt, kAnyInt,
-                              g.has("spineRadix") ? p.spineRadix : radixOf(parts.coreSwitch()));
-        p.oversubscription = readNumber(g, "oversubscription", -1e12, 1e12, 1.0);
-        p.spineOversubscription = readNumber(g, "spineOversubscription", -1e12, 1e12, 1.0);
-        if (g.has("serversPerPod"))
-            p.serversPerPod = static_cast<int>(g["serversPerPod"].integer(-kAnyInt, kAnyInt));
-        return p;
+        if (!stated("leafRadix"))
+            p.leafRadix = radixOf(parts.switchId);
+        if (!stated("spineRadix"))
+            p.spineRadix = radixOf(parts.spineSwitch());
+        if (!stated("coreRadix"))
+            p.coreRadix = stated("spineRadix") ? p.spineRadix : radixOf(parts.coreSwitch());
+        if (!stated("railOptimized"))
+            p.railOptimized = p.nicsPerServer > 1;
     }
 
     static Topology expand(const JsonCursor& g, const GeneratorParams& params) {

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
 #include "model/catalog/CatalogJson.hpp"
+#include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/io/TextFile.hpp"
 
@@ -37,20 +38,28 @@ template <class Spec> nlohmann::json catalogRef(const CatalogRef<Spec>& ref) {
 }
 
 nlohmann::json generatorJson(const GeneratorParams& p) {
-    nlohmann::json g = {{"kind", p.kind},
-                        {"servers", p.servers},
-                        {"gpusPerServer", p.gpusPerServer},
-                        {"nicsPerServer", p.nicsPerServer},
-                        {"nicGbps", number(p.nicSpeed.value)},
-                        {"railOptimized", p.railOptimized},
-                        {"leafRadix", p.leafRadix},
-                        {"spineRadix", p.spineRadix},
-                        {"oversubscription", number(p.oversubscription)}};
-    if (p.kind == "fat-tree") {
-        g["coreRadix"] = p.coreRadix;
-        g["spineOversubscription"] = number(p.spineOversubscription);
-        if (p.serversPerPod)
-            g["serversPerPod"] = *p.serversPerPod;
+    // The fields the kind reads, and no others (the reader fills the rest from the fabric).
+    nlohmann::json g = {{"kind", p.kind}};
+    const GeneratorEntry* entry = findGenerator(p.kind);
+    if (!entry)
+        return g; // the reader refuses unknown kinds, so none reaches here from a file
+    for (const GeneratorField* field : entry->fields) {
+        const std::optional<double> value = field->get(p);
+        if (!value)
+            continue;
+        const std::string key(field->key);
+        switch (field->type) {
+        case GeneratorField::Type::Count:
+            g[key] = static_cast<long long>(*value);
+            break;
+        case GeneratorField::Type::Flag:
+            g[key] = *value != 0;
+            break;
+        case GeneratorField::Type::Speed:
+        case GeneratorField::Type::Ratio:
+            g[key] = number(*value);
+            break;
+        }
     }
     return g;
 }

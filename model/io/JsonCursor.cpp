@@ -92,6 +92,10 @@ std::size_t JsonCursor::size() const {
 }
 
 void JsonCursor::allowOnly(std::initializer_list<std::string_view> allowed) const {
+    allowOnly(std::span<const std::string_view>(allowed.begin(), allowed.size()));
+}
+
+void JsonCursor::allowOnly(std::span<const std::string_view> allowed) const {
     if (!m_value->is_object())
         fail("expected an object, got " + describe());
     for (const auto& [key, unused] : m_value->items()) {

@@ -6,6 +6,7 @@
 
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -52,6 +53,7 @@ public:
     std::size_t size() const;
     /// Fails on members not in `allowed`, naming them, to catch typos in hand-written files.
     void allowOnly(std::initializer_list<std::string_view> allowed) const;
+    void allowOnly(std::span<const std::string_view> allowed) const;
 
     std::string string() const;
     bool boolean() const;

@@ -35,33 +35,76 @@ constexpr int kPreviewDelayMs = 100;
 // not a silently clamping spin box, says what the limit is.
 constexpr int kMaxCount = 10'000'000;
 
-QString kindTitle(std::string_view kind) {
-    if (kind == "leaf-spine")
-        return GenerateDialog::tr("Leaf–spine (two tiers)");
-    if (kind == "fat-tree")
-        return GenerateDialog::tr("Fat tree (three tiers)");
-    if (kind == "rail-only")
-        return GenerateDialog::tr("Rail-only (one tier, no spine)");
-    return QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size()));
+QString text(std::string_view utf8) {
+    return QString::fromUtf8(utf8.data(), static_cast<qsizetype>(utf8.size()));
 }
 
-QSpinBox* countBox(QWidget* parent, const char* field, int minimum) {
-    auto* box = new QSpinBox(parent);
-    box->setObjectName(QLatin1String(field));
-    box->setRange(minimum, kMaxCount);
-    box->setGroupSeparatorShown(true);
-    box->setAccelerated(true);
-    return box;
+/// The widget a field's type asks for, named after the field's key (as GeneratorError's
+/// field() is), with its help as tooltip.
+QWidget* makeFieldWidget(QWidget* parent, const model::GeneratorField& field) {
+    using Type = model::GeneratorField::Type;
+    QWidget* widget = nullptr;
+    switch (field.type) {
+    case Type::Count: {
+        auto* box = new QSpinBox(parent);
+        const bool optional = !field.whenAbsent.empty();
+        box->setRange(optional ? 0 : static_cast<int>(field.minimum), kMaxCount);
+        box->setGroupSeparatorShown(true);
+        box->setAccelerated(true);
+        if (optional)
+            box->setSpecialValueText(text(field.whenAbsent)); // 0: left to the generator
+        widget = box;
+        break;
+    }
+    case Type::Speed: {
+        auto* box = new QDoubleSpinBox(parent);
+        box->setRange(field.minimum, 100'000);
+        box->setDecimals(1);
+        box->setSingleStep(100);
+        box->setSuffix(GenerateDialog::tr(" Gb/s"));
+        widget = box;
+        break;
+    }
+    case Type::Ratio: {
+        auto* box = new QDoubleSpinBox(parent);
+        box->setRange(field.minimum, 1000);
+        box->setDecimals(2);
+        box->setSingleStep(0.5);
+        box->setSuffix(QStringLiteral(":1"));
+        widget = box;
+        break;
+    }
+    case Type::Flag:
+        // A checkbox says what "on" means; its row label names the field.
+        widget = new QCheckBox(text(field.help), parent);
+        break;
+    }
+    widget->setObjectName(text(field.key));
+    if (field.type != Type::Flag)
+        widget->setToolTip(text(field.help));
+    return widget;
 }
 
-QDoubleSpinBox* ratioBox(QWidget* parent, const char* field) {
-    auto* box = new QDoubleSpinBox(parent);
-    box->setObjectName(QLatin1String(field));
-    box->setRange(0.01, 1000);
-    box->setDecimals(2);
-    box->setSingleStep(0.5);
-    box->setSuffix(QStringLiteral(":1"));
-    return box;
+double widgetValue(const QWidget* widget) {
+    if (const auto* box = qobject_cast<const QSpinBox*>(widget))
+        return box->value();
+    if (const auto* box = qobject_cast<const QDoubleSpinBox*>(widget))
+        return box->value();
+    return qobject_cast<const QCheckBox*>(widget)->isChecked() ? 1 : 0;
+}
+
+void setWidgetValue(QWidget* widget, const model::GeneratorField& field,
+                    std::optional<double> value) {
+    if (auto* box = qobject_cast<QSpinBox*>(widget)) {
+        box->setValue(static_cast<int>(value.value_or(0)));
+    } else if (auto* box = qobject_cast<QDoubleSpinBox*>(widget)) {
+        // "400 Gb/s", not "400.0 Gb/s"; a fractional speed from a file keeps its decimal.
+        if (field.type == model::GeneratorField::Type::Speed)
+            box->setDecimals(std::floor(value.value_or(0)) == value.value_or(0) ? 0 : 1);
+        box->setValue(value.value_or(0));
+    } else {
+        qobject_cast<QCheckBox*>(widget)->setChecked(value.value_or(0) != 0);
+    }
 }
 
 } // namespace
@@ -95,23 +138,25 @@ GenerateDialog::GenerateDialog(const TopologyDocument& document, QWidget* parent
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(false);
 
     // Connected after the prefill, so that filling the form asks for one preview, not twelve.
-    for (QSpinBox* box :
-         {m_servers, m_gpus, m_nics, m_leafRadix, m_spineRadix, m_coreRadix, m_serversPerPod})
-        connect(box, &QSpinBox::valueChanged, this, &GenerateDialog::schedulePreview);
-    for (QDoubleSpinBox* box : {m_nicSpeed, m_ratio, m_spineRatio})
-        connect(box, &QDoubleSpinBox::valueChanged, this, &GenerateDialog::schedulePreview);
-    connect(m_rail, &QCheckBox::toggled, this, &GenerateDialog::schedulePreview);
+    for (const auto& [field, widget] : m_fields) {
+        if (auto* box = qobject_cast<QSpinBox*>(widget))
+            connect(box, &QSpinBox::valueChanged, this, &GenerateDialog::schedulePreview);
+        else if (auto* box = qobject_cast<QDoubleSpinBox*>(widget))
+            connect(box, &QDoubleSpinBox::valueChanged, this, &GenerateDialog::schedulePreview);
+        else if (auto* box = qobject_cast<QCheckBox*>(widget))
+            connect(box, &QCheckBox::toggled, this, &GenerateDialog::schedulePreview);
+    }
     // A radix still at what its switch offers at the old NIC speed follows the new speed
     // (an SN5600 is 128 x 400G or 64 x 800G); one the user typed stays.
-    connect(m_nicSpeed, &QDoubleSpinBox::valueChanged, this,
+    connect(fieldBox<QDoubleSpinBox>("nicGbps"), &QDoubleSpinBox::valueChanged, this,
             [this, fabric = design.fabric.spec, prices = document.catalog().prices(),
              last = initial.nicSpeed](double gbps) mutable {
                 const std::pair<QSpinBox*, const std::string*> tiers[] = {
-                    {m_leafRadix, &fabric.hardware.switchId},
-                    {m_spineRadix, &fabric.hardware.spineSwitch()},
-                    {m_coreRadix, &fabric.hardware.coreSwitch()}};
+                    {fieldBox<QSpinBox>("leafRadix"), &fabric.hardware.switchId},
+                    {fieldBox<QSpinBox>("spineRadix"), &fabric.hardware.spineSwitch()},
+                    {fieldBox<QSpinBox>("coreRadix"), &fabric.hardware.coreSwitch()}};
                 for (const auto& [box, part] : tiers)
-                    if (box->value() == model::switchRadixAt(fabric, prices, *part, last))
+                    if (box && box->value() == model::switchRadixAt(fabric, prices, *part, last))
                         box->setValue(
                             model::switchRadixAt(fabric, prices, *part, model::Gbps(gbps)));
                 last = model::Gbps(gbps);
@@ -127,52 +172,26 @@ GenerateDialog::~GenerateDialog() = default;
 void GenerateDialog::buildForm() {
     m_kind = new QComboBox(this);
     m_kind->setObjectName(QStringLiteral("kind"));
-    for (const model::GeneratorEntry& entry : model::generators()) {
-        m_kind->addItem(
-            kindTitle(entry.kind),
-            QString::fromUtf8(entry.kind.data(), static_cast<qsizetype>(entry.kind.size())));
-        m_kind->setItemData(m_kind->count() - 1,
-                            QString::fromUtf8(entry.description.data(),
-                                              static_cast<qsizetype>(entry.description.size())),
-                            Qt::ToolTipRole);
+    for (const model::GeneratorEntry* entry : model::generators()) {
+        m_kind->addItem(text(entry->title), text(entry->kind));
+        m_kind->setItemData(m_kind->count() - 1, text(entry->description), Qt::ToolTipRole);
     }
-    m_servers = countBox(this, "servers", 1);
-    m_gpus = countBox(this, "gpusPerServer", 1);
-    m_nics = countBox(this, "nicsPerServer", 1);
-    m_nicSpeed = new QDoubleSpinBox(this);
-    m_nicSpeed->setObjectName(QStringLiteral("nicGbps"));
-    m_nicSpeed->setRange(1, 100'000);
-    m_nicSpeed->setDecimals(1);
-    m_nicSpeed->setSingleStep(100);
-    m_nicSpeed->setSuffix(tr(" Gb/s"));
-    m_rail = new QCheckBox(tr("NIC r of every server on rail leaf r"), this);
-    m_rail->setObjectName(QStringLiteral("railOptimized"));
-    m_leafRadix = countBox(this, "leafRadix", 1);
-    m_spineRadix = countBox(this, "spineRadix", 1);
-    m_coreRadix = countBox(this, "coreRadix", 1);
-    m_ratio = ratioBox(this, "oversubscription");
-    m_spineRatio = ratioBox(this, "spineOversubscription");
-    m_serversPerPod = countBox(this, "serversPerPod", 0);
-    m_serversPerPod->setSpecialValueText(tr("Largest that fits"));
-
-    m_ratio->setToolTip(tr("Leaf downlink : uplink bandwidth; 2:1 halves the spine tier."));
-    m_spineRatio->setToolTip(tr("Fat tree only: spine downlink : uplink bandwidth."));
-    m_serversPerPod->setToolTip(tr("Fat tree only: servers under one pod's spines."));
-
     m_form = new QFormLayout;
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->addRow(tr("Topology"), m_kind);
-    m_form->addRow(tr("Servers"), m_servers);
-    m_form->addRow(tr("GPUs per server"), m_gpus);
-    m_form->addRow(tr("NICs per server"), m_nics);
-    m_form->addRow(tr("NIC speed"), m_nicSpeed);
-    m_form->addRow(tr("Rail-optimized"), m_rail);
-    m_form->addRow(tr("Leaf radix"), m_leafRadix);
-    m_form->addRow(tr("Spine radix"), m_spineRadix);
-    m_form->addRow(tr("Core radix"), m_coreRadix);
-    m_form->addRow(tr("Oversubscription"), m_ratio);
-    m_form->addRow(tr("Spine oversubscription"), m_spineRatio);
-    m_form->addRow(tr("Servers per pod"), m_serversPerPod);
+    // Every field any kind reads, once; updateKindFields() enables the chosen kind's.
+    for (const model::GeneratorField* field : model::allGeneratorFields()) {
+        QWidget* widget = makeFieldWidget(this, *field);
+        m_fields.emplace_back(field, widget);
+        m_form->addRow(text(field->label), widget);
+    }
+}
+
+QWidget* GenerateDialog::fieldWidget(std::string_view key) const {
+    for (const auto& [field, widget] : m_fields)
+        if (field->key == key)
+            return widget;
+    return nullptr;
 }
 
 void GenerateDialog::buildPreview() {
@@ -242,37 +261,20 @@ void GenerateDialog::buildPreview() {
 model::GeneratorParams GenerateDialog::request() const {
     model::GeneratorParams p;
     p.kind = m_kind->currentData().toString().toStdString();
-    p.servers = m_servers->value();
-    p.gpusPerServer = m_gpus->value();
-    p.nicsPerServer = m_nics->value();
-    p.nicSpeed = model::Gbps(m_nicSpeed->value());
-    p.railOptimized = m_rail->isChecked();
-    p.leafRadix = m_leafRadix->value();
-    p.spineRadix = m_spineRadix->value();
-    p.coreRadix = m_coreRadix->value();
-    p.oversubscription = m_ratio->value();
-    p.spineOversubscription = m_spineRatio->value();
-    if (m_serversPerPod->value() > 0)
-        p.serversPerPod = m_serversPerPod->value();
+    for (const auto& [field, widget] : m_fields) {
+        const double value = widgetValue(widget);
+        // An optional field at 0 shows its "left to the generator" text: absent.
+        field->set(p,
+                   !field->whenAbsent.empty() && value == 0 ? std::nullopt : std::optional(value));
+    }
     return p;
 }
 
 void GenerateDialog::setRequest(const model::GeneratorParams& p) {
     const int kind = m_kind->findData(QString::fromStdString(p.kind));
     m_kind->setCurrentIndex(kind >= 0 ? kind : 0);
-    m_servers->setValue(p.servers);
-    m_gpus->setValue(p.gpusPerServer);
-    m_nics->setValue(p.nicsPerServer);
-    // "400 Gb/s", not "400.0 Gb/s"; a fractional speed from a file keeps its decimal.
-    m_nicSpeed->setDecimals(std::floor(p.nicSpeed.value) == p.nicSpeed.value ? 0 : 1);
-    m_nicSpeed->setValue(p.nicSpeed.value);
-    m_rail->setChecked(p.railOptimized);
-    m_leafRadix->setValue(p.leafRadix);
-    m_spineRadix->setValue(p.spineRadix);
-    m_coreRadix->setValue(p.coreRadix);
-    m_ratio->setValue(p.oversubscription);
-    m_spineRatio->setValue(p.spineOversubscription);
-    m_serversPerPod->setValue(p.serversPerPod.value_or(0));
+    for (const auto& [field, widget] : m_fields)
+        setWidgetValue(widget, *field, field->get(p));
     updateKindFields();
     schedulePreview();
 }
@@ -280,29 +282,28 @@ void GenerateDialog::setRequest(const model::GeneratorParams& p) {
 void GenerateDialog::updateKindFields() {
     const model::GeneratorEntry* entry =
         model::findGenerator(m_kind->currentData().toString().toStdString());
-    const bool core = entry && entry->hasCore;
-    const bool uplinks = !entry || entry->hasUplinks;
     const bool alwaysRails = entry && entry->alwaysRails;
     const auto enable = [this](QWidget* field, bool on) {
         field->setEnabled(on);
         if (QWidget* label = m_form->labelForField(field))
             label->setEnabled(on);
     };
-    for (QWidget* field : {static_cast<QWidget*>(m_coreRadix), static_cast<QWidget*>(m_spineRatio),
-                           static_cast<QWidget*>(m_serversPerPod)})
-        enable(field, core);
-    for (QWidget* field : {static_cast<QWidget*>(m_spineRadix), static_cast<QWidget*>(m_ratio)})
-        enable(field, uplinks);
+    for (const auto& [field, widget] : m_fields)
+        enable(widget, entry && entry->reads(field->key));
     // A rail-only fabric is its rails: the checkbox shows them on without offering to take
     // them away, and gives back the user's own choice when another kind is picked.
-    enable(m_rail, !alwaysRails);
+    auto* rail = fieldBox<QCheckBox>("railOptimized");
+    if (!rail)
+        return;
+    if (alwaysRails)
+        enable(rail, false);
     if (alwaysRails && !m_railChoice) {
-        m_railChoice = m_rail->isChecked();
-        const QSignalBlocker quiet(m_rail);
-        m_rail->setChecked(true);
+        m_railChoice = rail->isChecked();
+        const QSignalBlocker quiet(rail);
+        rail->setChecked(true);
     } else if (!alwaysRails && m_railChoice) {
-        const QSignalBlocker quiet(m_rail);
-        m_rail->setChecked(*m_railChoice);
+        const QSignalBlocker quiet(rail);
+        rail->setChecked(*m_railChoice);
         m_railChoice.reset();
     }
 }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/fabric/GeneratorField.hpp"
 #include "model/fabric/GeneratorParams.hpp"
 #include "views/panels/GeneratorPreview.hpp"
 
@@ -10,14 +11,14 @@
 
 #include <map>
 #include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
 
-class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
-class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
-class QSpinBox;
 
 namespace fabriclab::views {
 
@@ -58,22 +59,18 @@ private:
     void showOutcome(const GeneratorPreview::Outcome& outcome);
     void updateKindFields();
     void markField(const QString& field);
+    /// The widget of the field with this key; nullptr when no kind reads such a field.
+    QWidget* fieldWidget(std::string_view key) const;
+    template <class Widget> Widget* fieldBox(std::string_view key) const {
+        return qobject_cast<Widget*>(fieldWidget(key));
+    }
 
     QFormLayout* m_form = nullptr;
     QComboBox* m_kind = nullptr;
-    QSpinBox* m_servers = nullptr;
-    QSpinBox* m_gpus = nullptr;
-    QSpinBox* m_nics = nullptr;
-    QDoubleSpinBox* m_nicSpeed = nullptr;
-    QCheckBox* m_rail = nullptr;
+    /// A widget per generator field (model::allGeneratorFields), named after its key.
+    std::vector<std::pair<const model::GeneratorField*, QWidget*>> m_fields;
     /// The rail checkbox as the user left it while a rail-only kind shows it forced on.
     std::optional<bool> m_railChoice;
-    QSpinBox* m_leafRadix = nullptr;
-    QSpinBox* m_spineRadix = nullptr;
-    QSpinBox* m_coreRadix = nullptr;
-    QDoubleSpinBox* m_ratio = nullptr;
-    QDoubleSpinBox* m_spineRatio = nullptr;
-    QSpinBox* m_serversPerPod = nullptr;  ///< 0: the largest pod that fits
     std::map<QString, QLabel*> m_figures; ///< preview values by name ("spines")
     QLabel* m_refusal = nullptr;
     QLabel* m_planes = nullptr; ///< says when the spines form separate rail planes
