@@ -9,6 +9,7 @@
 #include "views/canvas/CanvasView.hpp"
 #include "views/canvas/TopologyScene.hpp"
 #include "views/charts/ChartPanel.hpp"
+#include "views/charts/ChartRegistry.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/present/PresentationMode.hpp"
 #include "views/sim/CompareController.hpp"
@@ -212,8 +213,10 @@ bool HeadlessCapture::exportCharts() {
         fail(tr("could not create the folder %1").arg(m_target));
         return false;
     }
-    QList<views::ChartPanel*> charts = m_window.dashboard()->charts();
-    charts << m_window.findChildren<views::ChartPanel*>(QStringLiteral("compare"));
+    // Every exported kind the window holds (the dashboard's, then the Compare panel's).
+    QList<views::ChartPanel*> charts;
+    for (const QString& id : views::chartIds(views::ChartPlace::Exported))
+        charts << m_window.findChildren<views::ChartPanel*>(id);
     for (views::ChartPanel* chart : charts) {
         const QString stem = dir.filePath(chart->name());
         QString error;

@@ -6,6 +6,7 @@
 #include "app/gui/SimulationActions.hpp"
 #include "app/gui/Theme.hpp"
 #include "views/charts/ChartPanel.hpp"
+#include "views/charts/CompareChart.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/sim/CompareController.hpp"
 #include "views/sim/EnginePool.hpp"
@@ -180,7 +181,8 @@ void ReportExport::write(const views::ReportFacts& facts) {
     inputs.result = controller.result();
     inputs.comparison = m_window.comparisons()->result();
     inputs.charts = m_window.dashboard()->charts();
-    const auto compareCharts = m_window.findChildren<views::ChartPanel*>(QStringLiteral("compare"));
+    const auto compareCharts =
+        m_window.findChildren<views::ChartPanel*>(QString::fromLatin1(views::CompareChart::kId));
     inputs.compareChart = compareCharts.isEmpty() ? nullptr : compareCharts.first();
     inputs.canvas = m_window.canvas();
     inputs.catalog = &m_window.document().catalog();

@@ -20,6 +20,8 @@ fabriclab_add_test(tst_TeachingPanel tst_TeachingPanel.cpp LIBS fabriclab::views
 set_tests_properties(tst_TeachingPanel PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
 fabriclab_add_test(tst_ExplainPanel tst_ExplainPanel.cpp LIBS fabriclab::views)
 set_tests_properties(tst_ExplainPanel PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+fabriclab_add_test(tst_ChartRegistry tst_ChartRegistry.cpp LIBS fabriclab::views)
+set_tests_properties(tst_ChartRegistry PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
 fabriclab_add_test(tst_AccuracyDialog tst_AccuracyDialog.cpp LIBS fabriclab::views)
 set_tests_properties(tst_AccuracyDialog PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
 # How numbers are written: one unit per figure, thousands grouped, canvas text included.

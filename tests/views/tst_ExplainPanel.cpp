@@ -8,6 +8,7 @@
 #include "model/catalog/Catalog.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/sim/LinkExplain.hpp"
+#include "views/charts/LinkUtilizationChart.hpp"
 #include "views/sim/ExplainPanel.hpp"
 
 #include <QListWidget>
@@ -102,6 +103,20 @@ void tst_ExplainPanel::aLinkShowsTheEnginesFlows() {
     auto* table = panel.findChild<QTableWidget*>(QStringLiteral("flows"));
     QCOMPARE(table->rowCount(), int(expected.flows.size()));
     QVERIFY(!expected.flows.empty()); // the ring crosses the spine
+    // The link's utilization over the collective, as the playback frames give it: one row
+    // per frame, each the engine's figure for this link.
+    const auto* history =
+        panel.findChild<views::ChartPanel*>(QString::fromLatin1(views::LinkUtilizationChart::kId));
+    QVERIFY(history);
+    QVERIFY(history->hasData());
+    const sim::Playback& playback = *result->report.playback;
+    const auto index = static_cast<std::size_t>(
+        std::find(playback.links.begin(), playback.links.end(), up) - playback.links.begin());
+    const views::ChartTable rows = history->table();
+    QCOMPARE(rows.rows.size(), qsizetype(playback.frameCount()));
+    for (std::size_t f = 0; f < playback.frameCount(); ++f)
+        QCOMPARE(rows.rows[qsizetype(f)][1].toDouble(),
+                 100.0 * double(playback.utilizationAt(f, index)));
 }
 
 void tst_ExplainPanel::aSwitchListsItsLinks() {

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/charts/BisectionChart.hpp"
 
+#include "views/charts/RunFeed.hpp"
+
 #include "views/models/NumberFormat.hpp"
 
 #include <QBarCategoryAxis>
@@ -26,9 +28,24 @@ model::Routing otherThan(model::Routing routing) {
 
 } // namespace
 
+QString BisectionChart::displayTitle() {
+    return tr("Bisection: theoretical against delivered");
+}
+
+QString BisectionChart::shortLabel() {
+    return tr("Bisection");
+}
+
+void BisectionChart::showRunReport(const RunFeed& feed) {
+    showReport(feed.report, feed.fullBisection);
+}
+
+void BisectionChart::setPlaybackTime(double, double fraction) {
+    setPlaybackFraction(fraction);
+}
+
 BisectionChart::BisectionChart(QWidget* parent)
-    : ChartPanel(QStringLiteral("bisection"), tr("Bisection: theoretical against delivered"),
-                 parent) {}
+    : ChartPanel(QString::fromLatin1(kId), displayTitle(), parent) {}
 
 void BisectionChart::showNothing(const QString& reason) {
     m_bars.clear();

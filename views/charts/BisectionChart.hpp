@@ -23,18 +23,24 @@ class BisectionChart : public ChartPanel {
 
 public:
     explicit BisectionChart(QWidget* parent = nullptr);
+    /// Its name (ChartPanel::name) and titles, as the chart registry lists them.
+    static constexpr const char* kId = "bisection";
+    static QString displayTitle();
+    static QString shortLabel();
 
     /// The report's figures, or with `full` its effective bisections computed again over
     /// more draws (model::effectiveBisections). Fewer draws than `fabriclab-cli run` reports
     /// are labelled a preview.
     void showReport(const model::RunReport& report,
                     const model::EffectiveBisections* full = nullptr);
-    void showNothing(const QString& reason);
+    void showNothing(const QString& reason) override;
     /// Whether the delivered figures shown are a preview over fewer draws than the CLI's.
     bool isPreview() const { return m_preview; }
     /// 0-1: how far playback is; the effective bars show that share of their value.
     void setPlaybackFraction(double fraction);
     ChartTable table() const override;
+    void showRunReport(const RunFeed& feed) override;
+    void setPlaybackTime(double seconds, double fraction) override;
 
 private:
     struct Bar {

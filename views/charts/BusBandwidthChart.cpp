@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/charts/BusBandwidthChart.hpp"
 
+#include "views/charts/RunFeed.hpp"
+
 #include "views/models/NumberFormat.hpp"
 
 #include <QAreaSeries>
@@ -16,9 +18,25 @@
 
 namespace fabriclab::views {
 
+QString BusBandwidthChart::displayTitle() {
+    return tr("Collective: bus bandwidth against message size");
+}
+
+QString BusBandwidthChart::shortLabel() {
+    return tr("Bus bandwidth vs size");
+}
+
+void BusBandwidthChart::showRunReport(const RunFeed& feed) {
+    const model::RunReport& report = feed.report;
+    if (!report.collectiveRefusal.empty())
+        showNothing(engineSentence(report.collectiveRefusal));
+    else
+        showCurve(report.busBwCurve, report.collective,
+                  engineText(model::toString(report.collective.op)));
+}
+
 BusBandwidthChart::BusBandwidthChart(QWidget* parent)
-    : ChartPanel(QStringLiteral("busbw-vs-size"),
-                 tr("Collective: bus bandwidth against message size"), parent) {}
+    : ChartPanel(QString::fromLatin1(kId), displayTitle(), parent) {}
 
 void BusBandwidthChart::showNothing(const QString& reason) {
     m_curve.clear();

@@ -20,11 +20,16 @@ class BusBandwidthChart : public ChartPanel {
 
 public:
     explicit BusBandwidthChart(QWidget* parent = nullptr);
+    /// Its name (ChartPanel::name) and titles, as the chart registry lists them.
+    static constexpr const char* kId = "busbw-vs-size";
+    static QString displayTitle();
+    static QString shortLabel();
 
     void showCurve(const std::vector<sim::BusBwPoint>& curve, const sim::CollectiveResult& design,
                    const QString& operation);
-    void showNothing(const QString& reason);
+    void showNothing(const QString& reason) override;
     ChartTable table() const override;
+    void showRunReport(const RunFeed& feed) override;
 
 private:
     void applySeriesColors() override;

@@ -113,6 +113,15 @@ ChartPanel::ChartPanel(const QString& name, const QString& title, QWidget* paren
 
 ChartPanel::~ChartPanel() = default;
 
+void ChartPanel::showNothing(const QString& reason) {
+    clear();
+    setPlaceholder(reason);
+}
+
+void ChartPanel::showRunReport(const RunFeed&) {}
+
+void ChartPanel::setPlaybackTime(double, double) {}
+
 QString ChartPanel::title() const {
     return m_chart->title();
 }

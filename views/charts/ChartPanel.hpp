@@ -27,6 +27,8 @@ QT_END_NAMESPACE
 
 namespace fabriclab::views {
 
+struct RunFeed;
+
 /// What a chart shows, as a table: the CSV export, and what tests compare with the engine.
 struct ChartTable {
     QStringList header; ///< column names with their units, e.g. "effective (Gb/s)"
@@ -53,6 +55,14 @@ public:
     bool hasData() const { return m_hasData; }
     /// Exactly the numbers drawn, one row per point or bar, for CSV export and tests.
     virtual ChartTable table() const = 0;
+    /// Nothing to draw, and why: the chart forgets its figures and shows the reason.
+    virtual void showNothing(const QString& reason);
+    /// A run's results: a chart the dashboard feeds (ChartRegistry.hpp) takes its figures
+    /// from the report; the default ignores it.
+    virtual void showRunReport(const RunFeed& feed);
+    /// Playback at `seconds` of the simulated timeline, `fraction` (0-1) of the way through;
+    /// the default ignores it.
+    virtual void setPlaybackTime(double seconds, double fraction);
 
     /// Each returns false and sets `error` to a sentence naming the file on failure.
     bool exportPng(const QString& path, QString* error = nullptr) const;

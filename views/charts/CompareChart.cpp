@@ -22,8 +22,16 @@ double percentFrom(double value, double base) {
 
 } // namespace
 
+QString CompareChart::displayTitle() {
+    return tr("Each fabric against the cheapest");
+}
+
+QString CompareChart::shortLabel() {
+    return tr("Fabric comparison");
+}
+
 CompareChart::CompareChart(QWidget* parent)
-    : ChartPanel(QStringLiteral("compare"), tr("Each fabric against the cheapest"), parent) {
+    : ChartPanel(QString::fromLatin1(kId), displayTitle(), parent) {
     setPlaceholder(tr("Compare fabrics runs this design on every fabric and shows them here."));
     // Seven fabrics of two bars each: below this Qt Charts elides the fabric names.
     setMinimumHeight(380);

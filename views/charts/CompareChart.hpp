@@ -25,6 +25,10 @@ class CompareChart : public ChartPanel {
 
 public:
     explicit CompareChart(QWidget* parent = nullptr);
+    /// Its name (ChartPanel::name) and titles, as the chart registry lists them.
+    static constexpr const char* kId = "compare";
+    static QString displayTitle();
+    static QString shortLabel();
 
     /// Columns: fabric (catalog id), name, step time (s), cost to train (USD), and both as
     /// % difference from the baseline fabric; one row per fabric drawn, top to bottom.

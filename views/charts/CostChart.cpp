@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/charts/CostChart.hpp"
 
+#include "views/charts/RunFeed.hpp"
+
 #include "views/models/NumberFormat.hpp"
 
 #include <QBarCategoryAxis>
@@ -50,8 +52,20 @@ QString categoryName(model::CostCategory category) {
 
 } // namespace
 
+QString CostChart::displayTitle() {
+    return tr("Cost: fabric capex by tier");
+}
+
+QString CostChart::shortLabel() {
+    return tr("Cost");
+}
+
+void CostChart::showRunReport(const RunFeed& feed) {
+    showReport(feed.report);
+}
+
 CostChart::CostChart(QWidget* parent)
-    : ChartPanel(QStringLiteral("cost"), tr("Cost: fabric capex by tier"), parent) {}
+    : ChartPanel(QString::fromLatin1(kId), displayTitle(), parent) {}
 
 void CostChart::showNothing(const QString& reason) {
     m_bom.clear();

@@ -15,10 +15,15 @@ class CostChart : public ChartPanel {
 
 public:
     explicit CostChart(QWidget* parent = nullptr);
+    /// Its name (ChartPanel::name) and titles, as the chart registry lists them.
+    static constexpr const char* kId = "cost";
+    static QString displayTitle();
+    static QString shortLabel();
 
     void showReport(const model::RunReport& report);
-    void showNothing(const QString& reason);
+    void showNothing(const QString& reason) override;
     ChartTable table() const override;
+    void showRunReport(const RunFeed& feed) override;
 
 private:
     std::vector<model::BomLine> m_bom;

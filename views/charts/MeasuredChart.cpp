@@ -15,10 +15,16 @@
 
 namespace fabriclab::views {
 
-MeasuredChart::MeasuredChart(QWidget* parent)
-    : ChartPanel(QStringLiteral("measured-vs-fabriclab"),
-                 tr("Your measurements against FabricLab: bus bandwidth by message size"), parent) {
+QString MeasuredChart::displayTitle() {
+    return tr("Your measurements against FabricLab: bus bandwidth by message size");
 }
+
+QString MeasuredChart::shortLabel() {
+    return tr("Measured against FabricLab");
+}
+
+MeasuredChart::MeasuredChart(QWidget* parent)
+    : ChartPanel(QString::fromLatin1(kId), displayTitle(), parent) {}
 
 void MeasuredChart::showNothing(const QString& reason) {
     m_run = {};

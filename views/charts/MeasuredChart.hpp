@@ -16,9 +16,13 @@ class MeasuredChart : public ChartPanel {
 
 public:
     explicit MeasuredChart(QWidget* parent = nullptr);
+    /// Its name (ChartPanel::name) and titles, as the chart registry lists them.
+    static constexpr const char* kId = "measured-vs-fabriclab";
+    static QString displayTitle();
+    static QString shortLabel();
 
     void showRun(const model::MeasuredRun& run, const QString& designName);
-    void showNothing(const QString& reason);
+    void showNothing(const QString& reason) override;
     ChartTable table() const override;
 
 private:

@@ -16,9 +16,16 @@
 
 namespace fabriclab::views {
 
+QString ScalingChart::displayTitle() {
+    return tr("Scaling: step time and communication share");
+}
+
+QString ScalingChart::shortLabel() {
+    return tr("Scaling");
+}
+
 ScalingChart::ScalingChart(QWidget* parent)
-    : ChartPanel(QStringLiteral("scaling"), tr("Scaling: step time and communication share"),
-                 parent) {
+    : ChartPanel(QString::fromLatin1(kId), displayTitle(), parent) {
     setPlaceholder(tr("The scaling study runs once the design's own results are in…"));
 }
 

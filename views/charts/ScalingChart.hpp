@@ -16,9 +16,13 @@ class ScalingChart : public ChartPanel {
 
 public:
     explicit ScalingChart(QWidget* parent = nullptr);
+    /// Its name (ChartPanel::name) and titles, as the chart registry lists them.
+    static constexpr const char* kId = "scaling";
+    static QString displayTitle();
+    static QString shortLabel();
 
     void showStudy(const model::ScalingStudy& study);
-    void showNothing(const QString& reason);
+    void showNothing(const QString& reason) override;
     ChartTable table() const override;
 
 private:

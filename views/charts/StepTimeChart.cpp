@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/charts/StepTimeChart.hpp"
 
+#include "views/charts/RunFeed.hpp"
+
 #include "views/models/NumberFormat.hpp"
 
 #include <QBarCategoryAxis>
@@ -33,9 +35,27 @@ QString parallelismName(sim::Parallelism p) {
 
 } // namespace
 
+QString StepTimeChart::displayTitle() {
+    return tr("Training step: compute and communication");
+}
+
+QString StepTimeChart::shortLabel() {
+    return tr("Training step");
+}
+
+void StepTimeChart::showRunReport(const RunFeed& feed) {
+    const model::RunReport& report = feed.report;
+    if (report.step)
+        showStep(*report.step);
+    else if (!report.stepRefusal.empty())
+        showNothing(engineSentence(report.stepRefusal));
+    else
+        showNothing(tr("The design has no workload: add one (model, GPU, parallelism) to see "
+                       "the training step."));
+}
+
 StepTimeChart::StepTimeChart(QWidget* parent)
-    : ChartPanel(QStringLiteral("step-time"), tr("Training step: compute and communication"),
-                 parent) {}
+    : ChartPanel(QString::fromLatin1(kId), displayTitle(), parent) {}
 
 void StepTimeChart::showNothing(const QString& reason) {
     m_segments.clear();

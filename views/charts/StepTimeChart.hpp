@@ -17,10 +17,15 @@ class StepTimeChart : public ChartPanel {
 
 public:
     explicit StepTimeChart(QWidget* parent = nullptr);
+    /// Its name (ChartPanel::name) and titles, as the chart registry lists them.
+    static constexpr const char* kId = "step-time";
+    static QString displayTitle();
+    static QString shortLabel();
 
     void showStep(const sim::StepTime& step);
-    void showNothing(const QString& reason);
+    void showNothing(const QString& reason) override;
     ChartTable table() const override;
+    void showRunReport(const RunFeed& feed) override;
 
 private:
     struct Segment {

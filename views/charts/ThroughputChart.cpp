@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/charts/ThroughputChart.hpp"
 
+#include "views/charts/RunFeed.hpp"
+
 #include "views/models/NumberFormat.hpp"
 
 #include <QChart>
@@ -13,9 +15,31 @@
 
 namespace fabriclab::views {
 
+QString ThroughputChart::displayTitle() {
+    return tr("Collective: fabric throughput over simulated time");
+}
+
+QString ThroughputChart::shortLabel() {
+    return tr("Collective over time");
+}
+
+void ThroughputChart::showRunReport(const RunFeed& feed) {
+    // A part the engine refused blanks its own charts, with its reason; the rest stay.
+    const model::RunReport& report = feed.report;
+    if (!report.collectiveRefusal.empty())
+        showNothing(engineSentence(report.collectiveRefusal));
+    else if (report.playback)
+        showPlayback(*report.playback, collectiveName(report));
+    else
+        showNothing(tr("No timeline was simulated."));
+}
+
+void ThroughputChart::setPlaybackTime(double seconds, double) {
+    setCursor(seconds);
+}
+
 ThroughputChart::ThroughputChart(QWidget* parent)
-    : ChartPanel(QStringLiteral("collective-throughput"),
-                 tr("Collective: fabric throughput over simulated time"), parent) {}
+    : ChartPanel(QString::fromLatin1(kId), displayTitle(), parent) {}
 
 void ThroughputChart::showNothing(const QString& reason) {
     m_points.clear();

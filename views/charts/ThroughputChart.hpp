@@ -20,13 +20,19 @@ class ThroughputChart : public ChartPanel {
 
 public:
     explicit ThroughputChart(QWidget* parent = nullptr);
+    /// Its name (ChartPanel::name) and titles, as the chart registry lists them.
+    static constexpr const char* kId = "collective-throughput";
+    static QString displayTitle();
+    static QString shortLabel();
 
     /// `what` names the collective in the caption ("all-reduce of 1 GiB, ring").
     void showPlayback(const sim::Playback& playback, const QString& what);
-    void showNothing(const QString& reason);
+    void showNothing(const QString& reason) override;
     /// Moves the cursor to simulated time `seconds`.
     void setCursor(double seconds);
     ChartTable table() const override;
+    void showRunReport(const RunFeed& feed) override;
+    void setPlaybackTime(double seconds, double fraction) override;
 
 private:
     std::vector<QPointF> m_points; ///< (seconds, Gb/s), as drawn (steps)

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/present/PresentationMode.hpp"
 
+#include "views/charts/ChartRegistry.hpp"
+
 #include "model/analysis/Oversubscription.hpp"
 #include "views/canvas/CanvasView.hpp"
 #include "views/canvas/TopologyScene.hpp"
@@ -57,6 +59,7 @@ PresentationMode::PresentationMode(QMainWindow& window, TopologyDocument& docume
                                    CanvasView& canvas, ResultsDashboard& dashboard)
     : QObject(&window), m_window(window), m_document(document), m_canvas(canvas),
       m_dashboard(dashboard), m_banner(new QLabel(&canvas)) {
+    m_defaultCharts = chartIds(ChartPlace::PresentedByDefault);
     m_banner->setObjectName(QStringLiteral("presentationBanner"));
     m_banner->setAutoFillBackground(true);
     m_banner->setMargin(8);

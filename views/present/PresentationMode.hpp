@@ -111,7 +111,8 @@ private:
     CanvasView::ViewState m_savedView;
     Qt::ScrollBarPolicy m_savedHorizontal = Qt::ScrollBarAsNeeded;
     Qt::ScrollBarPolicy m_savedVertical = Qt::ScrollBarAsNeeded;
-    QStringList m_defaultCharts{QStringLiteral("busbw-vs-size"), QStringLiteral("step-time")};
+    /// The charts shown without a story (ChartRegistry.hpp's PresentedByDefault).
+    QStringList m_defaultCharts;
     QList<QPointer<QWidget>> m_hidden;
     QPointer<QWidget> m_resultsTitle;
 };

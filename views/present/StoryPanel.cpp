@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/present/StoryPanel.hpp"
 
+#include "views/charts/ChartRegistry.hpp"
+
 #include "model/design/Story.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
@@ -17,19 +19,11 @@
 namespace fabriclab::views {
 namespace {
 
-/// Chart titles as the dashboard shows them, by the names story steps keep.
+/// A chart's short title by the name story steps keep (ChartRegistry.hpp).
 QString chartLabel(std::string_view name) {
-    static const std::pair<std::string_view, const char*> labels[] = {
-        {"bisection", QT_TRANSLATE_NOOP("StoryPanel", "Bisection")},
-        {"collective-throughput", QT_TRANSLATE_NOOP("StoryPanel", "Collective over time")},
-        {"busbw-vs-size", QT_TRANSLATE_NOOP("StoryPanel", "Bus bandwidth vs size")},
-        {"step-time", QT_TRANSLATE_NOOP("StoryPanel", "Training step")},
-        {"cost", QT_TRANSLATE_NOOP("StoryPanel", "Cost")},
-        {"scaling", QT_TRANSLATE_NOOP("StoryPanel", "Scaling")},
-    };
-    for (const auto& [key, label] : labels)
-        if (key == name)
-            return StoryPanel::tr(label);
+    const QString id = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+    if (const ChartKind* kind = findChartKind(id))
+        return kind->label();
     return engineText(name);
 }
 
@@ -58,13 +52,16 @@ StoryPanel::StoryPanel(TopologyDocument& document, QWidget* parent)
     m_list->setObjectName(QStringLiteral("storyList"));
     for (QComboBox* box : {m_firstChart, m_secondChart}) {
         for (const std::string_view name : model::kStoryChartNames)
-            box->addItem(chartLabel(name), QString::fromUtf8(name.data(), name.size()));
+            box->addItem(chartLabel(name),
+                         QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())));
         // As narrow as the dock beside a laptop's canvas; the list shows whole titles.
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(8);
     }
-    m_firstChart->setCurrentIndex(m_firstChart->findData(QStringLiteral("busbw-vs-size")));
-    m_secondChart->setCurrentIndex(m_secondChart->findData(QStringLiteral("step-time")));
+    // The pair a presentation shows without a story, until the presenter picks others.
+    const QStringList presented = chartIds(ChartPlace::PresentedByDefault);
+    m_firstChart->setCurrentIndex(m_firstChart->findData(presented.value(0)));
+    m_secondChart->setCurrentIndex(m_secondChart->findData(presented.value(1)));
     auto* add = new QPushButton(tr("Add current state"), this);
     add->setObjectName(QStringLiteral("addStep"));
     add->setToolTip(tr("Save the fabric, oversubscription and failures on screen, with the "

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/sim/ExplainPanel.hpp"
 
+#include "views/charts/LinkUtilizationChart.hpp"
+
 #include "views/sim/EnginePool.hpp"
 
 #include "model/catalog/Catalog.hpp"
@@ -9,15 +11,11 @@
 #include "model/sim/Playback.hpp"
 #include "views/models/NumberFormat.hpp"
 
-#include <QChart>
-#include <QChartView>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineSeries>
 #include <QListWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QValueAxis>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -76,7 +74,7 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignL
 ExplainPanel::ExplainPanel(QWidget* parent)
     : QWidget(parent), m_reasonList(new QListWidget(this)), m_title(new QLabel(this)),
       m_summary(new QLabel(this)), m_table(new QTableWidget(this)),
-      m_history(new QChartView(this)) {
+      m_history(new LinkUtilizationChart(this)) {
     setObjectName(QStringLiteral("ExplainPanel"));
     m_reasonList->setObjectName(QStringLiteral("reasons"));
     m_reasonList->setWordWrap(true);
@@ -90,8 +88,6 @@ ExplainPanel::ExplainPanel(QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
-    m_history->setMinimumHeight(200);
-    m_history->setRenderHint(QPainter::Antialiasing);
     m_history->hide();
 
     auto* why = new QLabel(tr("Why is it this fast?"), this);
@@ -343,38 +339,7 @@ void ExplainPanel::showHistory(model::LinkId link) {
         return;
     }
     const auto index = static_cast<std::size_t>(found - playback->links.begin());
-    auto* series = new QLineSeries;
-    series->setName(tr("utilization of %1").arg(linkName(link)));
-    // Frames hold a value until the next one starts: drawn as steps.
-    for (std::size_t f = 0; f < playback->frameCount(); ++f) {
-        const double start = playback->times[f] * 1e3;
-        const double end =
-            (f + 1 < playback->frameCount() ? playback->times[f + 1] : playback->seconds) * 1e3;
-        const double value = 100.0 * playback->utilizationAt(f, index);
-        series->append(start, value);
-        series->append(end, value);
-    }
-    auto* chart = new QChart;
-    chart->addSeries(series);
-    auto* x = new QValueAxis;
-    x->setTitleText(tr("simulated time (ms)"));
-    x->setRange(0, playback->seconds * 1e3);
-    x->setTickCount(5);
-    x->setLabelFormat(QStringLiteral("%.3g"));
-    auto* y = new QValueAxis;
-    y->setTitleText(tr("%"));
-    y->setRange(0, 100);
-    y->setTickCount(3);
-    y->setLabelFormat(QStringLiteral("%.0f"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
-    chart->legend()->hide(); // the panel's title names the link
-    chart->setMargins(QMargins(2, 2, 2, 2));
-    QChart* old = m_history->chart();
-    m_history->setChart(chart);
-    delete old;
+    m_history->showLink(*playback, index, linkName(link));
     m_history->show();
 }
 

@@ -12,12 +12,13 @@
 
 #include <vector>
 
-class QChartView;
 class QLabel;
 class QListWidget;
 class QTableWidget;
 
 namespace fabriclab::views {
+
+class LinkUtilizationChart;
 
 /// What the explain panel shows for the selection, worked out on a worker thread.
 struct SelectionExplanation {
@@ -74,7 +75,7 @@ private:
     QLabel* m_title;
     QLabel* m_summary;
     QTableWidget* m_table;
-    QChartView* m_history;
+    LinkUtilizationChart* m_history;
     QFutureWatcher<std::vector<model::SlowdownReason>> m_reasonWatcher;
     QFutureWatcher<SelectionExplanation> m_selectionWatcher;
     /// The results the watchers work on: what arrives for another (cleared) is dropped.

@@ -5,11 +5,9 @@
 #include "views/canvas/CanvasPalette.hpp"
 #include "views/canvas/TopologyScene.hpp"
 #include "views/charts/BisectionChart.hpp"
-#include "views/charts/BusBandwidthChart.hpp"
-#include "views/charts/CostChart.hpp"
+#include "views/charts/ChartRegistry.hpp"
+#include "views/charts/RunFeed.hpp"
 #include "views/charts/ScalingChart.hpp"
-#include "views/charts/StepTimeChart.hpp"
-#include "views/charts/ThroughputChart.hpp"
 #include "views/models/NumberFormat.hpp"
 #include "views/panels/ElidedLabel.hpp"
 #include "views/sim/EnginePool.hpp"
@@ -45,25 +43,6 @@ QPixmap heatScale(int width, int height) {
     return pixmap;
 }
 
-QString collectiveName(const model::RunReport& r) {
-    const auto& c = r.collective;
-    QString choice = ResultsDashboard::tr("%1, %2").arg(engineText(model::toString(c.algorithm)),
-                                                        engineText(model::toString(c.protocol)));
-    if (c.chosenBy != "nccl")
-        choice =
-            ResultsDashboard::tr("%1, chosen by %2's tuner").arg(choice, engineText(c.chosenBy));
-    return ResultsDashboard::tr("%1 of %2 over %3 GPUs (%4)")
-        .arg(engineText(model::toString(c.op)), bytesText(c.bytes), numberText(c.ranks), choice);
-}
-
-/// The engine's words ("cannot time the alltoall: ...") as a sentence.
-QString sentence(const std::string& engine) {
-    QString text = QString::fromStdString(engine);
-    if (!text.isEmpty())
-        text[0] = text[0].toUpper();
-    return text;
-}
-
 /// Draws `fabriclab-cli run` averages the effective bisection over.
 int cliBisectionDraws() {
     return model::RunOptions{}.bisectionSeeds;
@@ -73,10 +52,17 @@ int cliBisectionDraws() {
 
 ResultsDashboard::ResultsDashboard(QWidget* parent)
     : QWidget(parent), m_state(new QLabel(this)), m_summary(new QLabel(this)),
-      m_legend(new ElidedLabel(this)), m_clock(new PlaybackClock(this)),
-      m_bisection(new BisectionChart(this)), m_throughput(new ThroughputChart(this)),
-      m_busBw(new BusBandwidthChart(this)), m_step(new StepTimeChart(this)),
-      m_cost(new CostChart(this)), m_scaling(new ScalingChart(this)), m_grid(new QWidget(this)) {
+      m_legend(new ElidedLabel(this)), m_clock(new PlaybackClock(this)), m_grid(new QWidget(this)) {
+    for (const ChartKind& kind : chartKinds())
+        if (kind.places.testFlag(ChartPlace::Dashboard))
+            m_charts << kind.create(this);
+    // The two the dashboard drives itself: the full bisection pass and the scaling study.
+    for (ChartPanel* chart : std::as_const(m_charts)) {
+        if (auto* bisection = qobject_cast<BisectionChart*>(chart))
+            m_bisection = bisection;
+        if (auto* scaling = qobject_cast<ScalingChart*>(chart))
+            m_scaling = scaling;
+    }
     m_state->setObjectName(QStringLiteral("runState"));
     m_stagger.setSingleShot(true);
     m_stagger.setInterval(0);
@@ -116,11 +102,9 @@ ResultsDashboard::ResultsDashboard(QWidget* parent)
 
     connect(m_clock, &PlaybackClock::timeChanged, this, &ResultsDashboard::showFrame);
     const QString waiting = tr("Waiting for the first simulation…");
-    m_bisection->showNothing(waiting);
-    m_throughput->showNothing(waiting);
-    m_busBw->showNothing(waiting);
-    m_step->showNothing(waiting);
-    m_cost->showNothing(waiting);
+    for (const QString& id : chartIds(ChartPlace::FollowsRun))
+        if (ChartPanel* chart = findChild<ChartPanel*>(id))
+            chart->showNothing(waiting);
     showState(SimulationController::State::Idle);
 }
 
@@ -149,7 +133,7 @@ void ResultsDashboard::setScene(TopologyScene* scene) {
 }
 
 QList<ChartPanel*> ResultsDashboard::charts() const {
-    return {m_bisection, m_throughput, m_busBw, m_step, m_cost, m_scaling};
+    return m_charts;
 }
 
 void ResultsDashboard::showScaling(const ScalingStudyPtr& study) {
@@ -210,12 +194,8 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
         if (!why.startsWith(QStringLiteral("cannot evaluate this design")))
             why = tr("cannot evaluate this design: %1").arg(why);
         why[0] = why[0].toUpper();
-        m_bisection->showNothing(why);
-        m_throughput->showNothing(why);
-        m_busBw->showNothing(why);
-        m_step->showNothing(why);
-        m_cost->showNothing(why);
-        m_scaling->showNothing(why);
+        for (ChartPanel* chart : std::as_const(m_charts))
+            chart->showNothing(why);
         m_clock->clear();
         m_summary->setText(why);
         return;
@@ -224,41 +204,20 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
     // Each chart in its own turn of the event loop, so input and painting get in between;
     // the lambdas hold the result, and a newer result drops the updates not yet made.
     m_pending.clear();
-    m_pending.push_back([this, result] {
-        m_bisection->showReport(result->report, m_full && m_shown == result ? &*m_full : nullptr);
-    });
-    // A part the engine refused blanks its own charts, with its reason; the rest stay.
+    for (const QString& id : chartIds(ChartPlace::FollowsRun))
+        if (ChartPanel* chart = findChild<ChartPanel*>(id))
+            m_pending.push_back([this, chart, result] {
+                chart->showRunReport(
+                    {result->report, m_full && m_shown == result ? &*m_full : nullptr});
+            });
+    // The playback clock follows the timeline the throughput chart draws.
     m_pending.push_back([this, result] {
         const model::RunReport& report = result->report;
-        if (!report.collectiveRefusal.empty()) {
-            m_throughput->showNothing(sentence(report.collectiveRefusal));
-            m_clock->clear();
-        } else if (report.playback) {
-            m_throughput->showPlayback(*report.playback, collectiveName(report));
+        if (report.collectiveRefusal.empty() && report.playback)
             m_clock->setTimeline(report.playback->seconds, report.playback->times);
-        } else {
-            m_throughput->showNothing(tr("No timeline was simulated."));
+        else
             m_clock->clear();
-        }
     });
-    m_pending.push_back([this, result] {
-        const model::RunReport& report = result->report;
-        if (!report.collectiveRefusal.empty())
-            m_busBw->showNothing(sentence(report.collectiveRefusal));
-        else
-            m_busBw->showCurve(report.busBwCurve, report.collective,
-                               engineText(model::toString(report.collective.op)));
-    });
-    m_pending.push_back([this, result] {
-        if (result->report.step)
-            m_step->showStep(*result->report.step);
-        else if (!result->report.stepRefusal.empty())
-            m_step->showNothing(sentence(result->report.stepRefusal));
-        else
-            m_step->showNothing(tr("The design has no workload: add one (model, GPU, "
-                                   "parallelism) to see the training step."));
-    });
-    m_pending.push_back([this, result] { m_cost->showReport(result->report); });
     // Not even the first chart here: the result's arrival stays a short event.
     m_stagger.start();
     m_summary->setText(summaryFor(r));
@@ -307,7 +266,7 @@ QString ResultsDashboard::summaryFor(const model::RunReport& r) const {
     for (const std::string* refusal : {&r.collectiveRefusal, &r.stepRefusal, &r.servingRefusal})
         if (!refusal->empty() &&
             std::find(r.warnings.begin(), r.warnings.end(), *refusal) == r.warnings.end())
-            warnings << sentence(*refusal);
+            warnings << engineSentence(*refusal);
     for (const std::string& warning : r.warnings)
         warnings << QString::fromStdString(warning);
     for (const QString& warning : warnings)
@@ -430,10 +389,11 @@ QString ResultsDashboard::summaryText() const {
 }
 
 void ResultsDashboard::showFrame(double seconds) {
-    m_throughput->setCursor(seconds);
     const double duration = m_clock->duration();
-    m_bisection->setPlaybackFraction(
-        duration > 0 && (m_clock->isPlaying() || seconds > 0) ? seconds / duration : 1.0);
+    const double fraction =
+        duration > 0 && (m_clock->isPlaying() || seconds > 0) ? seconds / duration : 1.0;
+    for (ChartPanel* chart : std::as_const(m_charts))
+        chart->setPlaybackTime(seconds, fraction);
     if (!m_shown || !m_shown->ok() || !m_shown->report.playback || !m_scene ||
         m_runState != SimulationController::State::Current)
         return;

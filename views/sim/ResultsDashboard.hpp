@@ -22,14 +22,10 @@ class QLabel;
 namespace fabriclab::views {
 
 class BisectionChart;
-class BusBandwidthChart;
 class ChartPanel;
-class CostChart;
 class ElidedLabel;
 class PlaybackClock;
 class ScalingChart;
-class StepTimeChart;
-class ThroughputChart;
 class TopologyScene;
 
 /// The results of the last run, as charts: bisection, the collective's throughput over
@@ -109,12 +105,10 @@ private:
     QLabel* m_summary;
     ElidedLabel* m_legend;
     PlaybackClock* m_clock;
-    BisectionChart* m_bisection;
-    ThroughputChart* m_throughput;
-    BusBandwidthChart* m_busBw;
-    StepTimeChart* m_step;
-    CostChart* m_cost;
-    ScalingChart* m_scaling;
+    /// The registry's dashboard charts (ChartRegistry.hpp), in its order.
+    QList<ChartPanel*> m_charts;
+    BisectionChart* m_bisection = nullptr;
+    ScalingChart* m_scaling = nullptr;
     QWidget* m_grid;
     QPointer<TopologyScene> m_scene;
     RunResultPtr m_shown;
