@@ -4,9 +4,9 @@
 
 #include "app/cli/SweepShards.hpp"
 #include "app/cli/TextReport.hpp"
+#include "model/core/JsonCursor.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/io/FabricImport.hpp"
-#include "model/io/JsonCursor.hpp"
 #include "model/io/JsonTable.hpp"
 #include "model/io/NcclTestsLog.hpp"
 #include "model/io/OutputContract.hpp"
@@ -17,6 +17,7 @@
 #include "model/report/FabricExport.hpp"
 #include "model/report/NcclTests.hpp"
 #include "model/validation/MeasuredLog.hpp"
+#include "model/validation/PublishedFigures.hpp"
 #include "model/validation/ValidationReport.hpp"
 #include "model/workload/LayoutPlan.hpp"
 
@@ -119,6 +120,7 @@ std::string executeCompare(const CliArguments& args, const Design& design, const
     ComparisonOptions options;
     options.run = run;
     options.run.simulate = true; // the verdict weighs the step and the collective
+    options.evidence = &builtinPublishedFigures();
     if (args.ownership)
         options.ownership.mode = *ownershipModeFromString(*args.ownership);
     options.ownership.amortizationMonths = args.months;

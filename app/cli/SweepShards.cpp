@@ -3,7 +3,7 @@
 #include "app/cli/SweepShards.hpp"
 
 #include "model/core/Hash.hpp"
-#include "model/io/JsonCursor.hpp"
+#include "model/core/JsonCursor.hpp"
 
 #include <charconv>
 #include <fstream>

@@ -5,7 +5,7 @@
 #include "app/gui/MainWindow.hpp"
 #include "app/gui/WelcomePage.hpp"
 #include "model/io/DesignFile.hpp"
-#include "model/io/JsonCursor.hpp"
+#include "model/core/JsonCursor.hpp"
 #include "views/document/TopologyDocument.hpp"
 
 #include <QCloseEvent>

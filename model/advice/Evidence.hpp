@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/validation/PublishedFigures.hpp"
+#include "model/advice/PublishedFigure.hpp"
 
 #include <optional>
 #include <string>

@@ -5,8 +5,8 @@
 #include "model/advice/Evidence.hpp"
 
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fabriclab::model {

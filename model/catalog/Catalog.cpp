@@ -6,7 +6,7 @@
 #include "model/catalog/CatalogValues.hpp"
 #include "model/catalog/EmbeddedCatalogs.hpp"
 #include "model/core/Hash.hpp"
-#include "model/io/JsonCursor.hpp"
+#include "model/core/JsonCursor.hpp"
 
 namespace fabriclab::model {
 namespace {

@@ -6,7 +6,7 @@
 #include "model/catalog/GpuSpec.hpp"
 #include "model/catalog/ModelSpec.hpp"
 #include "model/catalog/PriceCatalog.hpp"
-#include "model/io/JsonCursor.hpp"
+#include "model/core/JsonCursor.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 #include "model/io/NcclTestsLog.hpp"
 
 #include "model/io/FabricImport.hpp"
-#include "model/io/JsonCursor.hpp"
+#include "model/core/JsonCursor.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/io/TextFile.hpp"
 
-#include "model/io/JsonCursor.hpp"
+#include "model/core/JsonCursor.hpp"
 
 #include <fstream>
 #include <random>

@@ -5,7 +5,6 @@
 #include "model/catalog/PartChoice.hpp"
 #include "model/core/Cancellation.hpp"
 #include "model/fabric/Generators.hpp"
-#include "model/validation/PublishedFigures.hpp"
 
 #include <stdexcept>
 
@@ -95,11 +94,12 @@ ComparedFabric compareOnFabric(const Design& design, const Catalog& catalog,
         row.ownership = row.report->ownership;
         row.outcome = fabricOutcome(*row.report);
         const Design& ran = built.design;
-        row.outcome.evidence =
-            nearestEvidence(builtinPublishedFigures(), fabricId,
-                            ran.workload ? ran.workload->gpu.spec.id : std::string("h100-sxm"),
-                            ran.topology.serverCount(),
-                            static_cast<double>(ran.collective.value_or(CollectiveSpec{}).bytes));
+        if (options.evidence)
+            row.outcome.evidence = nearestEvidence(
+                *options.evidence, fabricId,
+                ran.workload ? ran.workload->gpu.spec.id : std::string("h100-sxm"),
+                ran.topology.serverCount(),
+                static_cast<double>(ran.collective.value_or(CollectiveSpec{}).bytes));
     } catch (const Cancelled&) {
         throw;
     } catch (const std::exception& e) {

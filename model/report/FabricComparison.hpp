@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/advice/FabricVerdict.hpp"
+#include "model/advice/PublishedFigure.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/cost/Ownership.hpp"
 #include "model/design/Design.hpp"
@@ -48,6 +49,9 @@ std::vector<std::string> comparableFabrics(const Catalog& catalog);
 struct ComparisonOptions {
     RunOptions run; ///< fabricId is set per row
     OwnershipOptions ownership;
+    /// The published measurements a row's evidence is the nearest of (usually
+    /// model::builtinPublishedFigures()); null: rows carry no evidence.
+    const std::vector<PublishedFigure>* evidence = nullptr;
 };
 
 /// One fabric's row: the design built and run on it, or why it could not be.

@@ -4,7 +4,7 @@
 
 #include "model/catalog/Catalog.hpp"
 #include "model/design/Design.hpp"
-#include "model/io/JsonCursor.hpp"
+#include "model/core/JsonCursor.hpp"
 
 #include <nlohmann/json.hpp>
 

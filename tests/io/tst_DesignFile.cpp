@@ -13,7 +13,7 @@
 #include "model/catalog/CatalogJson.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
-#include "model/io/JsonCursor.hpp"
+#include "model/core/JsonCursor.hpp"
 #include "support/DesignText.hpp"
 
 #include <nlohmann/json.hpp>

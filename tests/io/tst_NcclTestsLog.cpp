@@ -6,7 +6,7 @@
 // and a -J JSON file written to the layout of nccl-tests' own writer, read alike; bad files
 // are refused with the file and the line.
 #include "model/io/FabricImport.hpp"
-#include "model/io/JsonCursor.hpp"
+#include "model/core/JsonCursor.hpp"
 #include "model/io/NcclTestsLog.hpp"
 #include "model/io/TextFile.hpp"
 

@@ -11,7 +11,7 @@
 #include "model/catalog/Catalog.hpp"
 #include "model/catalog/CatalogJson.hpp"
 #include "model/catalog/EmbeddedCatalogs.hpp"
-#include "model/io/JsonCursor.hpp"
+#include "model/core/JsonCursor.hpp"
 #include "support/DesignText.hpp"
 
 #include <nlohmann/json.hpp>

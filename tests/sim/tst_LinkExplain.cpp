@@ -7,7 +7,7 @@
 #include <QTest>
 
 #ifndef Q_MOC_RUN
-#include "model/advice/Slowdown.hpp"
+#include "model/report/Slowdown.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/design/Failures.hpp"
 #include "model/io/DesignFile.hpp"

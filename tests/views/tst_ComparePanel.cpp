@@ -11,6 +11,7 @@
 #include "model/io/DesignFile.hpp"
 #include "model/report/FabricComparison.hpp"
 #include "model/report/RunReport.hpp"
+#include "model/validation/PublishedFigures.hpp"
 #include "views/charts/CompareChart.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/CompareTableModel.hpp"
@@ -59,6 +60,7 @@ compareOn(const fabriclab::model::Design& design, const std::string& fabricId,
     fabriclab::model::ComparisonOptions options;
     options.run.detail = false;
     options.ownership.mode = mode;
+    options.evidence = &fabriclab::model::builtinPublishedFigures();
     return fabriclab::model::compareOnFabric(design, Catalog::builtin(), fabricId, options);
 }
 

@@ -4,7 +4,7 @@
 // lists the engine's reasons; a link, a switch or a failed link is selected and the
 // panel shows what the engine's router and solver give for it; a reason clicked points at
 // the links it names.
-#include "model/advice/Slowdown.hpp"
+#include "model/report/Slowdown.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/sim/LinkExplain.hpp"

@@ -5,7 +5,7 @@
 #include "model/catalog/Catalog.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
-#include "model/io/JsonCursor.hpp"
+#include "model/core/JsonCursor.hpp"
 #include "views/document/TopologyDocument.hpp"
 
 #include <QSemaphore>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "views/charts/ChartPanel.hpp"
-#include "views/sim/CompareController.hpp"
+#include "views/models/CompareResult.hpp"
 
 #include <QList>
 

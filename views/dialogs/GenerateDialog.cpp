@@ -7,7 +7,7 @@
 #include "model/fabric/Generators.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/models/NumberFormat.hpp"
-#include "views/panels/TopologySummary.hpp"
+#include "views/models/TopologySummary.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "views/sim/CompareController.hpp"
+#include "views/models/CompareResult.hpp"
 
 #include <QAbstractTableModel>
 #include <QVariant>

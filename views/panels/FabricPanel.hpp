@@ -4,7 +4,7 @@
 
 #include "views/panels/DesignRegeneration.hpp"
 #include "views/panels/GeneratorPreview.hpp"
-#include "views/panels/TopologySummary.hpp"
+#include "views/models/TopologySummary.hpp"
 
 #include <QHash>
 #include <QTimer>

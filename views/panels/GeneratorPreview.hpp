@@ -4,7 +4,7 @@
 
 #include "model/analysis/Oversubscription.hpp"
 #include "model/fabric/GeneratorParams.hpp"
-#include "views/panels/TopologySummary.hpp"
+#include "views/models/TopologySummary.hpp"
 
 #include <QFutureWatcher>
 #include <QObject>

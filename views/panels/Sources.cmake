@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: MIT
 target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/DesignRegeneration.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/ElidedLabel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/FabricPanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/FailurePanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/GeneratorPreview.cpp
@@ -10,17 +9,7 @@ target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/PalettePanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/PropertyDelegate.cpp
   ${CMAKE_CURRENT_LIST_DIR}/StatusFigures.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/ThemedIcon.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/TopologySummary.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../models/CompareTableModel.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../models/PlanTableModel.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../models/NumberFormat.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../models/PropertyRows.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../models/PropertyTableModel.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../dialogs/AccuracyDialog.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../dialogs/GenerateDialog.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../models/AccuracyTableModel.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/../models/AccuracyTables.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/ThemedIcon.cpp)
 
 # Icons. resources/fabriclab.qrc is the one list (at :/icons/<name>); it is read here and
 # handed to qt_add_resources in its target form. For a static library that form builds

@@ -6,7 +6,7 @@
 #include "model/cost/CostModel.hpp"
 #include "model/report/Assumptions.hpp"
 #include "model/report/CablingPlan.hpp"
-#include "views/sim/CompareController.hpp"
+#include "views/models/CompareResult.hpp"
 #include "views/sim/RunResult.hpp"
 
 #include <QDateTime>

@@ -4,6 +4,7 @@
 
 #include "model/core/Cancellation.hpp"
 #include "model/report/FabricComparison.hpp"
+#include "model/validation/PublishedFigures.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/sim/EnginePool.hpp"
 
@@ -164,6 +165,7 @@ void CompareController::start() {
     options.run.detail = false;
     options.run.stop = m_stop.get_token();
     options.ownership.mode = m_mode;
+    options.evidence = &model::builtinPublishedFigures();
     m_watcher.setFuture(
         QtConcurrent::mapped(&enginePool(), ids, [design, &catalog, options](const QString& id) {
             enterEngineThread();

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "views/panels/TopologySummary.hpp"
+#include "views/models/TopologySummary.hpp"
 
 #include <QMetaType>
 #include <QString>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/advice/Slowdown.hpp"
+#include "model/report/Slowdown.hpp"
 #include "model/sim/LinkExplain.hpp"
 #include "views/sim/RunResult.hpp"
 

@@ -3,7 +3,7 @@
 #include "views/sim/PlaybackBar.hpp"
 
 #include "views/models/NumberFormat.hpp"
-#include "views/panels/ElidedLabel.hpp"
+#include "views/sim/ElidedLabel.hpp"
 #include "views/sim/PlaybackClock.hpp"
 
 #include <QComboBox>

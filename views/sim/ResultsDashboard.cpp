@@ -9,7 +9,7 @@
 #include "views/charts/RunFeed.hpp"
 #include "views/charts/ScalingChart.hpp"
 #include "views/models/NumberFormat.hpp"
-#include "views/panels/ElidedLabel.hpp"
+#include "views/sim/ElidedLabel.hpp"
 #include "views/sim/EnginePool.hpp"
 #include "views/sim/PlaybackBar.hpp"
 #include "views/sim/PlaybackClock.hpp"

@@ -5,6 +5,7 @@ target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/ComparePanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/DesignAnalyzer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/DesignFacts.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ElidedLabel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/EnginePool.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ExplainPanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/PlanPanel.cpp

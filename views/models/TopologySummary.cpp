@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-#include "views/panels/TopologySummary.hpp"
+#include "views/models/TopologySummary.hpp"
 
 #include "model/analysis/Connectivity.hpp"
 

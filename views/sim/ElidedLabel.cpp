@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-#include "views/panels/ElidedLabel.hpp"
+#include "views/sim/ElidedLabel.hpp"
 
 #include <QEvent>
 

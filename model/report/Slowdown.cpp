@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-#include "model/advice/Slowdown.hpp"
+#include "model/report/Slowdown.hpp"
 
 #include "model/analysis/Oversubscription.hpp"
 #include "model/core/TextFormat.hpp"
