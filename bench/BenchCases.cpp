@@ -412,7 +412,7 @@ void runCases(const BenchOptions& options, const std::function<void(const CaseRe
         CaseResult row;
         row.id = "p";
         row.title = quick ? "plan, 512 GPUs" : "plan, Llama 3.1 405B on 16,384 GPUs";
-        row.timed = "FabricLab: the fabric's network built and sim::planLayouts (top 10), as "
+        row.timed = "FabricLab: the fabric's network built and model::planLayouts (top 10), as "
                     "fabriclab-cli plan runs them";
         row.targetMs = quick ? 0 : 5000;
         row.simgridSkipped = "a plan has no SimGrid counterpart";
@@ -421,7 +421,7 @@ void runCases(const BenchOptions& options, const std::function<void(const CaseRe
                 Sample s;
                 const double start = clockSeconds();
                 const sim::FabricNetwork network(design.topology, design.fabric.spec);
-                const sim::LayoutPlan plan = sim::planLayouts(network, *design.workload, 10);
+                const model::LayoutPlan plan = model::planLayouts(network, *design.workload, 10);
                 s.seconds = elapsedSince(start);
                 return s;
             });

@@ -300,10 +300,10 @@ std::string executePlan(const CliArguments& args, const Catalog& catalog) {
         throw std::invalid_argument(
             "plan needs the design's training workload (model, GPU, batch)");
     const sim::FabricNetwork network(design.topology, design.fabric.spec);
-    const sim::LayoutPlan plan = sim::planLayouts(network, *design.workload, args.top);
+    const model::LayoutPlan plan = model::planLayouts(network, *design.workload, args.top);
     std::vector<nlohmann::ordered_json> rows;
     for (std::size_t i = 0; i < plan.ranked.size(); ++i) {
-        const sim::PlannedLayout& l = plan.ranked[i];
+        const model::PlannedLayout& l = plan.ranked[i];
         const Workload& w = l.workload;
         rows.push_back({{"rank", i + 1},
                         {"tp", w.tp},

@@ -26,7 +26,7 @@ struct FabricOutcome {
     double perGpuHourUsd = 0;      ///< fabric capex amortized per GPU-hour, USD
     double trainGpuHours = 0;      ///< GPU-hours to train the token budget; 0 without workload
     double trainCostUsd = 0;       ///< cost to train the token budget, USD
-    // Serving, when the design serves a model (sim::ServingEstimate).
+    // Serving, when the design serves a model (model::ServingEstimate).
     bool serving = false;
     bool servingUsesFabric = false; ///< KV hand-over or replicas across servers
     double ttftSeconds = 0;

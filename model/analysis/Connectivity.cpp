@@ -57,10 +57,6 @@ Components components(const Topology& topology) {
 
 } // namespace
 
-int connectedParts(const Topology& topology) {
-    return components(topology).count;
-}
-
 int switchPlanes(const Topology& topology) {
     return components(topology, [](const Node& node) { return node.kind != NodeKind::Server; })
         .count;

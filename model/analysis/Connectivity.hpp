@@ -8,9 +8,6 @@
 
 namespace fabriclab::model {
 
-/// Number of connected parts the fabric falls into (0 for an empty topology).
-int connectedParts(const Topology& topology);
-
 /// Number of parts the switches fall into by their links to one another (servers left
 /// out): 1 for a leaf-spine or fat-tree, one per plane where a rail-optimized fabric gives
 /// groups of rails spines of their own (or a rail-only fabric of bare rail leaves), whose

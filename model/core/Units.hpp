@@ -50,10 +50,6 @@ constexpr double bytesPerSecond(Gbps rate) {
 constexpr double bytesPerSecond(GBps rate) {
     return rate.value * 1e9;
 }
-/// Bits per second, for the simulator's per-step wire times.
-constexpr double bitsPerSecond(Gbps rate) {
-    return rate.value * 1e9;
-}
 constexpr GBps toGBps(Gbps rate) {
     return GBps(rate.value / kBitsPerByte);
 }

@@ -163,7 +163,7 @@ nlohmann::ordered_json stepJson(const RunReport& r) {
 nlohmann::ordered_json servingJson(const RunReport& r) {
     if (!r.serving)
         return nullptr;
-    const sim::ServingEstimate& s = *r.serving;
+    const model::ServingEstimate& s = *r.serving;
     const model::ServingCompute& c = s.compute;
     const auto ms = [](double seconds) { return rounded(seconds * 1e3, 4); };
     return {{"ttftMs", ms(s.ttftSeconds)},
@@ -383,7 +383,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     if (workload) {
         stage("step time", 850);
         try {
-            report.step = sim::estimateStep(network, *workload, options.stop);
+            report.step = model::estimateStep(network, *workload, options.stop);
         } catch (const std::invalid_argument& e) {
             const std::string why = std::string("cannot estimate the training step: ") + e.what();
             if (!options.partial)
@@ -396,7 +396,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     if (design.serving) {
         stage("serving", 900);
         try {
-            report.serving = sim::estimateServing(network, *design.serving, options.stop);
+            report.serving = model::estimateServing(network, *design.serving, options.stop);
             for (const auto& warning : report.serving->warnings)
                 report.warnings.push_back(warning);
         } catch (const std::invalid_argument& e) {

@@ -102,7 +102,7 @@ struct RunReport {
     BisectionResult bisection;
     sim::EffectiveBisection effective;
     sim::CollectiveResult collective;
-    std::optional<sim::StepTime> step; ///< when the design has a workload
+    std::optional<model::StepTime> step; ///< when the design has a workload
     /// What each GPU holds training the workload, against its memory; when the design has a
     /// workload whose split can be worked out. A workload that does not fit is also named
     /// in the warnings.
@@ -110,7 +110,7 @@ struct RunReport {
     std::optional<TrainingEstimate> training;
     /// When the design serves a model: time to first token, per output token and the
     /// tokens each GPU serves, the KV hand-over simulated on the fabric.
-    std::optional<sim::ServingEstimate> serving;
+    std::optional<model::ServingEstimate> serving;
     CostReport cost;
     /// The whole cluster over the amortization period, owned or rented (RunOptions), and
     /// per trained token when there is a workload.

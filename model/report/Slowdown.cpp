@@ -204,7 +204,7 @@ std::vector<SlowdownReason> explainSlowdown(const Design& design, const RunRepor
 
     // 6. The step.
     if (report.step && report.step->computeSeconds > 0) {
-        const sim::StepTime& s = *report.step;
+        const model::StepTime& s = *report.step;
         reasons.push_back({"The training step waits " + fixed(s.exposedCommSeconds * 1e3, 1) +
                                " ms on communication beyond what an ideal fabric would take, " +
                                percent(s.exposedCommSeconds / s.computeSeconds) +

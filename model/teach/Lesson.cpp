@@ -394,9 +394,6 @@ std::string_view toString(Lesson lesson) {
     return model::enumName(kNames, lesson);
 }
 
-std::optional<Lesson> lessonFromString(std::string_view text) {
-    return model::enumValueIgnoringCase<Lesson>(kNames, text);
-}
 
 std::string_view title(Lesson lesson) {
     return model::enumName(kTitles, lesson);

@@ -32,7 +32,6 @@ namespace fabriclab::teach {
 enum class Lesson { RingAllReduce, TreeAllReduce, SharpAllReduce, AllToAll };
 
 std::string_view toString(Lesson lesson);
-std::optional<Lesson> lessonFromString(std::string_view text);
 /// A title for menus and captions ("Ring all-reduce").
 std::string_view title(Lesson lesson);
 

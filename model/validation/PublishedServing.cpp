@@ -104,7 +104,7 @@ ServingCheck checkServingFigure(const ServingFigure& f, const Catalog& catalog,
     const RunReport report = runDesign(design, catalog, options);
     if (!report.serving)
         throw std::invalid_argument(f.id + ": the design gave no serving estimate");
-    const sim::ServingEstimate& s = *report.serving;
+    const model::ServingEstimate& s = *report.serving;
     ServingCheck check;
     switch (f.metric) {
     case ServingMetric::TtftMs:

@@ -9,7 +9,10 @@
 #include <stdexcept>
 #include <utility>
 
-namespace fabriclab::sim {
+namespace fabriclab::model {
+
+using sim::FabricNetwork;
+
 namespace {
 
 /// Powers of two up to `limit`: the degrees frameworks split by.
@@ -99,4 +102,4 @@ LayoutPlan planLayouts(const FabricNetwork& network, const model::Workload& job,
     return plan;
 }
 
-} // namespace fabriclab::sim
+} // namespace fabriclab::model

@@ -10,7 +10,7 @@
 #include <stop_token>
 #include <vector>
 
-namespace fabriclab::sim {
+namespace fabriclab::model {
 
 /// One way to split a training job over the design's GPUs, with what it would take.
 struct PlannedLayout {
@@ -34,7 +34,7 @@ struct LayoutPlan {
 /// kept; its MFU is dropped, so every split's compute is worked out from the hardware. Splits are
 /// first ordered by that compute alone, then the best `4 x top` are timed on the fabric, of which
 /// `top` are returned.
-LayoutPlan planLayouts(const FabricNetwork& network, const model::Workload& job, int top,
+LayoutPlan planLayouts(const sim::FabricNetwork& network, const model::Workload& job, int top,
                        std::stop_token stop = {});
 
-} // namespace fabriclab::sim
+} // namespace fabriclab::model

@@ -46,7 +46,7 @@ struct ServingCompute {
 double bytesPerServedValue(const ServingWorkload& workload);
 
 /// The collectives a replica runs, timed by the caller on the design's servers
-/// (sim::estimateServing runs NCCL's model for them); unset, servingCompute works them out
+/// (model::estimateServing runs NCCL's model for them); unset, servingCompute works them out
 /// on the scale-up network with the training step's ring formula (scaleUpAllReduceSeconds).
 struct ServingCollectives {
     /// One tensor-parallel all-reduce of so many bytes over the replica's tp GPUs.

@@ -9,7 +9,15 @@
 #include <cstdio>
 #include <stdexcept>
 
-namespace fabriclab::sim {
+namespace fabriclab::model {
+
+using sim::CollectiveGroup;
+using sim::Endpoint;
+using sim::FabricNetwork;
+using sim::FlowSimulator;
+using sim::runCollective;
+using sim::Transfer;
+
 namespace {
 
 std::string fixed(double value, const char* format) {
@@ -175,4 +183,4 @@ ServingEstimate estimateServing(const FabricNetwork& network, const model::Servi
     return e;
 }
 
-} // namespace fabriclab::sim
+} // namespace fabriclab::model

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace fabriclab::sim {
+namespace fabriclab::model {
 
 /// What a serving design delivers on its fabric.
 struct ServingEstimate {
@@ -46,7 +46,7 @@ struct ServingEstimate {
 /// first `prefillServers` prefill and the rest decode, every prefill replica handing its
 /// request to decode replica (i mod decode replicas), GPU by GPU over the NICs the GPUs
 /// sit beside. Throws std::invalid_argument when the split cannot run on these servers.
-ServingEstimate estimateServing(const FabricNetwork& network,
+ServingEstimate estimateServing(const sim::FabricNetwork& network,
                                 const model::ServingWorkload& workload, std::stop_token stop = {});
 
-} // namespace fabriclab::sim
+} // namespace fabriclab::model

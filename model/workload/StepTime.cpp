@@ -12,7 +12,14 @@
 #include <stdexcept>
 #include <string>
 
-namespace fabriclab::sim {
+namespace fabriclab::model {
+
+using sim::CollectiveGroup;
+using sim::FabricNetwork;
+using sim::IdealNetwork;
+using sim::runCollective;
+using sim::simulateRings;
+
 namespace {
 
 constexpr double kBytesPerValue = 2; // BF16 gradients and activations on the wire
@@ -448,4 +455,4 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     return t;
 }
 
-} // namespace fabriclab::sim
+} // namespace fabriclab::model

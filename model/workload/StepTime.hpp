@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace fabriclab::sim {
+namespace fabriclab::model {
 
 enum class Parallelism { Data, Tensor, Pipeline, Expert, Context };
 inline constexpr int kParallelismCount = 5;
@@ -94,7 +94,7 @@ double tensorParallelOnScaleUpSeconds(const model::Workload& workload);
 /// overlap hides its share of data-, expert- and context-parallel traffic behind compute,
 /// while pipeline traffic and tensor parallelism that spans servers sit on the critical
 /// path. Throws std::invalid_argument when the split does not fit.
-StepTime estimateStep(const FabricNetwork& network, const model::Workload& workload,
+StepTime estimateStep(const sim::FabricNetwork& network, const model::Workload& workload,
                       std::stop_token stop = {});
 
-} // namespace fabriclab::sim
+} // namespace fabriclab::model

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
 // The training step worked out from the hardware, with no MFU given (model/workload/
-// ComputeTime, sim::estimateStep). One split is worked by hand from the catalog's figures
+// ComputeTime, model::estimateStep). One split is worked by hand from the catalog's figures
 // (resources/catalog/gpus.json, models.json); then every published step time of the
 // validation set (resources/validation/step-time.json, sources in docs/sources.md) is run
 // with its MFU removed. Rows that say "calibrates": "gemmEfficiency" are the fit set the

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// Ranking a training job's splits on a design's fabric (sim::planLayouts): every split it
+// Ranking a training job's splits on a design's fabric (model::planLayouts): every split it
 // returns uses every GPU, fits in memory and comes faster first; and the fabric changes the
 // answer, as a planner for a real cluster must.
 #include <QTest>
@@ -19,6 +19,7 @@
 
 using namespace fabriclab;
 using namespace fabriclab::sim;
+using namespace fabriclab::model;
 
 namespace {
 

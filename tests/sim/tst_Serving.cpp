@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// Serving from the hardware (model/workload/ServingCompute, sim::estimateServing): the KV
+// Serving from the hardware (model/workload/ServingCompute, model::estimateServing): the KV
 // cache sizes every serving engineer quotes, a decode step and a memory-bound batch worked by
 // hand from the catalog, the KV hand-over of disaggregated serving on the fabric against its
 // physical bound, the verdict on whether the fabric matters, and every published serving
@@ -169,7 +169,7 @@ void tst_Serving::kvHandOverOnTheFabric() {
     // leaf.
     const RunReport ib = runServing(disaggregated("llama3-70b", 4096), 16, "ib-ndr");
     QVERIFY(ib.serving);
-    const fabriclab::sim::ServingEstimate& s = *ib.serving;
+    const fabriclab::model::ServingEstimate& s = *ib.serving;
     QVERIFY(s.usesFabric);
     QCOMPARE(s.prefillReplicas, 8);
     QCOMPARE(s.decodeReplicas, 8);

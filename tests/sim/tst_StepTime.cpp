@@ -29,6 +29,7 @@
 
 using namespace fabriclab;
 using namespace fabriclab::sim;
+using namespace fabriclab::model;
 
 using fabriclab::testing::builtinFabric;
 

@@ -44,7 +44,6 @@ public:
     /// Back to 1 pixel per scene unit around the current centre.
     void resetZoom();
     void setGridVisible(bool visible);
-    bool isGridVisible() const { return m_grid; }
 
     /// What the view shows: zoom, the scene point at its centre, and whether it still
     /// fits the design on every resize (until the user zooms or pans). Presentation mode

@@ -17,17 +17,17 @@
 namespace fabriclab::views {
 namespace {
 
-QString parallelismName(sim::Parallelism p) {
+QString parallelismName(model::Parallelism p) {
     switch (p) {
-    case sim::Parallelism::Data:
+    case model::Parallelism::Data:
         return ChartPanel::tr("data (DP)");
-    case sim::Parallelism::Tensor:
+    case model::Parallelism::Tensor:
         return ChartPanel::tr("tensor (TP)");
-    case sim::Parallelism::Pipeline:
+    case model::Parallelism::Pipeline:
         return ChartPanel::tr("pipeline (PP)");
-    case sim::Parallelism::Expert:
+    case model::Parallelism::Expert:
         return ChartPanel::tr("expert (EP)");
-    case sim::Parallelism::Context:
+    case model::Parallelism::Context:
         return ChartPanel::tr("context (CP)");
     }
     return {};
@@ -63,14 +63,14 @@ void StepTimeChart::showNothing(const QString& reason) {
     setPlaceholder(reason);
 }
 
-void StepTimeChart::showStep(const sim::StepTime& s) {
+void StepTimeChart::showStep(const model::StepTime& s) {
     clear();
     m_segments = {{s.communicationBound ? tr("communication-bound compute") : tr("compute"),
                    s.busySeconds, 0, 0}};
     QStringList exposedParts;
-    for (int i = 0; i < sim::kParallelismCount; ++i) {
-        const auto kind = static_cast<sim::Parallelism>(i);
-        const sim::CommPart& part = s.part(kind);
+    for (int i = 0; i < model::kParallelismCount; ++i) {
+        const auto kind = static_cast<model::Parallelism>(i);
+        const model::CommPart& part = s.part(kind);
         if (!(part.seconds > 0))
             continue;
         // Scale-up tensor parallelism is inside the measured MFU: it neither waits nor hides.

@@ -22,7 +22,7 @@ public:
     static QString displayTitle();
     static QString shortLabel();
 
-    void showStep(const sim::StepTime& step);
+    void showStep(const model::StepTime& step);
     void showNothing(const QString& reason) override;
     ChartTable table() const override;
     void showRunReport(const RunFeed& feed) override;

@@ -8,7 +8,7 @@ namespace fabriclab::views {
 
 PlanTableModel::PlanTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void PlanTableModel::setLayouts(std::vector<sim::PlannedLayout> layouts) {
+void PlanTableModel::setLayouts(std::vector<model::PlannedLayout> layouts) {
     beginResetModel();
     m_layouts = std::move(layouts);
     endResetModel();
@@ -25,7 +25,7 @@ int PlanTableModel::columnCount(const QModelIndex& parent) const {
 QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount())
         return {};
-    const sim::PlannedLayout& l = m_layouts[static_cast<std::size_t>(index.row())];
+    const model::PlannedLayout& l = m_layouts[static_cast<std::size_t>(index.row())];
     const model::Workload& w = l.workload;
     if (role == Qt::TextAlignmentRole)
         return index.column() == Split ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)

@@ -11,7 +11,7 @@
 namespace fabriclab::views {
 
 /// The Plan tab's table: a row per split of the training job, fastest first, as
-/// sim::planLayouts ranked them. It shows the engine's figures; it computes none.
+/// model::planLayouts ranked them. It shows the engine's figures; it computes none.
 class PlanTableModel : public QAbstractTableModel {
     Q_OBJECT
 
@@ -20,8 +20,8 @@ public:
 
     explicit PlanTableModel(QObject* parent = nullptr);
 
-    void setLayouts(std::vector<sim::PlannedLayout> layouts);
-    const std::vector<sim::PlannedLayout>& layouts() const { return m_layouts; }
+    void setLayouts(std::vector<model::PlannedLayout> layouts);
+    const std::vector<model::PlannedLayout>& layouts() const { return m_layouts; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -30,7 +30,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
-    std::vector<sim::PlannedLayout> m_layouts;
+    std::vector<model::PlannedLayout> m_layouts;
 };
 
 } // namespace fabriclab::views

@@ -113,8 +113,7 @@ struct PagedReport::Block {
         Paint paint;
         double maxPageShare;
     };
-    struct Break {};
-    std::variant<Title, Heading, Text, Bullets, Table, Figure, Break> content;
+    std::variant<Title, Heading, Text, Bullets, Table, Figure> content;
 };
 
 PagedReport::PagedReport(QString runningTitle, QString footer)
@@ -165,10 +164,6 @@ void PagedReport::addFigure(double aspect, Paint paint, double maxPageShare) {
         return;
     m_blocks.push_back(
         std::make_unique<Block>(Block{Block::Figure{aspect, std::move(paint), maxPageShare}}));
-}
-
-void PagedReport::addPageBreak() {
-    m_blocks.push_back(std::make_unique<Block>(Block{Block::Break{}}));
 }
 
 namespace {
@@ -305,8 +300,6 @@ public:
              }});
     }
 
-    void operator()(const PagedReport::Block::Break&) { m_breakNext = true; }
-
 private:
     /// Each column's share of the width by weight, but never narrower than its widest word
     /// (a number must not break across lines): such columns take what they need and the
@@ -358,15 +351,12 @@ private:
     }
 
     void add(Slice slice) {
-        slice.breakBefore = slice.breakBefore || m_breakNext;
-        m_breakNext = false;
         slices.push_back(std::move(slice));
     }
 
     QPaintDevice* m_device;
     double m_width;
     double m_pageHeight;
-    bool m_breakNext = false;
 };
 
 struct Placed {

@@ -60,7 +60,6 @@ public:
     /// A figure as wide as the text, its height from `aspect` (width / height), but never
     /// more than `maxPageShare` of a page: then narrower, centred.
     void addFigure(double aspect, Paint paint, double maxPageShare = 0.55);
-    void addPageBreak();
 
     /// Lays the blocks out and writes the PDF to `path` atomically (a temporary file
     /// renamed when complete). `progress(page, pages)` after each page drawn. False and

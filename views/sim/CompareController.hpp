@@ -55,9 +55,6 @@ public:
     /// that cloud rents it. Off by default.
     bool includeCloudFabrics() const { return m_includeCloud; }
     model::OwnershipMode ownershipMode() const { return m_mode; }
-    /// The fabrics named for this comparison (a report's --fabrics), in place of the
-    /// default set; empty for the default.
-    const QStringList& chosenFabrics() const { return m_chosen; }
 
 public Q_SLOTS:
     /// Compares the current revision. A run in flight for an older revision is stopped

@@ -17,7 +17,6 @@ public:
 
     /// The whole text; what is drawn may be shortened.
     void setFullText(const QString& text);
-    QString fullText() const { return m_full; }
     /// Its whole text when there is room; as narrow as an ellipsis when there is not.
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

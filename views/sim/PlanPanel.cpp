@@ -73,7 +73,7 @@ void PlanPanel::plan() {
             Outcome outcome;
             try {
                 const sim::FabricNetwork network(design->topology, design->fabric.spec);
-                outcome.plan = sim::planLayouts(network, *design->workload, kListed);
+                outcome.plan = model::planLayouts(network, *design->workload, kListed);
             } catch (const std::exception& e) {
                 outcome.refusal = e.what();
             }
@@ -94,7 +94,7 @@ void PlanPanel::showOutcome(const Outcome& outcome, quint64 generation) {
             tr("Cannot plan this design: %1").arg(QString::fromStdString(outcome.refusal)));
         return;
     }
-    const sim::LayoutPlan& plan = outcome.plan;
+    const model::LayoutPlan& plan = outcome.plan;
     m_model->setLayouts(plan.ranked);
     if (plan.ranked.empty())
         m_summary->setText(tr("%1 splits use every GPU and none fits in memory: add GPUs, take a "

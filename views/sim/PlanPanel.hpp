@@ -19,7 +19,7 @@ class PlanTableModel;
 class TopologyDocument;
 
 /// The Plan tab: the design's training job split every way that uses all its GPUs and fits
-/// their memory, ranked by the step time predicted on its fabric (sim::planLayouts, what
+/// their memory, ranked by the step time predicted on its fabric (model::planLayouts, what
 /// `fabriclab-cli plan` prints), on an engine thread. An edit clears the table: a plan is
 /// of the design it was made for.
 class PlanPanel : public QWidget {
@@ -46,7 +46,7 @@ Q_SIGNALS:
 private:
     /// What a planning run hands back: the plan, or why there is none.
     struct Outcome {
-        sim::LayoutPlan plan;
+        model::LayoutPlan plan;
         std::string refusal;
     };
     void showOutcome(const Outcome& outcome, quint64 generation);

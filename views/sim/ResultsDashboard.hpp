@@ -58,8 +58,6 @@ public:
     const RunResultPtr& shown() const { return m_shown; }
     /// The header line: state, then the figures in words.
     QString summaryText() const;
-    /// Whether charts are still being brought up to the shown result (see showResult).
-    bool isUpdatingCharts() const { return !m_pending.empty(); }
     /// Brings every chart up to the shown result at once: for exports and tests.
     void finishChartUpdates();
     /// Whether the effective bisection shown is a preview still waiting for its full figure.
