@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
+#include "model/catalog/Fabric.hpp"
 #include "model/catalog/GpuSpec.hpp"
 #include "model/core/EnumNames.hpp"
 
@@ -16,7 +17,41 @@ constexpr std::array<std::pair<GpuArchitecture, std::string_view>, 4> kArchitect
     {GpuArchitecture::Blackwell, "blackwell"},
 }};
 
+constexpr std::array<std::pair<Routing, std::string_view>, 2> kRoutings{{
+    {Routing::Ecmp, "ecmp"},
+    {Routing::Adaptive, "adaptive"},
+}};
+
+constexpr std::array<std::pair<NcclTuner, std::string_view>, 2> kTuners{{
+    {NcclTuner::Nccl, "nccl"},
+    {NcclTuner::AwsOfiNccl, "aws-ofi-nccl"},
+}};
+
 } // namespace
+
+std::string_view toString(Routing routing) {
+    return enumName(kRoutings, routing);
+}
+
+std::optional<Routing> routingFromString(std::string_view text) {
+    return enumValue<Routing>(kRoutings, text);
+}
+
+std::string routingNameList() {
+    return enumNameList(kRoutings);
+}
+
+std::string_view toString(NcclTuner tuner) {
+    return enumName(kTuners, tuner);
+}
+
+std::optional<NcclTuner> ncclTunerFromString(std::string_view text) {
+    return enumValue<NcclTuner>(kTuners, text);
+}
+
+std::string ncclTunerNameList() {
+    return enumNameList(kTuners);
+}
 
 std::string_view toString(GpuArchitecture architecture) {
     return enumName(kArchitectures, architecture);

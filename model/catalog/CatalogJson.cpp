@@ -39,10 +39,27 @@ double sourcedNumber(const JsonCursor& cursor, double lo, double hi) {
 }
 
 Fabric parseFabric(const JsonCursor& c) {
-    c.allowOnly({"id", "name", "transport", "portGbps", "switchRadix", "switchLatencyNs",
-                 "nicLatencyNs", "routing", "lineEfficiency", "incastEfficiency",
-                 "protocolOverhead", "stepLatencyUs", "inNetworkReduction", "ncclTuner", "p2p",
-                 "ringLl128StepUs", "hardware", "cloud", "source"});
+    c.allowOnly({"id",
+                 "name",
+                 "transport",
+                 "portGbps",
+                 "switchRadix",
+                 "switchLatencyNs",
+                 "nicLatencyNs",
+                 "routing",
+                 "lineEfficiency",
+                 "incastEfficiency",
+                 "protocolOverhead",
+                 "stepLatencyUs",
+                 "inNetworkReduction",
+                 "ncclTuner",
+                 "p2p",
+                 "ringLl128StepUs",
+                 "hardware",
+                 "cloud",
+                 "compareOrder",
+                 "transportReference",
+                 "source"});
     Fabric f;
     f.id = c["id"].string();
     f.name = c["name"].string();
@@ -54,12 +71,10 @@ Fabric parseFabric(const JsonCursor& c) {
     f.switchLatencyNs = sourcedNumber(c["switchLatencyNs"], 0, kMaxLatencyNs);
     f.nicLatencyNs = sourcedNumber(c["nicLatencyNs"], 0, kMaxLatencyNs);
     const std::string routing = c["routing"].string();
-    if (routing == "ecmp")
-        f.routing = Routing::Ecmp;
-    else if (routing == "adaptive")
-        f.routing = Routing::Adaptive;
+    if (const auto known = routingFromString(routing))
+        f.routing = *known;
     else
-        c["routing"].fail("expected \"ecmp\" or \"adaptive\", got \"" + routing + "\"");
+        c["routing"].fail("expected " + routingNameList() + ", got \"" + routing + "\"");
     f.lineEfficiency = sourcedNumber(c["lineEfficiency"], 0.01, 1);
     f.incastEfficiency = sourcedNumber(c["incastEfficiency"], 0.01, 1);
     f.protocolOverhead = sourcedNumber(c["protocolOverhead"], 0, 0.99);
@@ -69,10 +84,17 @@ Fabric parseFabric(const JsonCursor& c) {
     if (auto step = c.find("ringLl128StepUs"))
         f.ringLl128StepUs = sourcedNumber(*step, 0, 1e6);
     if (auto tuner = c.find("ncclTuner")) {
-        f.ncclTuner = tuner->string();
-        if (f.ncclTuner != "aws-ofi-nccl")
-            tuner->fail("expected \"aws-ofi-nccl\" (or no ncclTuner: NCCL's own choice)");
+        const std::string name = tuner->string();
+        if (const auto known = ncclTunerFromString(name))
+            f.ncclTuner = *known;
+        else
+            tuner->fail("expected " + ncclTunerNameList() + ", got \"" + name +
+                        "\" (or no ncclTuner: NCCL's own choice)");
     }
+    if (auto order = c.find("compareOrder"))
+        f.compareOrder = static_cast<int>(order->integer(1, 1000));
+    if (auto reference = c.find("transportReference"))
+        f.transportReference = reference->boolean();
     if (auto cloud = c.find("cloud")) {
         f.cloud = cloud->string();
         if (f.cloud.empty())
@@ -244,7 +266,7 @@ nlohmann::json toJson(const Fabric& f) {
                            {"switchRadix", f.switchRadix},
                            {"switchLatencyNs", f.switchLatencyNs},
                            {"nicLatencyNs", f.nicLatencyNs},
-                           {"routing", f.routing == Routing::Adaptive ? "adaptive" : "ecmp"},
+                           {"routing", std::string(toString(f.routing))},
                            {"lineEfficiency", f.lineEfficiency},
                            {"incastEfficiency", f.incastEfficiency},
                            {"protocolOverhead", f.protocolOverhead},
@@ -256,8 +278,12 @@ nlohmann::json toJson(const Fabric& f) {
                              {"serverCable", f.hardware.serverCableId},
                              {"switchCable", f.hardware.switchCableId},
                              {"transceiver", f.hardware.transceiverId}}}};
-    if (!f.ncclTuner.empty())
-        json["ncclTuner"] = f.ncclTuner;
+    if (f.ncclTuner != NcclTuner::Nccl)
+        json["ncclTuner"] = std::string(toString(f.ncclTuner));
+    if (f.compareOrder > 0)
+        json["compareOrder"] = f.compareOrder;
+    if (f.transportReference)
+        json["transportReference"] = true;
     if (!f.cloud.empty())
         json["cloud"] = f.cloud;
     if (f.ringLl128StepUs != kNcclNetRingLl128StepUs)

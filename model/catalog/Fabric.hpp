@@ -4,11 +4,25 @@
 
 #include "model/core/Units.hpp"
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace fabriclab::model {
 
+/// How switches spread flows; each has a routing policy (sim/routing/RoutingPolicies.cpp).
 enum class Routing { Ecmp, Adaptive };
+/// Whose choice of algorithm and protocol a fabric's jobs run: NCCL's own cost model, or a
+/// tuner plugin the fabric's jobs load in its place (sim::runCollective dispatches on it).
+enum class NcclTuner { Nccl, AwsOfiNccl };
+
+/// The names the catalog spells ("ecmp", "aws-ofi-nccl"); nullopt for an unknown name.
+std::string_view toString(Routing routing);
+std::optional<Routing> routingFromString(std::string_view text);
+std::string routingNameList();
+std::string_view toString(NcclTuner tuner);
+std::optional<NcclTuner> ncclTunerFromString(std::string_view text);
+std::string ncclTunerNameList();
 
 /// Catalog ids of the parts a fabric is built from (see PriceCatalog).
 struct FabricHardware {
@@ -66,9 +80,13 @@ struct Fabric {
     double goodputShare() const { return lineEfficiency * (1 - protocolOverhead); }
     double stepLatencyUs = 4;        ///< NCCL's per-step protocol latency over this fabric
     bool inNetworkReduction = false; ///< SHARP-style reduction in the switches
-    /// The tuner plugin jobs on this fabric load in place of NCCL's choice ("aws-ofi-nccl"),
-    /// empty for NCCL's own.
-    std::string ncclTuner;
+    /// The tuner plugin jobs on this fabric load in place of NCCL's choice.
+    NcclTuner ncclTuner = NcclTuner::Nccl;
+    /// Where the fabric's row stands in a comparison (1 first); 0: compared only when named.
+    int compareOrder = 0;
+    /// The fabric a scaling study sets designs of the other transport against (RoCEv2 for
+    /// InfiniBand designs, InfiniBand NDR for Ethernet ones).
+    bool transportReference = false;
     /// The cloud whose own fabric this is ("AWS" for EFA): it cannot be bought for a cluster
     /// of one's own, only rented with that cloud's servers. Empty for a fabric anyone buys.
     std::string cloud;

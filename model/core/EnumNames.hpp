@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace fabriclab::model {
@@ -35,6 +36,21 @@ std::optional<Enum> enumValueIgnoringCase(const Table& table, std::string_view t
         if (std::ranges::equal(name, text, {}, lower, lower))
             return v;
     return std::nullopt;
+}
+
+/// Every name of a table, quoted, for a message: "\"ecmp\" or \"adaptive\"".
+template <class Table> std::string enumNameList(const Table& table) {
+    std::string list;
+    std::size_t i = 0;
+    for (const auto& [v, name] : table) {
+        if (i > 0)
+            list += i + 1 == std::size(table) ? " or " : ", ";
+        list += '"';
+        list += name;
+        list += '"';
+        ++i;
+    }
+    return list;
 }
 
 } // namespace fabriclab::model

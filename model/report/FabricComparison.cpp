@@ -6,14 +6,11 @@
 #include "model/core/Cancellation.hpp"
 #include "model/fabric/Generators.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace fabriclab::model {
 namespace {
-
-/// The fabrics FabricLab compares, in the order rows come out.
-constexpr const char* kCompared[] = {"ib-ndr",          "ib-xdr",       "spectrum-x", "roce-v2",
-                                     "roce-v2-untuned", "ethernet-tcp", "efa"};
 
 std::string speedText(Gbps speed) {
     return std::to_string(static_cast<long long>(speed.value)) + "G";
@@ -43,19 +40,24 @@ DesignOnFabric designOnFabric(const Design& design, const Fabric& fabric, const 
         next.workload = rescaled(*next.workload, next.topology.gpuCount());
     result.design = std::move(next);
     result.regenerated = true;
-    result.basis =
-        "regenerated with " + std::to_string(params.leafRadix) + "-port leaves" +
-        (params.kind == "rail-only" ? std::string()
-                                    : ", " + std::to_string(params.spineRadix) + "-port spines") +
-        ", " + speedText(params.nicSpeed) + " NICs";
+    result.basis = "regenerated with " + std::to_string(params.leafRadix) + "-port leaves" +
+                   (!findGenerator(params.kind)->hasUplinks
+                        ? std::string()
+                        : ", " + std::to_string(params.spineRadix) + "-port spines") +
+                   ", " + speedText(params.nicSpeed) + " NICs";
     return result;
 }
 
 std::vector<std::string> comparableFabrics(const Catalog& catalog) {
+    // The catalog says which fabrics a comparison covers and in what order (compareOrder).
+    std::vector<std::pair<int, std::string>> ranked;
+    for (const auto& [id, fabric] : catalog.fabrics())
+        if (fabric.compareOrder > 0)
+            ranked.emplace_back(fabric.compareOrder, id);
+    std::sort(ranked.begin(), ranked.end());
     std::vector<std::string> ids;
-    for (const char* id : kCompared)
-        if (catalog.findFabric(id))
-            ids.emplace_back(id);
+    for (auto& [order, id] : ranked)
+        ids.push_back(std::move(id));
     return ids;
 }
 

@@ -38,12 +38,13 @@ struct DesignOnFabric {
 DesignOnFabric designOnFabric(const Design& design, const Fabric& fabric, const Catalog& catalog);
 
 /// The fabrics a comparison of `design` covers unless the user names them: every catalog
-/// fabric FabricLab compares (InfiniBand NDR and XDR, Spectrum-X, RoCEv2 tuned and untuned,
-/// TCP Ethernet) that can be bought for it. A cloud's own fabric (EFA) joins only when the
-/// design is already on it.
+/// fabric with a compareOrder (built in: InfiniBand NDR and XDR, Spectrum-X, RoCEv2 tuned
+/// and untuned, TCP Ethernet) that can be bought for it. A cloud's own fabric (EFA) joins only when
+/// the design is already on it.
 std::vector<std::string> defaultComparisonFabrics(const Design& design, const Catalog& catalog);
 
-/// Every fabric a comparison can offer, cloud fabrics included, in the order rows come out.
+/// Every fabric a comparison can offer (those the catalog gives a compareOrder), cloud
+/// fabrics included, in the order rows come out.
 std::vector<std::string> comparableFabrics(const Catalog& catalog);
 
 struct ComparisonOptions {

@@ -19,10 +19,16 @@
 namespace fabriclab::model {
 namespace {
 
-/// The comparison fabric when none is given: Ethernet against InfiniBand and back, the
-/// choice the reference articles weigh.
-std::string comparisonFor(const Fabric& fabric) {
-    return fabric.transport == "infiniband" ? "roce-v2" : "ib-ndr";
+/// The comparison fabric when none is given: the catalog's reference fabric of the other
+/// transport (Ethernet against InfiniBand and back, the choice the reference articles
+/// weigh); none when the catalog marks no such fabric.
+std::vector<std::string> comparisonFor(const Fabric& fabric, const Catalog& catalog) {
+    for (const std::string& id : comparableFabrics(catalog)) {
+        const Fabric& other = *catalog.findFabric(id);
+        if (other.transportReference && other.transport != fabric.transport)
+            return {id};
+    }
+    return {};
 }
 
 /// The design's count times 1/8 .. 4, whole and at least 2; above kDefaultMaxGpusAbove
@@ -59,8 +65,11 @@ ScalingStudy scalingStudy(const Design& design, const Catalog& catalog,
     }
 
     study.fabricIds = options.fabricIds;
-    if (study.fabricIds.empty())
-        study.fabricIds = {design.fabric.spec.id, comparisonFor(design.fabric.spec)};
+    if (study.fabricIds.empty()) {
+        study.fabricIds = {design.fabric.spec.id};
+        for (std::string& id : comparisonFor(design.fabric.spec, catalog))
+            study.fabricIds.push_back(std::move(id));
+    }
     // The design's own fabric may be spelled out inline; every other id names the catalog.
     const auto runOn = [&](const std::string& id) -> std::optional<std::string> {
         if (id == design.fabric.spec.id)

@@ -28,8 +28,9 @@ using model::CollectiveOp;
 constexpr std::size_t kRecordedFloats = 4'000'000;
 
 /// NCCL's NET latencies were measured on InfiniBand, where an 8-byte message between two
-/// servers on one switch takes about 0.9 us (article 000, MPI latency on IB NDR; docs/reference/published-figures.md).
-/// Fabrics and paths slower than that add the difference, as NCCL adds a NIC's latency.
+/// servers on one switch takes about 0.9 us (article 000, MPI latency on IB NDR;
+/// docs/reference/published-figures.md). Fabrics and paths slower than that add the difference, as
+/// NCCL adds a NIC's latency.
 constexpr double kNcclNetReferenceUs = 0.9;
 /// Ring neighbours whose paths are timed for that difference (evenly spread over the ring).
 constexpr int kLatencySamples = 64;
@@ -171,7 +172,7 @@ nccl::System ncclSystem(const Context& c, double bytes, bool sharpAsked,
 /// and one of its polygons holds the collective; nothing where NCCL's own choice stands.
 std::optional<nccl::Cost> tunerCost(const Context& c, const model::CollectiveSpec& spec,
                                     const nccl::TuningTable& table, nccl::Function function) {
-    if (c.network.fabric().ncclTuner != "aws-ofi-nccl")
+    if (c.network.fabric().ncclTuner != model::NcclTuner::AwsOfiNccl)
         return std::nullopt;
     // The plugin knows its instance by type, so it is read from the servers as built: a
     // failed or degraded NIC does not change the instance, nor does a group on part of it.
@@ -209,7 +210,7 @@ CollectiveResult ncclDraw(const Context& c, const model::CollectiveSpec& spec,
     const nccl::Function function = ncclFunction(spec.op);
     std::optional<nccl::Cost> cost = tunerCost(c, spec, table, function);
     if (cost)
-        result.chosenBy = c.network.fabric().ncclTuner;
+        result.chosenBy = std::string(toString(c.network.fabric().ncclTuner));
     else
         cost = table.select(function, bytes, allowedFor(spec));
     if (!cost)

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// The built-in catalog: every id docs/reference/design-format.md promises, figures that match docs/reference/published-figures.md, a
-// source beside every number in resources/catalog/*.json, and edited price lists that are
-// refused with their origin named.
+// The built-in catalog: every id docs/reference/design-format.md promises, figures that match
+// docs/reference/published-figures.md, a source beside every number in resources/catalog/*.json,
+// and edited price lists that are refused with their origin named.
 #include <QStringList>
 #include <QTest>
 
@@ -41,7 +41,8 @@ json catalogFile(const char* name) {
 /// Numbers a catalog may state without a source: document structure and the nominal
 /// port counts and speeds that name a part rather than measure it.
 bool plainNumberAllowed(const std::string& key, const json& value) {
-    static const std::set<std::string> keys{"version", "ports", "portGbps", "gbps"};
+    // Counts, speeds a part is named by, and a comparison's row order: not measurements.
+    static const std::set<std::string> keys{"version", "ports", "portGbps", "gbps", "compareOrder"};
     return keys.count(key) != 0 && value.is_number_integer();
 }
 
@@ -96,14 +97,10 @@ void tst_Catalog::embeddedTextIsTheResourceFile_data() {
     // figures' size): put back together, every document is its file byte for byte.
     QTest::addColumn<QString>("path");
     QTest::addColumn<int>("document");
-    const char* paths[] = {"catalog/fabrics.json",
-                           "catalog/gpus.json",
-                           "catalog/models.json",
-                           "catalog/prices.json",
-                           "validation/nccl-tests.json",
-                           "validation/step-time.json",
-                           "validation/serving.json",
-                           "validation/reference-architectures.json",
+    const char* paths[] = {"catalog/fabrics.json",       "catalog/gpus.json",
+                           "catalog/models.json",        "catalog/prices.json",
+                           "validation/nccl-tests.json", "validation/step-time.json",
+                           "validation/serving.json",    "validation/reference-architectures.json",
                            "validation/build-outs.json"};
     for (int i = 0; i < 9; ++i)
         QTest::newRow(paths[i]) << QString::fromLatin1(paths[i]) << i;
@@ -349,8 +346,8 @@ void tst_Catalog::portSplitting() {
 void tst_Catalog::tunerPluginIsNamedOrRefused() {
     // EFA jobs load aws-ofi-nccl's tuner; every other fabric leaves the choice to NCCL.
     const Catalog& catalog = Catalog::builtin();
-    QCOMPARE(catalog.findFabric("efa")->ncclTuner, std::string("aws-ofi-nccl"));
-    QVERIFY(catalog.findFabric("ib-ndr")->ncclTuner.empty());
+    QVERIFY(catalog.findFabric("efa")->ncclTuner == NcclTuner::AwsOfiNccl);
+    QVERIFY(catalog.findFabric("ib-ndr")->ncclTuner == NcclTuner::Nccl);
 
     // A tuner FabricLab does not know is refused with where it was found.
     nlohmann::json fabrics = nlohmann::json::parse(embedded::fabricsJson());
