@@ -185,31 +185,51 @@ std::string_view toString(CostTier tier) {
     return "?";
 }
 
-CostReport estimateCost(const Topology& topology, const Fabric& fabric, const PriceCatalog& prices,
-                        const CostOptions& options) {
+namespace {
+
+// estimateCost's stages, in the order it runs them.
+
+/// The fabric's own parts, looked up once (each throws naming a part the prices lack).
+struct FabricParts {
+    const PricedPart& nic;
+    const PricedPart& serverCable;
+    const PricedPart& fibre;
+    const PricedPart& switchOptic;
+};
+
+FabricParts fabricParts(const Fabric& fabric, const PriceCatalog& prices) {
     const auto& hw = fabric.hardware;
-    const PricedPart& nicPart = part(prices.nics, hw.nicId, "NIC");
+    const PricedPart& nic = part(prices.nics, hw.nicId, "NIC");
     const PricedPart& serverCable = part(prices.cables, hw.serverCableId, "cable");
     const PricedPart& fibre = part(prices.cables, hw.switchCableId, "cable");
     const PricedPart& switchOptic = part(prices.transceivers, hw.transceiverId, "transceiver");
+    return {nic, serverCable, fibre, switchOptic};
+}
 
-    // Parts bought per tier, by id (a stable order for the bill): each tier's own switch,
-    // or a faster or larger one where its links or its ports outrun it; the fabric's NIC,
-    // or a faster one.
-    struct Bought {
+/// Switches and NICs bought, per tier and part id (a stable order for the bill): each
+/// tier's own switch, or a faster or larger one where its links or its ports outrun it;
+/// the fabric's NIC, or a faster one.
+struct HardwareBought {
+    struct Line {
         const PricedPart* part;
         long long quantity;
     };
-    std::map<std::pair<CostTier, std::string>, Bought> hardware;
+    std::map<std::pair<CostTier, std::string>, Line> lines;
+    long long nics = 0;
+    std::unordered_map<std::uint32_t, const PricedPart*> switchOf; ///< node -> part
+};
+
+HardwareBought buyHardware(const Topology& topology, const Fabric& fabric,
+                           const PriceCatalog& prices, const PricedPart& nicPart) {
+    HardwareBought bought;
     const auto buy = [&](CostTier tier, const PricedPart& p, long long quantity) {
-        auto& line = hardware.try_emplace({tier, p.id}, Bought{&p, 0}).first->second;
+        auto& line =
+            bought.lines.try_emplace({tier, p.id}, HardwareBought::Line{&p, 0}).first->second;
         line.quantity += quantity;
     };
-    long long nics = 0;
-    std::unordered_map<std::uint32_t, const PricedPart*> switchBought; // node -> part
     for (const auto& [id, node] : topology.nodes()) {
         if (node.kind == NodeKind::Server) {
-            nics += node.server.nics;
+            bought.nics += node.server.nics;
             buy(CostTier::Servers,
                 partRunning(prices.nics, nicPart, fabric.transport, node.server.nicSpeed.value),
                 node.server.nics);
@@ -220,60 +240,70 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
         const CostTier tier = leaf ? CostTier::Leaf : spine ? CostTier::Spine : CostTier::Core;
         const SwitchPurchase purchase = switchPurchaseFor(node, fabric, prices);
         buy(tier, *purchase.part, purchase.count);
-        switchBought[id.value] = purchase.part;
+        bought.switchOf[id.value] = purchase.part;
     }
+    return bought;
+}
 
-    CostReport report;
+/// Each tier with its own part: a fabric may use larger switches above the leaves.
+void billHardware(std::vector<BomLine>& bom, const HardwareBought& hardware) {
     using enum CostCategory;
-    // Each tier with its own part: a fabric may use larger switches above the leaves.
-    std::vector<BomLine>& bom = report.bom;
     for (const CostTier tier : {CostTier::Leaf, CostTier::Spine, CostTier::Core, CostTier::Servers})
-        for (const auto& [key, line] : hardware)
+        for (const auto& [key, line] : hardware.lines)
             if (key.first == tier)
                 addLine(bom, tier == CostTier::Servers ? Nics : Switches, tier,
                         std::string(tier == CostTier::Servers
                                         ? "server NIC"
                                         : std::string(toString(tier)) + " switch"),
                         *line.part, line.quantity);
+}
 
-    // Every link by its medium and length: copper within its reach, an active optical
-    // cable with its ends built in, or a fibre with a transceiver at each end. Switch ends
-    // of fibres are counted per switch and tier, since a twin-port module serves two links
-    // from one cage and a switch buys whole modules.
-    // Tallies first, text after: a 16K-GPU fabric has tens of thousands of links, and a
-    // string per link would only churn the allocator while the simulator runs beside us.
-    struct Tally {
-        CostTier tier;
-        LinkMedium medium; // Optics here stands for NIC-side transceivers
-        const PricedPart* part;
-        long long quantity;
-    };
-    std::vector<Tally> cablesBought;
+struct Tally {
+    CostTier tier;
+    LinkMedium medium; // Optics here stands for NIC-side transceivers
+    const PricedPart* part;
+    long long quantity;
+};
+
+void tally(std::vector<Tally>& tallies, CostTier tier, LinkMedium medium, const PricedPart* p,
+           long long quantity) {
+    for (Tally& t : tallies)
+        if (t.tier == tier && t.medium == medium && t.part == p) {
+            t.quantity += quantity;
+            return;
+        }
+    tallies.push_back(Tally{tier, medium, p, quantity});
+}
+
+/// Every link by its medium and length: copper within its reach, an active optical cable
+/// with its ends built in, or a fibre with a transceiver at each end. Switch ends of
+/// fibres are counted per switch and tier, since a twin-port module serves two links from
+/// one cage and a switch buys whole modules. Tallies, not text: a 16K-GPU fabric has tens
+/// of thousands of links, and a string per link would only churn the allocator while the
+/// simulator runs beside us.
+struct CablesBought {
+    std::vector<Tally> cables;
     std::vector<Tally> nicOptics;
-    const auto tally = [](std::vector<Tally>& tallies, CostTier tier, LinkMedium medium,
-                          const PricedPart* p, long long quantity) {
-        for (Tally& t : tallies)
-            if (t.tier == tier && t.medium == medium && t.part == p) {
-                t.quantity += quantity;
-                return;
-            }
-        tallies.push_back(Tally{tier, medium, p, quantity});
-    };
-    // (switch, tier, module) -> fibre ends
+    /// (switch, tier, module) -> fibre ends
     std::map<std::tuple<std::uint32_t, int, std::string>, long long> switchEnds;
-    std::set<std::pair<double, double>> shortCopper; // (Gb/s, metres)
-    std::set<double> unreachedFibre;                 // metres
+    std::set<std::pair<double, double>> shortCopper; ///< (Gb/s, metres)
+    std::set<double> unreachedFibre;                 ///< metres
+};
+
+CablesBought buyCables(const Topology& topology, const Fabric& fabric, const PriceCatalog& prices,
+                       const FabricParts& parts, const HardwareBought& hardware) {
+    CablesBought out;
     for (const auto& [id, link] : topology.links()) {
         const CostTier tier = costTierOf(topology.tierOf(link));
         const double gbps = link.speed.value;
         const CablePurchase bought =
-            buyCable(prices, serverCable, fibre, link, tier == CostTier::Servers);
+            buyCable(prices, parts.serverCable, parts.fibre, link, tier == CostTier::Servers);
         const LinkMedium medium = bought.medium;
         if (bought.copperTooShort)
-            shortCopper.emplace(gbps, link.lengthMeters);
+            out.shortCopper.emplace(gbps, link.lengthMeters);
         if (bought.fibreTooShort)
-            unreachedFibre.insert(link.lengthMeters);
-        tally(cablesBought, tier, medium, bought.cable, link.count);
+            out.unreachedFibre.insert(link.lengthMeters);
+        tally(out.cables, tier, medium, bought.cable, link.count);
         if (medium != LinkMedium::Optics)
             continue;
         for (const NodeId end : {link.a, link.b}) {
@@ -282,31 +312,41 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
                 if (!optic)
                     throw std::invalid_argument("the price catalog has no transceiver for a " +
                                                 fixed(gbps, 0) + "G NIC port");
-                tally(nicOptics, tier, LinkMedium::Optics, optic, link.count);
+                tally(out.nicOptics, tier, LinkMedium::Optics, optic, link.count);
             } else {
-                const auto bought = switchBought.find(end.value);
-                const PricedPart& optic = switchOpticFor(
-                    prices, switchOptic, bought == switchBought.end() ? nullptr : bought->second,
-                    fabric.transport, gbps);
-                switchEnds[{end.value, static_cast<int>(tier), optic.id}] += link.count;
+                const auto found = hardware.switchOf.find(end.value);
+                const PricedPart& optic =
+                    switchOpticFor(prices, parts.switchOptic,
+                                   found == hardware.switchOf.end() ? nullptr : found->second,
+                                   fabric.transport, gbps);
+                out.switchEnds[{end.value, static_cast<int>(tier), optic.id}] += link.count;
             }
         }
     }
-    const auto where = [](CostTier tier) {
-        return tier == CostTier::Servers ? std::string("server-to-leaf")
-                                         : std::string(toString(tier));
-    };
-    for (const Tally& t : cablesBought)
+    return out;
+}
+
+std::string placeOf(CostTier tier) {
+    return tier == CostTier::Servers ? std::string("server-to-leaf") : std::string(toString(tier));
+}
+
+void billCables(std::vector<BomLine>& bom, const CablesBought& bought) {
+    using enum CostCategory;
+    for (const Tally& t : bought.cables)
         addLine(bom, Cables, t.tier,
-                where(t.tier) + (t.medium == LinkMedium::Dac   ? " copper cable"
-                                 : t.medium == LinkMedium::Aoc ? " active optical cable"
-                                                               : " fibre"),
+                placeOf(t.tier) + (t.medium == LinkMedium::Dac   ? " copper cable"
+                                   : t.medium == LinkMedium::Aoc ? " active optical cable"
+                                                                 : " fibre"),
                 *t.part, t.quantity);
-    for (const Tally& t : nicOptics)
+    for (const Tally& t : bought.nicOptics)
         addLine(bom, Cables, t.tier, "NIC-side transceiver", *t.part, t.quantity);
-    // A switch buys whole modules: ends per switch, rounded up per module kind.
+}
+
+/// A switch buys whole modules: ends per switch, rounded up per module kind.
+void billSwitchOptics(std::vector<BomLine>& bom, const PriceCatalog& prices,
+                      const CablesBought& bought) {
     std::map<std::pair<int, std::string>, long long> switchModules;
-    for (const auto& [key, ends] : switchEnds) {
+    for (const auto& [key, ends] : bought.switchEnds) {
         const auto& [sw, tier, id] = key;
         const int linksPerModule = std::max(1, prices.transceivers.at(id).ports);
         switchModules[{tier, id}] += (ends + linksPerModule - 1) / linksPerModule;
@@ -319,16 +359,25 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
             linksPerModule > 1 ? " switch-side transceiver (" + std::to_string(linksPerModule) +
                                      " links per module)"
                                : std::string(" switch-side transceiver (one per fibre end)");
-        addLine(bom, Cables, static_cast<CostTier>(tier),
-                where(static_cast<CostTier>(tier)) + moduleText, *optic, modules);
+        addLine(bom, CostCategory::Cables, static_cast<CostTier>(tier),
+                placeOf(static_cast<CostTier>(tier)) + moduleText, *optic, modules);
     }
-    for (const auto& [gbps, meters] : shortCopper)
-        report.notes.push_back("no copper cable in the price catalog runs " + fixed(gbps, 0) +
-                               "G over " + fixed(meters, 1) + " m; priced as the next medium up");
-    for (const double meters : unreachedFibre)
-        report.notes.push_back("no fibre in the price catalog reaches " + fixed(meters, 1) +
-                               " m; priced at " + fibre.name);
+}
 
+/// What the prices could not match exactly, in words.
+void notePricing(std::vector<std::string>& notes, const CablesBought& bought,
+                 const PricedPart& fibre) {
+    for (const auto& [gbps, meters] : bought.shortCopper)
+        notes.push_back("no copper cable in the price catalog runs " + fixed(gbps, 0) + "G over " +
+                        fixed(meters, 1) + " m; priced as the next medium up");
+    for (const double meters : bought.unreachedFibre)
+        notes.push_back("no fibre in the price catalog reaches " + fixed(meters, 1) +
+                        " m; priced at " + fibre.name);
+}
+
+/// The bill's totals, and capex per GPU-hour, GPU and endpoint.
+void totalUp(CostReport& report, const Topology& topology, const PriceCatalog& prices,
+             const CostOptions& options, long long nics) {
     for (const BomLine& line : report.bom) {
         (line.category == CostCategory::Switches ? report.switches
          : line.category == CostCategory::Nics   ? report.nics
@@ -344,6 +393,21 @@ CostReport estimateCost(const Topology& topology, const Fabric& fabric, const Pr
     report.perGpuHour = gpuHours > 0 ? report.capex.value / gpuHours : 0.0;
     report.perGpu = gpus > 0 ? report.capex.value / gpus : 0.0;
     report.perEndpoint = nics > 0 ? report.capex.value / static_cast<double>(nics) : 0.0;
+}
+
+} // namespace
+
+CostReport estimateCost(const Topology& topology, const Fabric& fabric, const PriceCatalog& prices,
+                        const CostOptions& options) {
+    const FabricParts parts = fabricParts(fabric, prices);
+    const HardwareBought hardware = buyHardware(topology, fabric, prices, parts.nic);
+    CostReport report;
+    billHardware(report.bom, hardware);
+    const CablesBought cables = buyCables(topology, fabric, prices, parts, hardware);
+    billCables(report.bom, cables);
+    billSwitchOptics(report.bom, prices, cables);
+    notePricing(report.notes, cables, parts.fibre);
+    totalUp(report, topology, prices, options, hardware.nics);
     return report;
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <future>
 #include <optional>
 #include <stdexcept>
@@ -204,22 +205,25 @@ nlohmann::ordered_json servingJson(const RunReport& r) {
 
 } // namespace
 
-RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptions& options) {
-    RunReport report;
-    report.designName = design.name;
-    report.fabric = design.fabric.spec;
-    if (options.fabricId) {
-        const Fabric* fabric = catalog.findFabric(*options.fabricId);
-        if (!fabric)
-            throw std::invalid_argument(catalog.unknownFabric(*options.fabricId));
-        report.fabric = *fabric;
-    }
-    // What-if failures: the fabric runs without what failed, but is counted and costed as
-    // built.
-    const FabricAsRun asRun(design);
-    const Topology& topology = asRun.topology();
-    const Topology& simulated = asRun.simulated();
-    const ServerReach& reach = asRun.reach();
+namespace {
+
+// runDesign's stages, in the order it runs them.
+
+/// The fabric the run uses: the design's own, or the catalog's one the options name.
+Fabric fabricToRun(const Design& design, const Catalog& catalog, const RunOptions& options) {
+    if (!options.fabricId)
+        return design.fabric.spec;
+    const Fabric* fabric = catalog.findFabric(*options.fabricId);
+    if (!fabric)
+        throw std::invalid_argument(catalog.unknownFabric(*options.fabricId));
+    return *fabric;
+}
+
+/// Records the design's what-if failures (the fabric runs without them, but is counted
+/// and costed as built) and what it counts; returns why failures naming nothing were set
+/// aside. Throws when the fabric cannot run at all.
+std::vector<std::string> recordBuild(const Design& design, const FabricAsRun& asRun,
+                                     RunReport& report) {
     const std::vector<Failure>& setAsideFailures = asRun.setAside();
     std::vector<std::string> setAside;
     for (const Failure& failure : design.failures) {
@@ -230,147 +234,174 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             setAside.push_back("failure of \"" + failure.element +
                                "\" set aside: the design has no such node, link or rail");
     }
-    requireRunnable(topology, simulated, reach);
+    requireRunnable(asRun.topology(), asRun.simulated(), asRun.reach());
     report.gpus = design.topology.gpuCount();
     report.servers = design.topology.serverCount();
     report.switches = design.topology.switchCounts();
     report.switchPlanes = switchPlanes(design.topology);
-    throwIfStopped(options.stop);
-    std::optional<Workload> workload = design.workload;
-    std::string workloadWarning;
-    if (workload && !reach.unlinked.empty()) {
-        workload = rescaled(*workload, simulated.gpuCount());
-        workloadWarning =
-            workload ? "the training step covers the " + std::to_string(simulated.gpuCount()) +
-                           " GPUs of connected servers (data parallelism " +
-                           std::to_string(workload->dp) + ")"
-                     : "no training step: tp x pp does not divide the " +
-                           std::to_string(simulated.gpuCount()) + " GPUs of connected servers";
-    }
+    return setAside;
+}
 
-    // The collective (with its playback and message-size curve) needs nothing from the
-    // bisections: from the start it runs beside them on its own network (networks fill
-    // their route caches as they go, so each thread has one), the topology shared
-    // read-only. With detail, the bisection under the other routing takes a third
-    // thread. On the 2-core machine a 16K-GPU run went from the sum of the stages to
-    // little more than the longest.
-    const CollectiveSpec collective = design.collective.value_or(CollectiveSpec{});
-    const model::GpuSpec gpu = workload ? workload->gpu.spec : *catalog.findGpu("h100-sxm");
-    const auto groupOn = [&](const sim::FabricNetwork& network) {
-        sim::CollectiveGroup group = sim::groupOfServers(network, gpu);
-        group.inNetworkReduction = design.sharp;
-        return group;
-    };
-    struct CollectiveOutcome {
-        sim::CollectiveResult result;
-        std::optional<sim::Playback> playback;
-        std::vector<sim::BusBwPoint> busBwCurve;
-    };
-    // The network is built once, on the collective's thread, while this one works out the
-    // theoretical bisection; this thread then routes on a copy, which shares the built
-    // structure and keeps route caches of its own. (Declared before the collective's
-    // future, whose destructor waits for that thread, so they outlive it.)
+/// The training job as it runs: over the GPUs of connected servers only, with a warning
+/// saying so (or why it cannot run at all).
+struct WorkloadAsRun {
+    std::optional<Workload> workload;
+    std::string warning;
+};
+
+WorkloadAsRun workloadAsRun(const Design& design, const FabricAsRun& asRun) {
+    WorkloadAsRun out{design.workload, {}};
+    const Topology& simulated = asRun.simulated();
+    if (out.workload && !asRun.reach().unlinked.empty()) {
+        out.workload = rescaled(*out.workload, simulated.gpuCount());
+        out.warning = out.workload
+                          ? "the training step covers the " + std::to_string(simulated.gpuCount()) +
+                                " GPUs of connected servers (data parallelism " +
+                                std::to_string(out.workload->dp) + ")"
+                          : "no training step: tp x pp does not divide the " +
+                                std::to_string(simulated.gpuCount()) + " GPUs of connected servers";
+    }
+    return out;
+}
+
+/// The collective group a network's servers form (the GPU and SHARP as the design asks).
+using CollectiveGroupOn = std::function<sim::CollectiveGroup(const sim::FabricNetwork&)>;
+
+struct CollectiveOutcome {
+    sim::CollectiveResult result;
+    std::optional<sim::Playback> playback;
+    std::vector<sim::BusBwPoint> busBwCurve;
+};
+
+/// The design's collective on the network given, with its playback and message-size curve
+/// when detail is asked for.
+CollectiveOutcome runCollectiveOn(const sim::FabricNetwork& network,
+                                  const sim::CollectiveGroup& group,
+                                  const CollectiveSpec& collective, const RunOptions& options) {
+    CollectiveOutcome outcome;
+    try {
+        // With detail, the phases are recorded per link for playback and kept, so the
+        // message-size sweep scales them instead of simulating them again.
+        sim::PhaseCache phases;
+        outcome.result =
+            sim::runCollective(network, group, collective, options.stop, options.detail, &phases);
+        if (options.detail) {
+            outcome.playback = sim::buildPlayback(network, outcome.result);
+            // The playback holds what the canvas needs; the report need not keep it twice.
+            for (sim::Sample& sample : outcome.result.phase.timeline)
+                std::vector<float>().swap(sample.linkUtilization);
+            outcome.busBwCurve = sim::busBandwidthCurve(network, group, collective,
+                                                        sim::messageSizes(), options.stop, &phases);
+        }
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("cannot time the " + std::string(toString(collective.op)) +
+                                    ": " + e.what());
+    }
+    return outcome;
+}
+
+/// The collective's thread and the network it builds. The collective needs nothing from
+/// the bisections: from the start it runs beside them on its own network (networks fill
+/// their route caches as they go, so each thread has one), the topology shared read-only.
+/// The network is built once, on that thread, while the caller works out the theoretical
+/// bisection; the caller then routes on a copy, which shares the built structure and keeps
+/// route caches of its own. On the 2-core machine a 16K-GPU run went from the sum of the
+/// stages to little more than the longest. The members are declared so the outcome's
+/// future, whose destructor waits for the thread, goes first.
+struct CollectiveThread {
     std::promise<sim::FabricNetwork> networkBuilt;
     std::future<sim::FabricNetwork> builtNetwork = networkBuilt.get_future();
-    std::future<CollectiveOutcome> collectiveRun;
-    if (options.simulate)
-        collectiveRun = std::async(std::launch::async, [&]() -> CollectiveOutcome {
-            std::optional<sim::FabricNetwork> built;
-            try {
-                built.emplace(simulated, report.fabric, options.seed);
-                networkBuilt.set_value(*built);
-            } catch (...) {
-                networkBuilt.set_exception(std::current_exception());
-                throw;
-            }
-            const sim::FabricNetwork& network = *built;
-            const sim::CollectiveGroup group = groupOn(network);
-            CollectiveOutcome outcome;
-            try {
-                // With detail, the phases are recorded per link for playback and kept, so
-                // the message-size sweep scales them instead of simulating them again.
-                sim::PhaseCache phases;
-                outcome.result = sim::runCollective(network, group, collective, options.stop,
-                                                    options.detail, &phases);
-                if (options.detail) {
-                    outcome.playback = sim::buildPlayback(network, outcome.result);
-                    // The playback holds what the canvas needs; the report need not keep
-                    // it twice.
-                    for (sim::Sample& sample : outcome.result.phase.timeline)
-                        std::vector<float>().swap(sample.linkUtilization);
-                    outcome.busBwCurve = sim::busBandwidthCurve(
-                        network, group, collective, sim::messageSizes(), options.stop, &phases);
-                }
-            } catch (const std::invalid_argument& e) {
-                throw std::invalid_argument("cannot time the " +
-                                            std::string(toString(collective.op)) + ": " + e.what());
-            }
-            return outcome;
-        });
+    std::future<CollectiveOutcome> outcome;
+};
 
+/// Starts the collective's thread. Everything passed must outlive `thread`.
+void startCollective(CollectiveThread& thread, const Topology& simulated, const Fabric& fabric,
+                     const CollectiveGroupOn& groupOn, const CollectiveSpec& collective,
+                     const RunOptions& options) {
+    thread.outcome = std::async(std::launch::async, [&]() -> CollectiveOutcome {
+        std::optional<sim::FabricNetwork> built;
+        try {
+            built.emplace(simulated, fabric, options.seed);
+            thread.networkBuilt.set_value(*built);
+        } catch (...) {
+            thread.networkBuilt.set_exception(std::current_exception());
+            throw;
+        }
+        return runCollectiveOn(*built, groupOn(*built), collective, options);
+    });
+}
+
+/// The theoretical bisection and the bill of materials, with their warnings.
+void boundAndPrice(RunReport& report, const Design& design, const FabricAsRun& asRun,
+                   const std::vector<std::string>& setAside, const Catalog& catalog,
+                   const RunOptions& options) {
     if (options.bisection)
-        report.bisection = options.theoretical
-                               ? options.theoretical()
-                               : theoreticalBisection(topology, reach, options.stop);
+        report.bisection = options.theoretical ? options.theoretical()
+                                               : theoreticalBisection(asRun.topology(),
+                                                                      asRun.reach(), options.stop);
     report.warnings = report.bisection.warnings;
     report.warnings.insert(report.warnings.end(), setAside.begin(), setAside.end());
     report.cost = estimateCost(design.topology, report.fabric, catalog.prices(),
                                CostOptions{options.amortizationMonths});
     for (const std::string& note : report.cost.notes)
         report.warnings.push_back("bill of materials: " + note);
-    // The cluster's cost of ownership, again with the throughput once a step is timed.
-    const auto priceOwnership = [&](double tokensPerSecond) {
-        OwnershipInputs in;
-        in.gpuId = workload ? workload->gpu.spec.id : std::string();
-        in.fabricId = report.fabric.id;
-        in.fabricCloud = report.fabric.cloud;
-        in.gpus = report.gpus;
-        in.fabricCapexUsd = report.cost.capex.value;
-        in.fabricWatts = report.cost.power.value;
-        in.tokensPerSecond = tokensPerSecond;
-        report.ownership =
-            ownershipCost(in, catalog.prices(), {options.ownership, options.amortizationMonths});
-        if (!workload)
-            report.ownership.unpriced = "no workload names the servers' GPU";
-    };
-    priceOwnership(0);
-    if (!options.simulate)
-        return report;
-    if (!workloadWarning.empty())
-        report.warnings.push_back(workloadWarning);
-    if (workload) {
-        try {
-            report.memory = memoryPerGpu(*workload);
-            if (!report.memory->fits)
-                report.warnings.push_back(doesNotFit(*report.memory, workload->gpu.spec.name));
-        } catch (const std::invalid_argument&) {
-            // The step's refusal names what is wrong with the split.
-        }
-    }
+}
 
-    const auto stage = [&](std::string_view name, int permille) {
-        throwIfStopped(options.stop);
-        if (options.progress)
-            options.progress(RunProgress{name, permille});
-    };
-    stage("effective bisection", 100);
-    std::future<sim::EffectiveBisection> otherRouting;
-    if (options.detail && options.bisection)
-        otherRouting = std::async(std::launch::async, [&] {
-            const sim::FabricNetwork otherNetwork(simulated, withOtherRouting(report.fabric),
-                                                  options.seed);
-            return sim::effectiveBisection(otherNetwork, report.bisection, options.seed,
-                                           options.stop, true, options.bisectionSeeds);
-        });
-    const sim::FabricNetwork network = builtNetwork.get();
-    if (options.bisection)
-        report.effective =
-            sim::effectiveBisection(network, report.bisection, options.seed, options.stop,
-                                    options.detail, options.bisectionSeeds);
+/// The cluster's cost of ownership at a throughput (0 before a step is timed).
+void priceOwnership(RunReport& report, const std::optional<Workload>& workload,
+                    const Catalog& catalog, const RunOptions& options, double tokensPerSecond) {
+    OwnershipInputs in;
+    in.gpuId = workload ? workload->gpu.spec.id : std::string();
+    in.fabricId = report.fabric.id;
+    in.fabricCloud = report.fabric.cloud;
+    in.gpus = report.gpus;
+    in.fabricCapexUsd = report.cost.capex.value;
+    in.fabricWatts = report.cost.power.value;
+    in.tokensPerSecond = tokensPerSecond;
+    report.ownership =
+        ownershipCost(in, catalog.prices(), {options.ownership, options.amortizationMonths});
+    if (!workload)
+        report.ownership.unpriced = "no workload names the servers' GPU";
+}
 
-    stage("collective", 300);
+/// Whether the job fits its GPUs' memory, warned about when it does not.
+void checkMemory(RunReport& report, const std::optional<Workload>& workload) {
+    if (!workload)
+        return;
     try {
-        CollectiveOutcome outcome = collectiveRun.get();
+        report.memory = memoryPerGpu(*workload);
+        if (!report.memory->fits)
+            report.warnings.push_back(doesNotFit(*report.memory, workload->gpu.spec.name));
+    } catch (const std::invalid_argument&) {
+        // The step's refusal names what is wrong with the split.
+    }
+}
+
+void enterStage(const RunOptions& options, std::string_view name, int permille) {
+    throwIfStopped(options.stop);
+    if (options.progress)
+        options.progress(RunProgress{name, permille});
+}
+
+/// The effective bisection under the other routing, on a thread and network of its own.
+/// `simulated`, `theoretical` and `options` must outlive the future.
+std::future<sim::EffectiveBisection> startOtherRouting(const Topology& simulated,
+                                                       const Fabric& fabric,
+                                                       const BisectionResult& theoretical,
+                                                       const RunOptions& options) {
+    return std::async(
+        std::launch::async, [&simulated, other = withOtherRouting(fabric), &theoretical, &options] {
+            const sim::FabricNetwork otherNetwork(simulated, other, options.seed);
+            return sim::effectiveBisection(otherNetwork, theoretical, options.seed, options.stop,
+                                           true, options.bisectionSeeds);
+        });
+}
+
+/// The collective's outcome into the report; with `partial`, a refusal is kept as one.
+void takeCollective(RunReport& report, std::future<CollectiveOutcome>& run,
+                    const RunOptions& options) {
+    try {
+        CollectiveOutcome outcome = run.get();
         report.collective = std::move(outcome.result);
         report.playback = std::move(outcome.playback);
         report.busBwCurve = std::move(outcome.busBwCurve);
@@ -379,11 +410,15 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             throw;
         report.collectiveRefusal = e.what();
     }
+}
 
-    if (workload) {
-        stage("step time", 850);
+/// The training step; with `partial`, a refusal is kept as one.
+void timeStep(RunReport& report, const sim::FabricNetwork& network, const Design& design,
+              const WorkloadAsRun& job, const RunOptions& options) {
+    if (job.workload) {
+        enterStage(options, "step time", 850);
         try {
-            report.step = model::estimateStep(network, *workload, options.stop);
+            report.step = model::estimateStep(network, *job.workload, options.stop);
         } catch (const std::invalid_argument& e) {
             const std::string why = std::string("cannot estimate the training step: ") + e.what();
             if (!options.partial)
@@ -391,38 +426,100 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             report.stepRefusal = why;
         }
     } else if (design.workload) {
-        report.stepRefusal = workloadWarning; // its split does not fit the connected GPUs
+        report.stepRefusal = job.warning; // its split does not fit the connected GPUs
     }
-    if (design.serving) {
-        stage("serving", 900);
-        try {
-            report.serving = model::estimateServing(network, *design.serving, options.stop);
-            for (const auto& warning : report.serving->warnings)
-                report.warnings.push_back(warning);
-        } catch (const std::invalid_argument& e) {
-            const std::string why = std::string("cannot estimate serving: ") + e.what();
-            if (!options.partial)
-                throw std::invalid_argument(why);
-            report.servingRefusal = why;
-        }
+}
+
+/// The serving estimate; with `partial`, a refusal is kept as one.
+void estimateServingOn(RunReport& report, const sim::FabricNetwork& network, const Design& design,
+                       const RunOptions& options) {
+    if (!design.serving)
+        return;
+    enterStage(options, "serving", 900);
+    try {
+        report.serving = model::estimateServing(network, *design.serving, options.stop);
+        for (const auto& warning : report.serving->warnings)
+            report.warnings.push_back(warning);
+    } catch (const std::invalid_argument& e) {
+        const std::string why = std::string("cannot estimate serving: ") + e.what();
+        if (!options.partial)
+            throw std::invalid_argument(why);
+        report.servingRefusal = why;
     }
+}
+
+/// What training the options' tokens costs at the step's throughput, rented by the GPU-hour.
+TrainingEstimate trainingOf(const RunReport& report, const Workload& workload,
+                            const Catalog& catalog, const RunOptions& options, int gpus) {
+    TrainingEstimate training;
+    training.tokens = options.trainTokens;
+    training.seconds = options.trainTokens / report.step->tokensPerSecond;
+    training.gpuHours = training.seconds / 3600 * gpus;
+    // A rented GPU-hour already pays for the network it sits on: the fabric's own
+    // $/GPU-hour (report.cost) is for owners comparing builds, not added again here.
+    // Each GPU kind rents at its own price; one the price list lacks at its fallback.
+    const GpuCost* rental = catalog.prices().ownership.findGpu(workload.gpu.spec.id);
+    training.costUsd = training.gpuHours *
+                       (rental ? rental->rentalUsdPerGpuHour.value : catalog.prices().gpuHourUsd);
+    return training;
+}
+
+} // namespace
+
+RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptions& options) {
+    RunReport report;
+    report.designName = design.name;
+    report.fabric = fabricToRun(design, catalog, options);
+    const FabricAsRun asRun(design);
+    const std::vector<std::string> setAside = recordBuild(design, asRun, report);
+    throwIfStopped(options.stop);
+    const WorkloadAsRun job = workloadAsRun(design, asRun);
+
+    // Three threads: the collective's (from the start), the other routing's (with detail)
+    // and this one, which works out the bounds, the cost and the effective bisection.
+    const CollectiveSpec collective = design.collective.value_or(CollectiveSpec{});
+    const model::GpuSpec gpu = job.workload ? job.workload->gpu.spec : *catalog.findGpu("h100-sxm");
+    const CollectiveGroupOn groupOn = [&](const sim::FabricNetwork& network) {
+        sim::CollectiveGroup group = sim::groupOfServers(network, gpu);
+        group.inNetworkReduction = design.sharp;
+        return group;
+    };
+    CollectiveThread collectiveThread;
+    if (options.simulate)
+        startCollective(collectiveThread, asRun.simulated(), report.fabric, groupOn, collective,
+                        options);
+
+    boundAndPrice(report, design, asRun, setAside, catalog, options);
+    priceOwnership(report, job.workload, catalog, options, 0);
+    if (!options.simulate)
+        return report;
+    if (!job.warning.empty())
+        report.warnings.push_back(job.warning);
+    checkMemory(report, job.workload);
+
+    enterStage(options, "effective bisection", 100);
+    std::future<sim::EffectiveBisection> otherRouting;
+    if (options.detail && options.bisection)
+        otherRouting =
+            startOtherRouting(asRun.simulated(), report.fabric, report.bisection, options);
+    const sim::FabricNetwork network = collectiveThread.builtNetwork.get();
+    if (options.bisection)
+        report.effective =
+            sim::effectiveBisection(network, report.bisection, options.seed, options.stop,
+                                    options.detail, options.bisectionSeeds);
+
+    enterStage(options, "collective", 300);
+    takeCollective(report, collectiveThread.outcome, options);
+    timeStep(report, network, design, job, options);
+    estimateServingOn(report, network, design, options);
     if (report.step) {
-        TrainingEstimate training;
-        training.tokens = options.trainTokens;
-        training.seconds = options.trainTokens / report.step->tokensPerSecond;
-        training.gpuHours = training.seconds / 3600 * simulated.gpuCount();
-        // A rented GPU-hour already pays for the network it sits on: the fabric's own
-        // $/GPU-hour (report.cost) is for owners comparing builds, not added again here.
-        // Each GPU kind rents at its own price; one the price list lacks at its fallback.
-        const GpuCost* rental = catalog.prices().ownership.findGpu(workload->gpu.spec.id);
-        training.costUsd = training.gpuHours * (rental ? rental->rentalUsdPerGpuHour.value
-                                                       : catalog.prices().gpuHourUsd);
-        report.training = training;
-        priceOwnership(report.step->tokensPerSecond);
+        report.training =
+            trainingOf(report, *job.workload, catalog, options, asRun.simulated().gpuCount());
+        priceOwnership(report, job.workload, catalog, options, report.step->tokensPerSecond);
     }
     if (otherRouting.valid())
         report.otherRouting = otherRouting.get();
-    stage("done", 1000);
+    enterStage(options, "done", 1000);
     return report;
 }
 
@@ -435,12 +532,7 @@ EffectiveBisections effectiveBisections(const Design& design, const Fabric& fabr
     // As runDesign: the other routing on a thread of its own, with its own network.
     std::future<sim::EffectiveBisection> otherRouting;
     if (options.detail)
-        otherRouting = std::async(std::launch::async, [&] {
-            const sim::FabricNetwork otherNetwork(simulated, withOtherRouting(fabric),
-                                                  options.seed);
-            return sim::effectiveBisection(otherNetwork, theoretical, options.seed, options.stop,
-                                           true, options.bisectionSeeds);
-        });
+        otherRouting = startOtherRouting(simulated, fabric, theoretical, options);
     const sim::FabricNetwork network(simulated, fabric, options.seed);
     out.effective = sim::effectiveBisection(network, theoretical, options.seed, options.stop,
                                             options.detail, options.bisectionSeeds);

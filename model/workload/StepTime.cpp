@@ -280,8 +280,12 @@ std::string_view toString(Parallelism parallelism) {
     return "?";
 }
 
-StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
-                      std::stop_token stop) {
+namespace {
+
+// estimateStep's stages, in the order it runs them.
+
+/// The GPUs of every server, which must be alike, and checks that the split fits them.
+int uniformGpusPerServer(const FabricNetwork& network, const model::Workload& w) {
     const auto& topology = network.topology();
     const auto& servers = network.servers();
     if (servers.empty())
@@ -302,21 +306,42 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     if (w.tp < gpusPerServer && gpusPerServer % w.tp != 0)
         throw std::invalid_argument("tp " + std::to_string(w.tp) + " must divide the " +
                                     std::to_string(gpusPerServer) + " GPUs of a server");
+    return gpusPerServer;
+}
 
+/// The job's size as the later stages use it.
+struct StepScale {
+    bool fp8 = false;
+    double peak = 0; ///< FLOP/s of one GPU at the job's precision
+    double tokens = 0;
+    double sequence = 0;
+    double tokensPerReplica = 0;
+    long long gpus = 0;
+};
+
+StepScale scaleOf(const model::Workload& w, long long gpus) {
+    StepScale scale;
+    scale.fp8 = w.precision == model::Precision::Fp8;
+    scale.peak = (scale.fp8 ? w.gpu.spec.fp8Tflops : w.gpu.spec.bf16Tflops) * 1e12;
+    scale.tokens = static_cast<double>(w.globalBatchTokens);
+    scale.sequence = w.sequenceLength();
+    scale.tokensPerReplica = scale.tokens / w.dp;
+    scale.gpus = gpus;
+    return scale;
+}
+
+/// The FLOPs per token and the compute time at the workload's (or the GPU's default) MFU,
+/// and the pipeline bubble.
+void computeAtMfu(StepTime& t, const model::Workload& w, const StepScale& scale) {
     const auto& model = w.model.spec;
     const auto& gpu = w.gpu.spec;
-    StepTime t;
-    const bool fp8 = w.precision == model::Precision::Fp8;
-    t.mfu = w.mfu.value_or(fp8 ? gpu.defaultMfuFp8 : gpu.defaultMfuBf16);
-    const double peak = (fp8 ? gpu.fp8Tflops : gpu.bf16Tflops) * 1e12;
-    const double tokens = static_cast<double>(w.globalBatchTokens);
+    t.mfu = w.mfu.value_or(scale.fp8 ? gpu.defaultMfuFp8 : gpu.defaultMfuBf16);
     // Model FLOPs per token as MFU counts them (PaLM, Chowdhery et al. 2022, appendix B;
     // Megatron-LM's count, Narayanan et al. 2021): 6 per active parameter that runs as a
     // matrix product (forward and backward; not the input embedding, a lookup) plus
     // 12 x layers x hidden x sequence for the attention scores and their use, or half of
     // that when the MFU was counted with a causal mask.
-    const double sequence = w.sequenceLength();
-    const double attention = 12.0 * model.layers * model.hiddenSize * sequence *
+    const double attention = 12.0 * model.layers * model.hiddenSize * scale.sequence *
                              (w.attentionFlops == model::AttentionFlops::Causal ? 0.5 : 1.0);
     t.modelFlopsPerToken =
         6 * (model.activeParamsB * 1e9 - model.inputEmbeddingParams()) + attention;
@@ -329,12 +354,16 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
         t.hardwareFlopsPerToken += attention / 3;
     // Published MFU figures are end to end: they already include pipeline bubbles,
     // recomputation and kernel inefficiency, so nothing is added on top here.
-    t.computeSeconds = t.modelFlopsPerToken * tokens / (static_cast<double>(gpus) * peak * t.mfu);
+    t.computeSeconds = t.modelFlopsPerToken * scale.tokens /
+                       (static_cast<double>(scale.gpus) * scale.peak * t.mfu);
     t.hfu = t.mfu * t.hardwareFlopsPerToken / t.modelFlopsPerToken;
-    const double tokensPerReplica = tokens / w.dp;
-    const double microBatches = std::max(1.0, tokensPerReplica / sequence);
+    const double microBatches = std::max(1.0, scale.tokensPerReplica / scale.sequence);
     t.bubbleFraction = (w.pp - 1) / (w.vpp * microBatches);
+}
 
+/// What each kind of parallelism moves per GPU per step.
+StepBytes stepBytes(const model::Workload& w, const StepScale& scale) {
+    const auto& model = w.model.spec;
     // Gradients: dense weights are reduced over all dp replicas; with expert parallelism
     // each GPU holds 1/ep of the experts, reduced over the dp/ep replicas holding the same
     // shard (Megatron's expert-data-parallel group). An expert's size comes from total and
@@ -351,24 +380,99 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     bytes.denseGradient = denseParams / shard * kBytesPerValue;
     bytes.expertGradient = expertParams / (shard * ep) * kBytesPerValue;
     bytes.expertGroups = ep;
-    t.dpBytesPerGpu = bytes.denseGradient + bytes.expertGradient;
     bytes.layersPerStage = static_cast<double>(model.layers) / w.pp;
     // Each tensor-parallel group works on its context-parallel slice of the sequence.
-    bytes.activation = tokensPerReplica / w.cp * model.hiddenSize * kBytesPerValue;
+    bytes.activation = scale.tokensPerReplica / w.cp * model.hiddenSize * kBytesPerValue;
     // Ring attention moves keys and values: 2 x hidden per token, times the grouped-query
     // share of heads, split over the tensor-parallel ranks.
     bytes.keysAndValues =
-        tokensPerReplica * 2.0 * model.hiddenSize * model.kvShare() * kBytesPerValue / w.tp;
+        scale.tokensPerReplica * 2.0 * model.hiddenSize * model.kvShare() * kBytesPerValue / w.tp;
     if (w.ep > 1 && model.experts > 1) {
         // Each GPU routes its own tokens: the replica's tokens split over tensor (sequence
         // parallel) and context parallel ranks, each token to its k experts.
-        const double bytesPerValue = fp8 ? kFp8ExpertBytesPerValue : kBytesPerValue;
-        bytes.expertAllToAll = tokensPerReplica / (static_cast<double>(w.tp) * w.cp) *
+        const double bytesPerValue = scale.fp8 ? kFp8ExpertBytesPerValue : kBytesPerValue;
+        bytes.expertAllToAll = scale.tokensPerReplica / (static_cast<double>(w.tp) * w.cp) *
                                model.hiddenSize * bytesPerValue * model.expertsPerToken;
     }
+    return bytes;
+}
+
+/// Of data, expert and context parallel traffic, the share compute does not hide; tensor
+/// and pipeline traffic sit on the critical path whole.
+double shownShare(Parallelism p, double overlap) {
+    const bool overlaps =
+        p == Parallelism::Data || p == Parallelism::Expert || p == Parallelism::Context;
+    return overlaps ? 1 - overlap : 1.0;
+}
+
+/// Each kind's traffic on this fabric against the ideal one: what the step waits on
+/// beyond the ideal (exposed) and what compute hides.
+void splitParts(StepTime& t, const model::Workload& w, const TrafficSeconds& here,
+                const TrafficSeconds& ideal, const Crossing& crossing) {
+    const auto set = [&](Parallelism p, double seconds, double idealSeconds, bool onFabric) {
+        CommPart& part = t.parts[static_cast<std::size_t>(p)];
+        part.seconds = seconds;
+        part.onFabric = onFabric && seconds > 0;
+        if (!part.onFabric)
+            return; // inside the scale-up domain: inside MFU, neither waits nor hides
+        part.idealSeconds = std::min(idealSeconds, seconds);
+        part.exposedSeconds = (seconds - part.idealSeconds) * shownShare(p, w.overlap);
+        part.hiddenSeconds = seconds - part.idealSeconds - part.exposedSeconds;
+    };
+    set(Parallelism::Data, here.dp, ideal.dp, crossing.dp);
+    set(Parallelism::Tensor, here.tp, ideal.tp, crossing.tp);
+    set(Parallelism::Pipeline, here.pp, ideal.pp, crossing.pp);
+    set(Parallelism::Expert, here.ep, ideal.ep, crossing.ep);
+    set(Parallelism::Context, here.cp, ideal.cp, crossing.cp);
+}
+
+/// The parts' totals; returns the traffic the step would wait on over the ideal fabric.
+/// A step at the MFU cannot be shorter than that: an MFU too high for this job's
+/// communication leaves the step set by communication, and the report says so.
+double sumParts(StepTime& t, double overlap) {
+    double idealCritical = 0;
+    for (int i = 0; i < kParallelismCount; ++i) {
+        const CommPart& part = t.parts[static_cast<std::size_t>(i)];
+        t.commSeconds += part.onFabric ? part.seconds : 0.0;
+        t.idealCommSeconds += part.idealSeconds;
+        t.exposedCommSeconds += part.exposedSeconds;
+        idealCritical += part.idealSeconds * shownShare(static_cast<Parallelism>(i), overlap);
+    }
+    return idealCritical;
+}
+
+/// No MFU given: the compute comes from the hardware, and the step's waits on the ideal
+/// fabric (which a measured MFU would hold) are added to it, so the MFU is what this split
+/// would measure on a near-ideal fabric. Tensor parallelism is in the compute already, on
+/// scale-up.
+void computeFromHardware(StepTime& t, const model::Workload& w, double tpOnScaleUp,
+                         const StepScale& scale) {
+    t.compute = model::computeTime(w, tpOnScaleUp);
+    double idealWaits = 0;
+    for (int i = 0; i < kParallelismCount; ++i)
+        if (static_cast<Parallelism>(i) != Parallelism::Tensor)
+            idealWaits += t.parts[static_cast<std::size_t>(i)].idealSeconds *
+                          shownShare(static_cast<Parallelism>(i), w.overlap);
+    t.computeSeconds = t.compute->seconds + idealWaits;
+    t.mfu = t.modelFlopsPerToken * scale.tokens /
+            (static_cast<double>(scale.gpus) * scale.peak * t.computeSeconds);
+    t.hfu = t.mfu * t.hardwareFlopsPerToken / t.modelFlopsPerToken;
+}
+
+} // namespace
+
+StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
+                      std::stop_token stop) {
+    const int gpusPerServer = uniformGpusPerServer(network, w);
+    const std::size_t servers = network.servers().size();
+    const StepScale scale = scaleOf(w, static_cast<long long>(servers) * gpusPerServer);
+    StepTime t;
+    computeAtMfu(t, w, scale);
+    const StepBytes bytes = stepBytes(w, scale);
+    t.dpBytesPerGpu = bytes.denseGradient + bytes.expertGradient;
     t.epBytesPerGpu = bytes.expertAllToAll;
 
-    const Crossing crossing = crossingFor(w, gpusPerServer, servers.size());
+    const Crossing crossing = crossingFor(w, gpusPerServer, servers);
     const TrafficSeconds here = timeTraffic(network, w, bytes, gpusPerServer, crossing, stop);
     t.dpSeconds = here.dp;
     t.tpSeconds = here.tp;
@@ -396,62 +500,17 @@ StepTime estimateStep(const FabricNetwork& network, const model::Workload& w,
     // parallelism across servers adds is its time beyond the same all-reduces on NVLink,
     // not beyond the ideal fabric.
     ideal.tp = here.tpOnScaleUp;
-    // Of data, expert and context parallel traffic, the share compute does not hide;
-    // tensor and pipeline traffic sit on the critical path whole.
-    const auto shownShare = [&](Parallelism p) {
-        const bool overlaps =
-            p == Parallelism::Data || p == Parallelism::Expert || p == Parallelism::Context;
-        return overlaps ? 1 - w.overlap : 1.0;
-    };
-    const auto set = [&](Parallelism p, double seconds, double idealSeconds, bool onFabric) {
-        CommPart& part = t.parts[static_cast<std::size_t>(p)];
-        part.seconds = seconds;
-        part.onFabric = onFabric && seconds > 0;
-        if (!part.onFabric)
-            return; // inside the scale-up domain: inside MFU, neither waits nor hides
-        part.idealSeconds = std::min(idealSeconds, seconds);
-        part.exposedSeconds = (seconds - part.idealSeconds) * shownShare(p);
-        part.hiddenSeconds = seconds - part.idealSeconds - part.exposedSeconds;
-    };
-    set(Parallelism::Data, here.dp, ideal.dp, crossing.dp);
-    set(Parallelism::Tensor, here.tp, ideal.tp, crossing.tp);
-    set(Parallelism::Pipeline, here.pp, ideal.pp, crossing.pp);
-    set(Parallelism::Expert, here.ep, ideal.ep, crossing.ep);
-    set(Parallelism::Context, here.cp, ideal.cp, crossing.cp);
-    // The same traffic on the ideal fabric, as much of it as the step would wait on there.
-    // A step at the MFU cannot be shorter than that: an MFU too high for this job's
-    // communication leaves the step set by communication, and the report says so.
-    double idealCritical = 0;
-    for (int i = 0; i < kParallelismCount; ++i) {
-        const CommPart& part = t.parts[static_cast<std::size_t>(i)];
-        t.commSeconds += part.onFabric ? part.seconds : 0.0;
-        t.idealCommSeconds += part.idealSeconds;
-        t.exposedCommSeconds += part.exposedSeconds;
-        idealCritical += part.idealSeconds * shownShare(static_cast<Parallelism>(i));
-    }
-    if (!w.mfu) {
-        // No MFU given: the compute comes from the hardware, and the step's waits on the
-        // ideal fabric (which a measured MFU would hold) are added to it, so the MFU is
-        // what this split would measure on a near-ideal fabric. Tensor parallelism is in
-        // the compute already, on scale-up.
-        t.compute = model::computeTime(w, here.tpOnScaleUp);
-        double idealWaits = 0;
-        for (int i = 0; i < kParallelismCount; ++i)
-            if (static_cast<Parallelism>(i) != Parallelism::Tensor)
-                idealWaits += t.parts[static_cast<std::size_t>(i)].idealSeconds *
-                              shownShare(static_cast<Parallelism>(i));
-        t.computeSeconds = t.compute->seconds + idealWaits;
-        t.mfu =
-            t.modelFlopsPerToken * tokens / (static_cast<double>(gpus) * peak * t.computeSeconds);
-        t.hfu = t.mfu * t.hardwareFlopsPerToken / t.modelFlopsPerToken;
-    }
+    splitParts(t, w, here, ideal, crossing);
+    const double idealCritical = sumParts(t, w.overlap);
+    if (!w.mfu)
+        computeFromHardware(t, w, here.tpOnScaleUp, scale);
     t.communicationBound = idealCritical > t.computeSeconds;
     t.busySeconds = std::max(t.computeSeconds, idealCritical);
 
     t.stepSeconds = t.busySeconds + t.exposedCommSeconds;
-    t.assumptions = stepAssumptions(w, t, fp8);
+    t.assumptions = stepAssumptions(w, t, scale.fp8);
     t.commToCompute = t.commSeconds / t.computeSeconds;
-    t.tokensPerSecond = tokens / t.stepSeconds;
+    t.tokensPerSecond = scale.tokens / t.stepSeconds;
     return t;
 }
 
