@@ -82,6 +82,7 @@ private Q_SLOTS:
     void repositoryPathsExist();
     void ncclSectionsHaveHeadings();
     void articlesAreDescribed();
+    void layerMapNamesEveryFolder();
 };
 
 void tst_Citations::nothingCitesADocumentOutsideTheRepository_data() {
@@ -150,6 +151,22 @@ void tst_Citations::articlesAreDescribed() {
         if (notes.find("Article " + match[1].str()) == std::string::npos)
             missing << QString::fromStdString(file + ": article " + match[1].str());
     QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char('\n'))));
+}
+
+void tst_Citations::layerMapNamesEveryFolder() {
+    // The README's map of the layers names every folder of the engine and the views, so
+    // a new folder comes with its line.
+    const std::string readme = readText(kRoot / "README.md");
+    const auto start = readme.find("## Layers");
+    QVERIFY(start != std::string::npos);
+    const std::string map = readme.substr(start, readme.find("\n## ", start + 1) - start);
+    for (const char* layer : {"model", "views"})
+        for (const auto& entry : fs::directory_iterator(kRoot / layer))
+            if (entry.is_directory()) {
+                const std::string folder = entry.path().filename().string() + "/";
+                QVERIFY2(map.find("  " + folder) != std::string::npos,
+                         (std::string(layer) + "/" + folder + " is missing from the map").c_str());
+            }
 }
 
 QTEST_GUILESS_MAIN(tst_Citations)
