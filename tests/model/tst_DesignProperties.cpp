@@ -31,8 +31,15 @@ using model::Catalog;
 namespace {
 
 /// Designs each run checks: enough to reach every fabric, kind and collective many times,
-/// few enough to stay a few seconds (tens under the sanitizers).
+/// few enough to stay a few seconds. Under AddressSanitizer (the dev preset, unoptimised)
+/// a run is some 25 times slower: the first third of the same draws still walks every
+/// kind, fabric and collective for memory errors in about a minute, and the optimised
+/// suite holds all of them to the properties.
+#ifdef __SANITIZE_ADDRESS__
+constexpr int kDesigns = 80;
+#else
 constexpr int kDesigns = 240;
+#endif
 constexpr std::uint64_t kSeed = 20261125;
 
 /// One of `options`, drawn evenly.
@@ -239,7 +246,7 @@ void tst_DesignProperties::everyValidDesignKeepsItsProperties() {
           "%d cost pairs",
           checked, refused, multiServerAllReduces, costPairs);
     QCOMPARE(checked, kDesigns);
-    QVERIFY(multiServerAllReduces >= 10); // the bounds were really exercised
+    QVERIFY(multiServerAllReduces >= kDesigns / 24); // the bounds were really exercised
     QVERIFY(costPairs >= kDesigns / 2);
 }
 
