@@ -29,10 +29,10 @@ std::string formatReport(const RunReport& r) {
         << grouped(b.halfInjection.value) << " Gb/s half-injection, ratio " << fixed(b.ratio, 2)
         << " (" << b.split << ")\n"
         << "  effective     " << grouped(r.effective.gbps) << " Gb/s under "
-        << (r.fabric.routing == Routing::Adaptive ? "adaptive routing" : "static ECMP") << ", "
-        << fixed(100 * r.effective.ratio, 1) << "% of the min cut (mean of " << r.effective.seeds
-        << " draws; " << grouped(r.effective.minGbps) << " to " << grouped(r.effective.maxGbps)
-        << ", std " << grouped(r.effective.stddevGbps) << ")\n"
+        << describe(r.fabric.routing) << ", " << fixed(100 * r.effective.ratio, 1)
+        << "% of the min cut (mean of " << r.effective.seeds << " draws; "
+        << grouped(r.effective.minGbps) << " to " << grouped(r.effective.maxGbps) << ", std "
+        << grouped(r.effective.stddevGbps) << ")\n"
         << "                = line efficiency " << fixed(100 * r.effective.lineEfficiency, 1)
         << "% x routing efficiency " << fixed(100 * r.effective.routingEfficiency, 1) << "%\n"
         << "  collective    " << toString(r.collective.op) << " of " << grouped(r.collective.bytes)
@@ -173,9 +173,9 @@ std::string formatComparison(const std::vector<ComparedFabric>& rows,
                              const FabricVerdict& verdict) {
     std::ostringstream out;
     char line[320];
-    std::snprintf(line, sizeof line, "%-16s %6s %6s %6s %14s %10s %10s %10s %11s\n", "fabric",
-                  "leaf", "spine", "core", "fabric capex $", "busbw GB/s", "step s", "$/GPU-h",
-                  "$/M tokens");
+    std::snprintf(line, sizeof line, "%-16s %6s %6s %6s %14s %14s %10s %10s %10s %11s\n", "fabric",
+                  "leaf", "spine", "core", "bisection Gb/s", "fabric capex $", "busbw GB/s",
+                  "step s", "$/GPU-h", "$/M tokens");
     out << line;
     for (const ComparedFabric& row : rows) {
         if (!row.ok()) {
@@ -184,10 +184,11 @@ std::string formatComparison(const std::vector<ComparedFabric>& rows,
         }
         const RunReport& r = *row.report;
         const FabricOutcome& o = row.outcome;
-        std::snprintf(line, sizeof line, "%-16s %6d %6d %6d %14s %10.1f %10.3f %10s %11s %s\n",
+        // The bisection as delivered under the fabric's routing, where routings differ.
+        std::snprintf(line, sizeof line, "%-16s %6d %6d %6d %14s %14s %10.1f %10.3f %10s %11s %s\n",
                       row.fabricId.c_str(), r.switches.leaf, r.switches.spine, r.switches.core,
-                      grouped(r.cost.capex.value).c_str(), r.collective.busBwGBps,
-                      r.step ? r.step->stepSeconds : 0.0,
+                      grouped(r.effective.gbps).c_str(), grouped(r.cost.capex.value).c_str(),
+                      r.collective.busBwGBps, r.step ? r.step->stepSeconds : 0.0,
                       row.ownership.priced ? usdCents(row.ownership.perGpuHourUsd).c_str() : "-",
                       o.perMillionTokensUsd > 0 ? usdCents(o.perMillionTokensUsd).c_str() : "-",
                       row.fabricId == verdict.recommendedId ? "<- recommended" : "");

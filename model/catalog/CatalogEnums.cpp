@@ -17,9 +17,16 @@ constexpr std::array<std::pair<GpuArchitecture, std::string_view>, 4> kArchitect
     {GpuArchitecture::Blackwell, "blackwell"},
 }};
 
-constexpr std::array<std::pair<Routing, std::string_view>, 2> kRoutings{{
+constexpr std::array<std::pair<Routing, std::string_view>, 3> kRoutings{{
     {Routing::Ecmp, "ecmp"},
     {Routing::Adaptive, "adaptive"},
+    {Routing::Spray, "spray"},
+}};
+
+constexpr std::array<std::pair<Routing, std::string_view>, 3> kRoutingDescriptions{{
+    {Routing::Ecmp, "static ECMP"},
+    {Routing::Adaptive, "adaptive routing"},
+    {Routing::Spray, "packet spraying"},
 }};
 
 constexpr std::array<std::pair<NcclTuner, std::string_view>, 2> kTuners{{
@@ -39,6 +46,10 @@ std::optional<Routing> routingFromString(std::string_view text) {
 
 std::string routingNameList() {
     return enumNameList(kRoutings);
+}
+
+std::string_view describe(Routing routing) {
+    return enumName(kRoutingDescriptions, routing);
 }
 
 std::string_view toString(NcclTuner tuner) {

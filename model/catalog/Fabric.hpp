@@ -10,8 +10,11 @@
 
 namespace fabriclab::model {
 
-/// How switches spread flows; each has a routing policy (sim/routing/RoutingPolicies.cpp).
-enum class Routing { Ecmp, Adaptive };
+/// How a fabric spreads flows over equal-cost paths; each has a routing policy
+/// (sim/routing/RoutingPolicies.cpp). Static ECMP hashes each flow onto one path; adaptive
+/// switches share it out by what each path can carry; spraying (Ultra Ethernet) splits it
+/// evenly over every path, whatever their state.
+enum class Routing { Ecmp, Adaptive, Spray };
 /// Whose choice of algorithm and protocol a fabric's jobs run: NCCL's own cost model, or a
 /// tuner plugin the fabric's jobs load in its place (sim::runCollective dispatches on it).
 enum class NcclTuner { Nccl, AwsOfiNccl };
@@ -20,6 +23,8 @@ enum class NcclTuner { Nccl, AwsOfiNccl };
 std::string_view toString(Routing routing);
 std::optional<Routing> routingFromString(std::string_view text);
 std::string routingNameList();
+/// For people: "static ECMP", "adaptive routing", "packet spraying".
+std::string_view describe(Routing routing);
 std::string_view toString(NcclTuner tuner);
 std::optional<NcclTuner> ncclTunerFromString(std::string_view text);
 std::string ncclTunerNameList();

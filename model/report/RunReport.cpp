@@ -6,6 +6,7 @@
 #include "model/core/Cancellation.hpp"
 #include "model/core/TextFormat.hpp"
 #include "model/fabric/Generators.hpp"
+#include "model/sim/routing/RoutingPolicies.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -86,9 +87,8 @@ private:
     Topology m_withoutUnlinked;
 };
 
-/// The fabric under the other routing: ECMP for an adaptive fabric, adaptive for an ECMP one.
-Fabric withOtherRouting(Fabric fabric) {
-    fabric.routing = fabric.routing == Routing::Adaptive ? Routing::Ecmp : Routing::Adaptive;
+Fabric withRouting(Fabric fabric, Routing routing) {
+    fabric.routing = routing;
     return fabric;
 }
 
@@ -383,18 +383,33 @@ void enterStage(const RunOptions& options, std::string_view name, int permille) 
         options.progress(RunProgress{name, permille});
 }
 
-/// The effective bisection under the other routing, on a thread and network of its own.
-/// `simulated`, `theoretical` and `options` must outlive the future.
-std::future<sim::EffectiveBisection> startOtherRouting(const Topology& simulated,
-                                                       const Fabric& fabric,
-                                                       const BisectionResult& theoretical,
-                                                       const RunOptions& options) {
-    return std::async(
-        std::launch::async, [&simulated, other = withOtherRouting(fabric), &theoretical, &options] {
-            const sim::FabricNetwork otherNetwork(simulated, other, options.seed);
-            return sim::effectiveBisection(otherNetwork, theoretical, options.seed, options.stop,
-                                           true, options.bisectionSeeds);
-        });
+/// The effective bisection under every routing but the fabric's own, each on a thread and
+/// network of its own. `simulated`, `theoretical` and `options` must outlive the futures.
+using OtherRoutings = std::vector<std::pair<Routing, std::future<sim::EffectiveBisection>>>;
+OtherRoutings startOtherRoutings(const Topology& simulated, const Fabric& fabric,
+                                 const BisectionResult& theoretical, const RunOptions& options) {
+    OtherRoutings started;
+    for (const sim::routing::RoutingPolicyEntry& policy : sim::routing::routingPolicies()) {
+        if (policy.routing == fabric.routing)
+            continue;
+        started.emplace_back(
+            policy.routing,
+            std::async(std::launch::async, [&simulated, &theoretical, &options,
+                                            other = withRouting(fabric, policy.routing)] {
+                const sim::FabricNetwork otherNetwork(simulated, other, options.seed);
+                return sim::effectiveBisection(otherNetwork, theoretical, options.seed,
+                                               options.stop, true, options.bisectionSeeds);
+            }));
+    }
+    return started;
+}
+
+/// The results of startOtherRoutings, in the order started.
+std::vector<RoutingBisection> takeOtherRoutings(OtherRoutings& started) {
+    std::vector<RoutingBisection> taken;
+    for (auto& [routing, result] : started)
+        taken.push_back({routing, result.get()});
+    return taken;
 }
 
 /// The collective's outcome into the report; with `partial`, a refusal is kept as one.
@@ -498,10 +513,10 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
     checkMemory(report, job.workload);
 
     enterStage(options, "effective bisection", 100);
-    std::future<sim::EffectiveBisection> otherRouting;
+    OtherRoutings otherRoutings;
     if (options.detail && options.bisection)
-        otherRouting =
-            startOtherRouting(asRun.simulated(), report.fabric, report.bisection, options);
+        otherRoutings =
+            startOtherRoutings(asRun.simulated(), report.fabric, report.bisection, options);
     const sim::FabricNetwork network = collectiveThread.builtNetwork.get();
     if (options.bisection)
         report.effective =
@@ -517,8 +532,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             trainingOf(report, *job.workload, catalog, options, asRun.simulated().gpuCount());
         priceOwnership(report, job.workload, catalog, options, report.step->tokensPerSecond);
     }
-    if (otherRouting.valid())
-        report.otherRouting = otherRouting.get();
+    report.otherRoutings = takeOtherRoutings(otherRoutings);
     enterStage(options, "done", 1000);
     return report;
 }
@@ -529,15 +543,14 @@ EffectiveBisections effectiveBisections(const Design& design, const Fabric& fabr
     const FabricAsRun asRun(design);
     const Topology& simulated = asRun.simulated();
     EffectiveBisections out;
-    // As runDesign: the other routing on a thread of its own, with its own network.
-    std::future<sim::EffectiveBisection> otherRouting;
+    // As runDesign: the other routings on threads of their own, with their own networks.
+    OtherRoutings otherRoutings;
     if (options.detail)
-        otherRouting = startOtherRouting(simulated, fabric, theoretical, options);
+        otherRoutings = startOtherRoutings(simulated, fabric, theoretical, options);
     const sim::FabricNetwork network(simulated, fabric, options.seed);
     out.effective = sim::effectiveBisection(network, theoretical, options.seed, options.stop,
                                             options.detail, options.bisectionSeeds);
-    if (otherRouting.valid())
-        out.otherRouting = otherRouting.get();
+    out.otherRoutings = takeOtherRoutings(otherRoutings);
     return out;
 }
 

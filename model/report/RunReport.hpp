@@ -89,6 +89,12 @@ struct TrainingEstimate {
     double costUsd = 0;
 };
 
+/// The effective bisection a design would deliver under another routing.
+struct RoutingBisection {
+    Routing routing;
+    sim::EffectiveBisection effective;
+};
+
 /// What one design delivers and costs: the figures `fabriclab-cli run` prints.
 struct RunReport {
     std::string designName;
@@ -130,9 +136,9 @@ struct RunReport {
     std::string servingRefusal;
 
     // With RunOptions::detail only.
-    /// The same bisection traffic under the other routing: ECMP for an adaptive fabric,
-    /// adaptive for an ECMP one. Shows what the fabric's routing wins or loses.
-    std::optional<sim::EffectiveBisection> otherRouting;
+    /// The same bisection traffic under every other routing, in model::Routing's order:
+    /// shows what the fabric's routing wins or loses.
+    std::vector<RoutingBisection> otherRoutings;
     std::vector<sim::BusBwPoint> busBwCurve; ///< the design's collective, 8 B to 8 GiB
     std::optional<sim::Playback> playback;   ///< the design's collective, frame by frame
 };
@@ -151,13 +157,14 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
 /// draws `fabriclab-cli run` reports. Polls `options.stop`.
 struct EffectiveBisections {
     sim::EffectiveBisection effective;
-    std::optional<sim::EffectiveBisection> otherRouting;
+    std::vector<RoutingBisection> otherRoutings;
 };
 EffectiveBisections effectiveBisections(const Design& design, const Fabric& fabric,
                                         const BisectionResult& theoretical,
                                         const RunOptions& options);
 
-/// The `run --json` object of docs/reference/design-format.md. `step` is null for a design without a workload.
+/// The `run --json` object of docs/reference/design-format.md. `step` is null for a design without
+/// a workload.
 nlohmann::ordered_json reportToJson(const RunReport& report);
 
 /// What a fabric comparison weighs of a run (model::fabricVerdict's inputs); the step

@@ -181,11 +181,26 @@ std::vector<SlowdownReason> explainSlowdown(const Design& design, const RunRepor
         std::string text = "Static ECMP keeps " + percent(report.effective.routingEfficiency) +
                            " of the min cut for random traffic: flows hashed onto the same "
                            "uplink share it while others idle";
-        if (report.otherRouting)
-            text +=
-                "; adaptive routing would keep " + percent(report.otherRouting->routingEfficiency);
+        for (const RoutingBisection& other : report.otherRoutings)
+            text += "; " + std::string(describe(other.routing)) + " would keep " +
+                    percent(other.effective.routingEfficiency);
         reasons.push_back({text + ".", {}, {}});
     }
+
+    // 4b. Spraying over cables that carry less than their share (what a failure left).
+    if (report.fabric.routing == Routing::Spray)
+        for (const RoutingBisection& other : report.otherRoutings)
+            if (other.routing == Routing::Adaptive &&
+                other.effective.routingEfficiency > report.effective.routingEfficiency + 0.02)
+                reasons.push_back(
+                    {"Packet spraying keeps " + percent(report.effective.routingEfficiency) +
+                         " of the min cut for random traffic: every equal-cost cable gets its "
+                         "share whatever it can carry, so a degraded cable holds back each flow "
+                         "crossing it; adaptive routing, steering by what each cable drains, "
+                         "would keep " +
+                         percent(other.effective.routingEfficiency) + ".",
+                     {},
+                     {}});
 
     // 5. Failures.
     if (!design.failures.empty()) {

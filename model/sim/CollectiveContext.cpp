@@ -113,7 +113,7 @@ std::string saltedKind(const Context& c, std::string_view kind) {
 int ecmpDrawCount(const Context& c, double flows) {
     // Adaptive routing does not hash; one server, or a fabric with one path between any
     // two NICs (a single switch), gives the hash nothing to choose.
-    if (c.network.adaptive() || c.servers < 2 || !c.network.hasEqualCostChoice())
+    if (c.network.spreadsFlows() || c.servers < 2 || !c.network.hasEqualCostChoice())
         return 1;
     return std::clamp(static_cast<int>(kEcmpDrawFlows / std::max(1.0, flows)), 1, kMaxEcmpDraws);
 }

@@ -29,8 +29,8 @@ namespace fabriclab::sim {
 /// resource, and a route is a handful of channels instead of hundreds.
 ///
 /// Routing is a policy chosen by the fabric's routing (routing/RoutingPolicies.hpp): static
-/// ECMP or adaptive spread, both along equal-cost shortest paths between the endpoints'
-/// switches (servers never forward), which is up/down routing on leaf/spine and fat-tree
+/// ECMP, or a spread (adaptive or sprayed), all along equal-cost shortest paths between the
+/// endpoints' switches (servers never forward), which is up/down routing on leaf/spine and fat-tree
 /// fabrics. The network lays the NICs at both ends; the policy routes between switches.
 ///
 /// Threads: a network is two parts. Its structure (channels, cables, groups, twins) is
@@ -57,7 +57,9 @@ public:
 
     const model::Topology& topology() const { return *m_s->topology; }
     const model::Fabric& fabric() const { return m_s->fabric; }
-    bool adaptive() const { return m_s->fabric.routing == model::Routing::Adaptive; }
+    /// Whether a flow spreads over every equal-cost path (adaptive routing, spraying)
+    /// rather than hashing onto one (static ECMP).
+    bool spreadsFlows() const { return m_s->fabric.routing != model::Routing::Ecmp; }
     /// Whether routing ever has more than one cable to put a flow on: a bundle of several
     /// cables between two switches, or a switch with cables to two or more switches of its
     /// own tier or above. False for a single switch (or a tree of single cables), where

@@ -84,7 +84,7 @@ LinkExplanation explainOne(const FabricNetwork& network, const std::vector<Trans
     // Hash collisions exist only where a flow is pinned to one cable: static ECMP between
     // switches. Siblings are the cable directions leaving the same switch toward the same
     // tier as this link.
-    if (network.adaptive() || !isSwitchLink(topology, link))
+    if (network.spreadsFlows() || !isSwitchLink(topology, link))
         return result;
     for (const model::NodeId side : {link.a, link.b}) {
         const model::NodeId other = side == link.a ? link.b : link.a;

@@ -90,9 +90,9 @@ void tst_RunReport::uncabledServerIsWarnedAbout() {
 }
 
 void tst_RunReport::trainingCostCountsTheNetworkOnce() {
-    // A rented GPU-hour (docs/reference/published-figures.md: $2.90 on demand) already pays for the network under
-    // it: doubling every switch and NIC price changes the fabric's capex and $/GPU-hour
-    // but not what training costs a renter.
+    // A rented GPU-hour (docs/reference/published-figures.md: $2.90 on demand) already pays for the
+    // network under it: doubling every switch and NIC price changes the fabric's capex and
+    // $/GPU-hour but not what training costs a renter.
     std::ifstream in(FABRICLAB_SOURCE_DIR "/resources/catalog/prices.json");
     nlohmann::json prices = nlohmann::json::parse(in);
     for (const char* kind : {"switches", "nics"})
@@ -240,7 +240,7 @@ void tst_RunReport::partialRunLeavesOutOnlyWhatItCannotCompute() {
     QVERIFY(report.collectiveRefusal.empty());
     QCOMPARE(report.gpus, 28);
     QVERIFY(report.effective.gbps > 0);
-    QVERIFY(report.otherRouting);
+    QCOMPARE(report.otherRoutings.size(), std::size_t{2}); // every routing but its own
     QVERIFY(report.collective.seconds > 0);
     QVERIFY(report.playback);
     QVERIFY(!report.busBwCurve.empty());
@@ -293,15 +293,18 @@ void tst_RunReport::effectiveBisectionsAreRunDesigns() {
         QCOMPARE(again.effective.stddevGbps, run.effective.stddevGbps);
         for (std::size_t t = 0; t < run.effective.tiers.size(); ++t)
             QCOMPARE(again.effective.tiers[t].carriedGbps, run.effective.tiers[t].carriedGbps);
-        QVERIFY(again.otherRouting && run.otherRouting);
-        QCOMPARE(again.otherRouting->gbps, run.otherRouting->gbps);
+        QCOMPARE(again.otherRoutings.size(), run.otherRoutings.size());
+        for (std::size_t k = 0; k < run.otherRoutings.size(); ++k) {
+            QVERIFY(again.otherRoutings[k].routing == run.otherRoutings[k].routing);
+            QCOMPARE(again.otherRoutings[k].effective.gbps, run.otherRoutings[k].effective.gbps);
+        }
     }
     // Without detail, as `fabriclab-cli run` computes it: the CLI's figure.
     const RunReport cli = runDesign(design, Catalog::builtin());
     const EffectiveBisections full =
         effectiveBisections(design, cli.fabric, cli.bisection, RunOptions{});
     QCOMPARE(full.effective.gbps, cli.effective.gbps);
-    QVERIFY(!full.otherRouting);
+    QVERIFY(full.otherRoutings.empty());
 }
 
 void tst_RunReport::singleSwitchLeavesTheHashNoChoice() {

@@ -359,7 +359,7 @@ void tst_EffectiveBisection::tierLoads() {
     const double atServers = tier(LinkTier::Server).carriedGbps;
     QVERIFY2(atServers >= 4 * effective.gbps * (1 - 1e-9),
              qPrintable(describe("server carried", atServers, 4 * effective.gbps)));
-    if (network.adaptive()) {
+    if (network.spreadsFlows()) {
         QVERIFY2(near(atServers, 4 * effective.gbps),
                  qPrintable(describe("server carried", atServers, 4 * effective.gbps)));
         QVERIFY2(near(atServers, expectedCapacity[0]),

@@ -4,6 +4,7 @@
 // flows spread unevenly over a switch's uplinks (found in review), and static ECMP must
 // hash flows over cables, not over links, when bundles differ in size.
 #include "model/catalog/Catalog.hpp"
+#include "model/design/Failures.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSolver.hpp"
@@ -16,6 +17,31 @@
 
 using namespace fabriclab;
 
+namespace {
+
+/// The max-min fair rates of flows between servers' first NICs over `network`.
+std::vector<double>
+maxMinRates(const sim::FabricNetwork& network,
+            std::initializer_list<std::pair<model::NodeId, model::NodeId>> pairs) {
+    const auto solver = sim::makeSolver("heap");
+    for (std::uint32_t c = 0; c < network.channelCount(); ++c)
+        solver->addConstraint(network.capacityGbps(c));
+    std::vector<sim::VariableId> flows;
+    for (auto [from, to] : pairs) {
+        const auto v = solver->addVariable();
+        for (const auto& e : network.route({from, 0}, {to, 0}, 0).elements)
+            solver->expand(v, sim::ConstraintId{e.channel}, e.fraction);
+        flows.push_back(v);
+    }
+    solver->solve();
+    std::vector<double> rates;
+    for (const auto v : flows)
+        rates.push_back(solver->rate(v));
+    return rates;
+}
+
+} // namespace
+
 class tst_FabricNetwork : public QObject {
     Q_OBJECT
 
@@ -27,6 +53,8 @@ private Q_SLOTS:
     void twinsRouteAsTheirOwnSpread_data();
     void twinsRouteAsTheirOwnSpread();
     void everyRoutingHasAPolicy();
+    void aDegradedCableSlowsEachRouting_data();
+    void aDegradedCableSlowsEachRouting();
     void aCopyRoutesAsItsOriginal_data();
     void aCopyRoutesAsItsOriginal();
 };
@@ -93,23 +121,11 @@ void tst_FabricNetwork::unevenUplinksShareTheirCables() {
     QVERIFY(fabric.routing == model::Routing::Adaptive);
     const sim::FabricNetwork network(t, fabric);
 
-    const auto solver = sim::makeSolver("heap");
-    for (std::uint32_t c = 0; c < network.channelCount(); ++c)
-        solver->addConstraint(network.capacityGbps(c));
-    std::vector<sim::VariableId> flows;
-    for (auto [from, to] : {std::pair{a1, b1}, {a2, c1}}) {
-        const auto v = solver->addVariable();
-        for (const auto& e : network.route({from, 0}, {to, 0}, 0).elements)
-            solver->expand(v, sim::ConstraintId{e.channel}, e.fraction);
-        flows.push_back(v);
-    }
-    solver->solve();
     const double expected = 2.0 / 3.0 * 400 * fabric.lineEfficiency;
     // Relative 1e-9: only floating-point summation order separates the two.
-    for (const auto v : flows)
-        QVERIFY2(
-            qAbs(solver->rate(v) - expected) <= 1e-9 * expected,
-            qPrintable(QStringLiteral("rate %1, expected %2").arg(solver->rate(v)).arg(expected)));
+    for (const double rate : maxMinRates(network, {std::pair{a1, b1}, {a2, c1}}))
+        QVERIFY2(qAbs(rate - expected) <= 1e-9 * expected,
+                 qPrintable(QStringLiteral("rate %1, expected %2").arg(rate).arg(expected)));
 }
 
 void tst_FabricNetwork::staticEcmpHashesOverCables() {
@@ -221,11 +237,77 @@ void tst_FabricNetwork::twinsRouteAsTheirOwnSpread() {
 void tst_FabricNetwork::everyRoutingHasAPolicy() {
     // The catalog's routings each name a policy in the registry, with its channel layout:
     // ECMP hashes cable by cable, adaptive spreads over bundles and groups.
-    for (const auto routing : {model::Routing::Ecmp, model::Routing::Adaptive})
+    for (const auto routing :
+         {model::Routing::Ecmp, model::Routing::Adaptive, model::Routing::Spray})
         QVERIFY(sim::routing::routingPolicyFor(routing).routing == routing);
     QVERIFY(!sim::routing::routingPolicyFor(model::Routing::Ecmp).layout.bundleIsOneChannel);
     QVERIFY(sim::routing::routingPolicyFor(model::Routing::Adaptive).layout.groupChannels);
-    QCOMPARE(sim::routing::routingPolicies().size(), std::size_t{2});
+    QCOMPARE(sim::routing::routingPolicies().size(), std::size_t{3});
+}
+
+void tst_FabricNetwork::aDegradedCableSlowsEachRouting_data() {
+    // Leaves L1, L2 under spines S1, S2, one cable each; servers x1, x2 on L1 send to y1, y2
+    // on L2, one 400G NIC each; one cable on the way through S1 is degraded to a quarter,
+    // L1's uplink or S1's downlink to L2. Per cable, goodput g = 400 x lineEfficiency.
+    // - Spraying sends each flow half through each spine whatever their state: 2 x r/2 <=
+    //   g/4 on the degraded cable, so r = g/4 (96 Gb/s on IB NDR at 0.96).
+    // - Adaptive routing shares each flow out by what each spine can deliver to L2, g/4
+    //   through S1 and g through S2: 1/5 and 4/5. The degraded cable takes 2r/5 <= g/4 and
+    //   the cables through S2 take 8r/5 <= g, so r = 5g/8 (240 Gb/s): the two flows fill
+    //   what is left through both spines (g/4 + g), wherever the degraded cable is.
+    QTest::addColumn<model::Routing>("routing");
+    QTest::addColumn<QString>("degraded");
+    QTest::addColumn<sim::FabricNetwork::Grouping>("grouping");
+    QTest::addColumn<double>("shareOfGoodput");
+    using Grouping = sim::FabricNetwork::Grouping;
+    for (const char* degraded : {"L1/S1", "L2/S1"}) {
+        const QString element = QString::fromLatin1(degraded);
+        QTest::addRow("spraying, %s degraded", degraded)
+            << model::Routing::Spray << element << Grouping::Groups << 0.25;
+        QTest::addRow("spraying, %s degraded, per cable", degraded)
+            << model::Routing::Spray << element << Grouping::PerCable << 0.25;
+        QTest::addRow("adaptive, %s degraded", degraded)
+            << model::Routing::Adaptive << element << Grouping::Groups << 5.0 / 8;
+        QTest::addRow("adaptive, %s degraded, per cable", degraded)
+            << model::Routing::Adaptive << element << Grouping::PerCable << 5.0 / 8;
+    }
+}
+
+void tst_FabricNetwork::aDegradedCableSlowsEachRouting() {
+    QFETCH(model::Routing, routing);
+    QFETCH(QString, degraded);
+    QFETCH(sim::FabricNetwork::Grouping, grouping);
+    QFETCH(double, shareOfGoodput);
+    model::Topology t;
+    const auto node = [&](const char* name, model::NodeKind kind) {
+        model::Node n;
+        n.name = name;
+        n.kind = kind;
+        n.server.nics = 1;
+        return t.addNode(n);
+    };
+    using model::NodeKind;
+    const auto L1 = node("L1", NodeKind::Leaf), L2 = node("L2", NodeKind::Leaf),
+               S1 = node("S1", NodeKind::Spine), S2 = node("S2", NodeKind::Spine);
+    const auto x1 = node("x1", NodeKind::Server), x2 = node("x2", NodeKind::Server),
+               y1 = node("y1", NodeKind::Server), y2 = node("y2", NodeKind::Server);
+    for (auto [a, b] :
+         {std::pair{L1, S1}, {L1, S2}, {L2, S1}, {L2, S2}, {x1, L1}, {x2, L1}, {y1, L2}, {y2, L2}})
+        t.addLink(model::Link{a, b});
+    model::Failure quarter;
+    quarter.element = degraded.toStdString();
+    quarter.kind = model::FailureKind::Degraded;
+    quarter.capacity = 0.25;
+    const model::Topology afterFailure = model::applyFailures(t, {quarter});
+    model::Fabric fabric = fabriclab::testing::builtinFabric("ib-ndr");
+    fabric.routing = routing;
+    const sim::FabricNetwork network(afterFailure, fabric, 0, grouping);
+
+    const double expected = shareOfGoodput * 400 * fabric.lineEfficiency;
+    // Relative 1e-9: only floating-point summation order separates the two.
+    for (const double rate : maxMinRates(network, {std::pair{x1, y1}, {x2, y2}}))
+        QVERIFY2(qAbs(rate - expected) <= 1e-9 * expected,
+                 qPrintable(QStringLiteral("rate %1, expected %2").arg(rate).arg(expected)));
 }
 
 void tst_FabricNetwork::aCopyRoutesAsItsOriginal_data() {

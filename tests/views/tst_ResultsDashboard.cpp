@@ -186,7 +186,11 @@ void tst_ResultsDashboard::chartsCarryTheEngineSeries() {
     const ChartTable bisection = chartOf<BisectionChart>(dashboard)->table();
     QCOMPARE(cell(bisection, 0, 1), std::round(r.bisection.minCut.value * 1e3) / 1e3);
     QCOMPARE(cell(bisection, 0, 2), std::round(r.effective.gbps * 1e3) / 1e3);
-    QCOMPARE(cell(bisection, 0, 3), std::round(r.otherRouting->gbps * 1e3) / 1e3);
+    // Then every other routing, in the report's order.
+    QCOMPARE(bisection.header.size(), qsizetype(3 + r.otherRoutings.size()));
+    for (std::size_t k = 0; k < r.otherRoutings.size(); ++k)
+        QCOMPARE(cell(bisection, 0, 3 + static_cast<int>(k)),
+                 std::round(r.otherRoutings[k].effective.gbps * 1e3) / 1e3);
 
     // Bus bandwidth: one row per engine point, same values.
     const ChartTable busbw = chartOf<BusBandwidthChart>(dashboard)->table();
@@ -205,7 +209,7 @@ void tst_ResultsDashboard::chartsCarryTheEngineSeries() {
                                    [](const auto& p) { return p.ecmpDraws > 1; });
     if (design == QStringLiteral("teaching-4-servers"))
         QVERIFY(drawn);
-    if (r.fabric.routing == fabriclab::model::Routing::Adaptive)
+    if (r.fabric.routing != fabriclab::model::Routing::Ecmp)
         QVERIFY(!drawn);
     bool banded = false;
     for (const QAbstractSeries* series : chartOf<BusBandwidthChart>(dashboard)->chart()->series())
@@ -410,8 +414,8 @@ void tst_ResultsDashboard::partialRefusalKeepsWhatCanBeComputed() {
 }
 
 void tst_ResultsDashboard::routingKeepsItsColour() {
-    // Static ECMP is one colour and adaptive routing another in every chart, whichever of
-    // the two the fabric runs: RoCE (ECMP) and Spectrum-X (adaptive) side by side.
+    // Static ECMP is one colour, adaptive routing another and spraying a third in every
+    // chart, whichever the fabric runs: RoCE (ECMP) and Spectrum-X (adaptive) side by side.
     ResultsDashboard roce;
     roce.showResult(runSample("teaching-4-servers", withDetail()));
     roce.finishChartUpdates();
@@ -420,14 +424,19 @@ void tst_ResultsDashboard::routingKeepsItsColour() {
     spectrum.finishChartUpdates();
     const auto* a = chartOf<BisectionChart>(roce);
     const auto* b = chartOf<BisectionChart>(spectrum);
-    const QString ecmp = QStringLiteral("static ECMP");
-    const QString adaptive = QStringLiteral("adaptive routing");
+    const QString ecmp = QStringLiteral("ECMP");
+    const QString adaptive = QStringLiteral("adaptive");
+    const QString spraying = QStringLiteral("spraying");
     QVERIFY(barColour(*a, ecmp).isValid() && barColour(*b, ecmp).isValid());
     QVERIFY(barColour(*a, adaptive).isValid() && barColour(*b, adaptive).isValid());
     QCOMPARE(barColour(*a, ecmp), barColour(*b, ecmp));
     QCOMPARE(barColour(*a, adaptive), barColour(*b, adaptive));
     QVERIFY(barColour(*a, ecmp) != barColour(*a, adaptive));
     QCOMPARE(barColour(*a, ecmp), ChartPanel::routingColor(fabriclab::model::Routing::Ecmp));
+    QCOMPARE(barColour(*a, spraying), barColour(*b, spraying));
+    QCOMPARE(barColour(*a, spraying), ChartPanel::routingColor(fabriclab::model::Routing::Spray));
+    QVERIFY(barColour(*a, spraying) != barColour(*a, ecmp) &&
+            barColour(*a, spraying) != barColour(*a, adaptive));
     // The bus-bandwidth chart's band is what ECMP's hashes do: the ECMP colour too.
     QColor band;
     for (QAbstractSeries* series : chartOf<BusBandwidthChart>(roce)->chart()->series())

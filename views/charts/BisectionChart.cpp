@@ -18,12 +18,20 @@ namespace fabriclab::views {
 namespace {
 
 QString routingName(model::Routing routing) {
-    return routing == model::Routing::Adaptive ? ChartPanel::tr("adaptive routing")
-                                               : ChartPanel::tr("static ECMP");
+    return QString::fromUtf8(model::describe(routing));
 }
 
-model::Routing otherThan(model::Routing routing) {
-    return routing == model::Routing::Adaptive ? model::Routing::Ecmp : model::Routing::Adaptive;
+/// A legend entry short enough that four fit under a third of a laptop screen.
+QString legendName(model::Routing routing) {
+    switch (routing) {
+    case model::Routing::Adaptive:
+        return ChartPanel::tr("adaptive");
+    case model::Routing::Spray:
+        return ChartPanel::tr("spraying");
+    case model::Routing::Ecmp:
+        break;
+    }
+    return ChartPanel::tr("ECMP");
 }
 
 } // namespace
@@ -53,23 +61,30 @@ void BisectionChart::showNothing(const QString& reason) {
     clear();
     m_capacitySet = nullptr; // clear() deleted them
     m_effectiveSet = nullptr;
-    m_otherSet = nullptr;
+    m_otherSets.clear();
     setPlaceholder(reason);
 }
 
 void BisectionChart::showReport(const model::RunReport& r, const model::EffectiveBisections* full) {
     const sim::EffectiveBisection& effective = full ? full->effective : r.effective;
-    const std::optional<sim::EffectiveBisection>& otherRouting =
-        full ? full->otherRouting : r.otherRouting;
+    const std::vector<model::RoutingBisection>& others =
+        full ? full->otherRoutings : r.otherRoutings;
     m_ownRouting = r.fabric.routing;
     m_routing = routingName(m_ownRouting);
-    m_hasOther = otherRouting.has_value();
-    m_otherRouting = routingName(otherThan(m_ownRouting));
+    m_others.clear();
+    for (const model::RoutingBisection& other : others)
+        m_others.push_back(other.routing);
+    const auto carriedByOthers = [&](std::optional<std::size_t> tier) {
+        std::vector<double> carried;
+        for (const model::RoutingBisection& other : others)
+            carried.push_back(tier ? other.effective.tiers[*tier].carriedGbps / 2
+                                   : other.effective.gbps);
+        return carried;
+    };
     m_draws = effective.seeds;
     const int cliDraws = model::RunOptions{}.bisectionSeeds;
     m_preview = effective.seeds > 0 && effective.seeds < cliDraws;
-    const sim::EffectiveBisection other = otherRouting.value_or(sim::EffectiveBisection{});
-    m_bars = {{tr("Halves"), r.bisection.minCut.value, effective.gbps, other.gbps}};
+    m_bars = {{tr("Halves"), r.bisection.minCut.value, effective.gbps, carriedByOthers({})}};
     const std::pair<model::LinkTier, QString> tiers[] = {
         {model::LinkTier::Server, tr("Server links")},
         {model::LinkTier::LeafSpine, tr("Leaf–spine")},
@@ -81,8 +96,8 @@ void BisectionChart::showReport(const model::RunReport& r, const model::Effectiv
         const auto index = static_cast<std::size_t>(tier);
         const auto& mine = effective.tiers[index];
         if (mine.capacityGbps > 0)
-            m_bars.push_back({label, mine.capacityGbps / 2, mine.carriedGbps / 2,
-                              other.tiers[index].carriedGbps / 2});
+            m_bars.push_back(
+                {label, mine.capacityGbps / 2, mine.carriedGbps / 2, carriedByOthers(index)});
     }
     const QString draws = effective.seeds == 1
                               ? tr("one random draw")
@@ -97,9 +112,10 @@ void BisectionChart::showReport(const model::RunReport& r, const model::Effectiv
                  percentText(effective.routingEfficiency),
                  bandwidthRangeText(effective.minGbps, effective.maxGbps))
             .arg(draws);
-    if (m_hasOther)
+    for (const model::RoutingBisection& other : others)
         text += tr("; %1 would deliver %2 (%3)")
-                    .arg(m_otherRouting, bandwidthText(other.gbps), percentText(other.ratio));
+                    .arg(routingName(other.routing), bandwidthText(other.effective.gbps),
+                         percentText(other.effective.ratio));
     text += tr(". Tier bars: each tier's cables and what the traffic puts on them, per direction.");
     if (m_preview)
         text += tr(" A %1-draw preview, kept quick for live edits: the %2-draw figure "
@@ -116,8 +132,8 @@ void BisectionChart::setPlaybackFraction(double fraction) {
     for (std::size_t i = 0; i < m_bars.size(); ++i) {
         const int at = static_cast<int>(i);
         m_effectiveSet->replace(at, m_bars[i].effectiveGbps * m_fraction / m_divisor);
-        if (m_otherSet)
-            m_otherSet->replace(at, m_bars[i].otherGbps * m_fraction / m_divisor);
+        for (std::size_t k = 0; k < m_otherSets.size(); ++k)
+            m_otherSets[k]->replace(at, m_bars[i].otherGbps[k] * m_fraction / m_divisor);
     }
 }
 
@@ -128,43 +144,47 @@ void BisectionChart::applySeriesColors() {
         m_capacitySet->setColor(capacityColor());
     if (m_effectiveSet)
         m_effectiveSet->setColor(routingColor(m_ownRouting));
-    if (m_otherSet)
-        m_otherSet->setColor(routingColor(otherThan(m_ownRouting)));
+    for (std::size_t k = 0; k < m_otherSets.size(); ++k)
+        m_otherSets[k]->setColor(routingColor(m_others[k]));
 }
 
 void BisectionChart::rebuild() {
     clear();
     m_capacitySet = nullptr;
     m_effectiveSet = nullptr;
-    m_otherSet = nullptr;
+    m_otherSets.clear();
     if (m_bars.empty()) {
         setHasData(false);
         return;
     }
     double most = 0;
-    for (const Bar& bar : m_bars)
-        most = std::max({most, bar.theoreticalGbps, bar.effectiveGbps, bar.otherGbps});
+    for (const Bar& bar : m_bars) {
+        most = std::max({most, bar.theoreticalGbps, bar.effectiveGbps});
+        for (const double other : bar.otherGbps)
+            most = std::max(most, other);
+    }
     const AxisUnit unit = bandwidthAxis(most);
     m_divisor = unit.divisor;
 
     auto* theoretical = m_capacitySet = new QBarSet(tr("capacity"));
     m_effectiveSet = new QBarSet(
-        m_preview ? tr("%1 (%2-draw preview)").arg(m_routing, numberText(m_draws)) : m_routing);
-    if (m_hasOther)
-        m_otherSet = new QBarSet(m_otherRouting);
+        m_preview ? tr("%1 (%2-draw preview)").arg(legendName(m_ownRouting), numberText(m_draws))
+                  : legendName(m_ownRouting));
+    for (const model::Routing routing : m_others)
+        m_otherSets.push_back(new QBarSet(legendName(routing)));
     QStringList categories;
     for (const Bar& bar : m_bars) {
         categories << bar.label;
         *theoretical << bar.theoreticalGbps / m_divisor;
         *m_effectiveSet << bar.effectiveGbps * m_fraction / m_divisor;
-        if (m_otherSet)
-            *m_otherSet << bar.otherGbps * m_fraction / m_divisor;
+        for (std::size_t k = 0; k < m_otherSets.size(); ++k)
+            *m_otherSets[k] << bar.otherGbps[k] * m_fraction / m_divisor;
     }
     auto* series = new QBarSeries;
     series->append(theoretical);
     series->append(m_effectiveSet);
-    if (m_otherSet)
-        series->append(m_otherSet);
+    for (QBarSet* other : m_otherSets)
+        series->append(other);
     auto* x = addCategoryAxis(Qt::AlignBottom, categories);
     auto* y = addValueAxis(Qt::AlignLeft, unit.unit, QStringLiteral("%.0f"));
     y->setMin(0);
@@ -186,13 +206,13 @@ ChartTable BisectionChart::table() const {
     // Halves: the min cut and the delivered bisection; tiers: one direction of each tier.
     t.header = {QStringLiteral("bar"), QStringLiteral("theoretical (Gb/s)"),
                 QStringLiteral("delivered, %1 (Gb/s)").arg(m_routing)};
-    if (m_hasOther)
-        t.header << QStringLiteral("delivered, %1 (Gb/s)").arg(m_otherRouting);
+    for (const model::Routing routing : m_others)
+        t.header << QStringLiteral("delivered, %1 (Gb/s)").arg(routingName(routing));
     for (const Bar& bar : m_bars) {
         QStringList row{bar.label, csvNumber(bar.theoreticalGbps, 3),
                         csvNumber(bar.effectiveGbps, 3)};
-        if (m_hasOther)
-            row << csvNumber(bar.otherGbps, 3);
+        for (const double other : bar.otherGbps)
+            row << csvNumber(other, 3);
         t.rows << row;
     }
     return t;

@@ -15,9 +15,9 @@ QT_END_NAMESPACE
 namespace fabriclab::views {
 
 /// Theoretical bisection (max-flow min cut) against what the fabric's routing delivers
-/// to random-permutation traffic, and the same traffic under the other routing (static
-/// ECMP against adaptive), across the halves and tier by tier. The effective bars grow
-/// with playback (setPlaybackFraction) so a presenter can show them fill.
+/// to random-permutation traffic, and the same traffic under every other routing (static
+/// ECMP, adaptive routing, packet spraying), across the halves and tier by tier. The effective bars
+/// grow with playback (setPlaybackFraction) so a presenter can show them fill.
 class BisectionChart : public ChartPanel {
     Q_OBJECT
 
@@ -47,23 +47,22 @@ private:
         QString label;
         double theoreticalGbps = 0;
         double effectiveGbps = 0;
-        double otherGbps = 0;
+        std::vector<double> otherGbps; ///< per other routing, as m_others
     };
     void rebuild();
     void applySeriesColors() override;
 
     std::vector<Bar> m_bars;
     model::Routing m_ownRouting = model::Routing::Ecmp;
-    QString m_routing;      ///< the fabric's own, in words
-    QString m_otherRouting; ///< the other one
-    bool m_hasOther = false;
+    QString m_routing;                    ///< the fabric's own, in words
+    std::vector<model::Routing> m_others; ///< the other routings shown, in report order
     bool m_preview = false;
     int m_draws = 0; ///< draws behind the delivered figures
     double m_fraction = 1;
     double m_divisor = 1;
     QBarSet* m_capacitySet = nullptr;
     QBarSet* m_effectiveSet = nullptr;
-    QBarSet* m_otherSet = nullptr;
+    std::vector<QBarSet*> m_otherSets; ///< as m_others
 };
 
 } // namespace fabriclab::views

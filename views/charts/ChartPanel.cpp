@@ -243,7 +243,15 @@ void ChartPanel::setPlaceholder(const QString& text) {
 }
 
 QColor ChartPanel::routingColor(model::Routing routing) {
-    return routing == model::Routing::Adaptive ? QColor(60, 160, 90) : QColor(230, 130, 30);
+    switch (routing) {
+    case model::Routing::Adaptive:
+        return QColor(60, 160, 90);
+    case model::Routing::Spray:
+        return QColor(140, 90, 190);
+    case model::Routing::Ecmp:
+        break;
+    }
+    return QColor(230, 130, 30);
 }
 
 QColor ChartPanel::capacityColor() {

@@ -77,7 +77,7 @@ public:
     QChart* chart() const { return m_chart; }
 
     /// The colour of a routing mode in every chart and legend, whatever the fabric runs:
-    /// static ECMP orange, adaptive routing green.
+    /// static ECMP orange, adaptive routing green, packet spraying purple.
     static QColor routingColor(model::Routing routing);
     /// The colour of capacity (the min cut, a tier's cables) beside what routing delivers.
     static QColor capacityColor();

@@ -288,8 +288,7 @@ void FabricPanel::showIdle() {
 void FabricPanel::describeFabric() {
     const model::Fabric& fabric = m_document.design().fabric.spec;
     const QString transport = fabric.transport == "infiniband" ? tr("InfiniBand") : tr("Ethernet");
-    const QString routing =
-        fabric.routing == model::Routing::Adaptive ? tr("adaptive routing") : tr("ECMP");
+    const QString routing = QString::fromUtf8(model::describe(fabric.routing));
     m_fabricInfo->setText(tr("%1 ports · radix %2 · %3 · %4")
                               .arg(bandwidthText(fabric.portSpeed.value))
                               .arg(fabric.switchRadix)

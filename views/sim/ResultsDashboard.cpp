@@ -282,11 +282,11 @@ void ResultsDashboard::startFullBisection() {
     const model::RunReport& r = result->report;
     if (r.effective.seeds <= 0 || r.effective.seeds >= cliBisectionDraws())
         return;
-    // What `fabriclab-cli run` reports: its draws and seed, with the other routing too when
-    // the preview had it.
+    // What `fabriclab-cli run` reports: its draws and seed, with the other routings too when
+    // the preview had them.
     m_fullStop = std::stop_source();
     model::RunOptions options;
-    options.detail = r.otherRouting.has_value();
+    options.detail = !r.otherRoutings.empty();
     options.stop = m_fullStop.get_token();
     m_fullWatcher.setFuture(QtConcurrent::run(&enginePool(), [result, options]() -> FullBisection {
         enterEngineThread();

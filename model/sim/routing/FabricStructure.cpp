@@ -105,22 +105,23 @@ void addPeerGroups(FabricStructure& s) {
 /// Fills FabricStructure::twinOf and slots (see there).
 void findTwins(FabricStructure& s) {
     // Switches with the same neighbours, in the same order, by the same cables of the same
-    // lengths, in the same tier, are twins: every other switch is as far from one as from
-    // the other (a shortest path to either ends through a shared neighbour and never passes
+    // lengths and capacities, in the same tier, are twins: every other switch is as far from one as
+    // from the other (a shortest path to either ends through a shared neighbour and never passes
     // the other twin), and a route between two switches is the route between their
     // representatives with the twins' own cables put in. The leaves of a pod or of a rail
     // group are twins, so one search and one spread serve them all.
     const std::size_t nodes = s.switchHops.size();
     s.twinOf.resize(nodes);
-    std::map<std::vector<std::tuple<std::uint32_t, int, double, int>>, std::uint32_t> first;
-    std::vector<std::tuple<std::uint32_t, int, double, int>> key;
+    using HopKey = std::tuple<std::uint32_t, int, double, double, int>;
+    std::map<std::vector<HopKey>, std::uint32_t> first;
+    std::vector<HopKey> key;
     for (std::uint32_t u = 0; u < nodes; ++u) {
         s.twinOf[u] = u;
         if (s.switchHops[u].empty())
             continue;
         key.clear();
         for (const Hop& hop : s.switchHops[u])
-            key.emplace_back(hop.to, hop.members, hop.meters, s.tier[u]);
+            key.emplace_back(hop.to, hop.members, hop.meters, hop.capacity, s.tier[u]);
         s.twinOf[u] = first.try_emplace(key, u).first->second;
     }
     // Every twin and representative lists its channels in one order (slots): its cables
@@ -216,9 +217,11 @@ void addLinkChannels(FabricStructure& s, const model::Topology& topology) {
         const std::uint32_t ia = s.index.at(link.a);
         const std::uint32_t ib = s.index.at(link.b);
         s.switchHops[ia].push_back(Hop{ib, forward, link.count, perDirection, link.lengthMeters,
-                                       static_cast<std::uint32_t>(s.switchHops[ia].size())});
+                                       static_cast<std::uint32_t>(s.switchHops[ia].size()),
+                                       usable * goodput});
         s.switchHops[ib].push_back(Hop{ia, backward, link.count, perDirection, link.lengthMeters,
-                                       static_cast<std::uint32_t>(s.switchHops[ib].size())});
+                                       static_cast<std::uint32_t>(s.switchHops[ib].size()),
+                                       usable * goodput});
     }
 }
 

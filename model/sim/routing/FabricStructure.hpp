@@ -47,6 +47,7 @@ struct FabricStructure {
         int channels;           ///< 1 (bundle) or members
         double meters;
         std::uint32_t index = 0; ///< position in its switch's own hop list
+        double capacity = 0;     ///< Gb/s of the whole bundle, less what failures take
     };
 
     static std::shared_ptr<const FabricStructure>

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/routing/RoutingPolicies.hpp"
 
-#include "model/sim/routing/AdaptiveSpread.hpp"
 #include "model/sim/routing/EcmpRouting.hpp"
+#include "model/sim/routing/SpreadRouting.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -11,14 +11,17 @@
 namespace fabriclab::sim::routing {
 namespace {
 
-template <typename Policy>
+template <typename Policy, auto... Arguments>
 std::unique_ptr<RoutingPolicy> make(std::shared_ptr<const FabricStructure> structure) {
-    return std::make_unique<Policy>(std::move(structure));
+    return std::make_unique<Policy>(std::move(structure), Arguments...);
 }
 
 constexpr std::array kPolicies{
     RoutingPolicyEntry{model::Routing::Ecmp, EcmpRouting::kLayout, &make<EcmpRouting>},
-    RoutingPolicyEntry{model::Routing::Adaptive, AdaptiveSpread::kLayout, &make<AdaptiveSpread>},
+    RoutingPolicyEntry{model::Routing::Adaptive, SpreadRouting::kLayout,
+                       &make<SpreadRouting, SpreadWeight::ByDeliverable>},
+    RoutingPolicyEntry{model::Routing::Spray, SpreadRouting::kLayout,
+                       &make<SpreadRouting, SpreadWeight::ByCables>},
 };
 
 } // namespace

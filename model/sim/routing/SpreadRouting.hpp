@@ -12,24 +12,49 @@
 
 namespace fabriclab::sim::routing {
 
-/// Adaptive routing as a flow-level model sees it: at every switch a flow spreads over all
-/// equal-cost cables in proportion to their number, hop by hop, so its rate splits into
-/// fractions. Every group of cables a flow loads evenly (a switch's uplinks, a pod's
-/// spines) is one channel, so a route is a handful of channels instead of hundreds.
-/// Spreads are cached per pair of switches, and twins share their representative's
+/// How a spreading policy shares a flow among the equal-cost cables at a switch.
+enum class SpreadWeight {
+    /// In proportion to what each can deliver to the destination: its own capacity or
+    /// that of the paths beyond it, whichever is less. Adaptive routing: switches send
+    /// each packet to a port whose queue is short, and a queue behind a slow cable, here
+    /// or further on, backs up (credits, pause frames, RTT telemetry), so traffic shifts
+    /// off a degraded path in proportion. On a healthy Clos, the same as ByCables.
+    ByDeliverable,
+    /// In proportion to their number, whatever their state: packet spraying, where the
+    /// sender varies each packet's entropy value and every switch hashes it over its
+    /// equal-cost ports (Ultra Ethernet; docs/reference/design-space.md, ue-spray), so a
+    /// degraded cable gets its full share and holds the whole flow back.
+    ByCables,
+};
+
+/// Adaptive routing and packet spraying as a flow-level model sees them: at every switch a
+/// flow spreads over all equal-cost cables, hop by hop, so its rate splits into fractions
+/// (SpreadWeight says in what proportion). Every group of cables a flow loads in proportion
+/// to their capacity (a switch's uplinks, a pod's spines) is one channel, so a route is a
+/// handful of channels instead of hundreds; a group it loads otherwise stays cable by
+/// cable. Spreads are cached per pair of switches, and twins share their representative's
 /// (FabricStructure::twinOf) with their own cables put in.
-class AdaptiveSpread final : public MinimalRouting<AdaptiveSpread> {
+class SpreadRouting final : public MinimalRouting<SpreadRouting> {
 public:
     static constexpr ChannelLayout kLayout{.bundleIsOneChannel = true, .groupChannels = true};
 
-    explicit AdaptiveSpread(std::shared_ptr<const FabricStructure> structure)
-        : MinimalRouting(std::move(structure)) {}
+    SpreadRouting(std::shared_ptr<const FabricStructure> structure, SpreadWeight weight)
+        : MinimalRouting(std::move(structure)), m_weight(weight) {}
 
     void appendMiddle(std::uint32_t from, std::uint32_t to, std::uint64_t flowKey,
                       Route& route) const override;
 
 private:
     using Hop = FabricStructure::Hop;
+
+    SpreadWeight m_weight;
+    /// Gb/s the equal-cost paths from `node` can carry to `target` (adaptive weighing).
+    double deliverable(std::uint32_t node, std::uint32_t target) const;
+    mutable std::unordered_map<std::uint64_t, double> m_deliverable; ///< (node, target)
+    /// Fills the scratch's weights for splitting a flow over `choice` toward `target` and
+    /// returns true, or returns false where the split is by cables (spraying, or adaptive
+    /// weights in proportion to the cables).
+    bool weighChoice(const EqualCostHops::Choice& choice, std::uint32_t target) const;
 
     std::vector<PathElement> spread(std::uint32_t from, std::uint32_t to, double& meters) const;
 
@@ -70,6 +95,7 @@ private:
         std::vector<std::uint32_t> frontier;
         std::vector<std::uint32_t> next;
         std::vector<double> fractions;
+        std::vector<double> weights; ///< per hop of the choice being split (weighChoice)
     };
     mutable SpreadScratch m_spreadScratch;
     // The steps of spread(), over m_spreadScratch.
@@ -88,7 +114,7 @@ private:
     struct GroupHop {
         std::uint32_t owner; ///< node the hop leaves from
         std::uint32_t index; ///< into m_s->switchHops[owner]
-        int members;
+        double capacity;     ///< the hop's, Gb/s
     };
     /// Every hop of the group, loaded by a flow or not; per node, filled lazily.
     const std::vector<GroupHop>& groupHops(std::uint32_t node, bool up) const;

@@ -1,14 +1,15 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-#include "model/sim/routing/AdaptiveSpread.hpp"
+#include "model/sim/routing/SpreadRouting.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace fabriclab::sim::routing {
 
-void AdaptiveSpread::appendMiddle(std::uint32_t from, std::uint32_t to, std::uint64_t,
-                                  Route& route) const {
+void SpreadRouting::appendMiddle(std::uint32_t from, std::uint32_t to, std::uint64_t,
+                                 Route& route) const {
     // Twins share their representatives' spread, with their own cables put in; a pair of
     // twins of one another has no representative pair and is spread as it is.
     std::uint32_t a = m_s->twinOf[from];
@@ -38,9 +39,9 @@ void AdaptiveSpread::appendMiddle(std::uint32_t from, std::uint32_t to, std::uin
     route.wireMeters += middle.meters;
 }
 
-std::vector<AdaptiveSpread::Patch>
-AdaptiveSpread::patchesFor(const std::vector<PathElement>& elements, std::uint32_t a,
-                           std::uint32_t b) const {
+std::vector<SpreadRouting::Patch>
+SpreadRouting::patchesFor(const std::vector<PathElement>& elements, std::uint32_t a,
+                          std::uint32_t b) const {
     // Which elements are the ends' own channels, found once per pair of representatives.
     std::vector<Patch> patches;
     const auto slotOf = [&](std::uint32_t node, std::uint32_t channel) -> std::optional<int> {
@@ -60,8 +61,8 @@ AdaptiveSpread::patchesFor(const std::vector<PathElement>& elements, std::uint32
     return patches;
 }
 
-const std::vector<AdaptiveSpread::GroupHop>& AdaptiveSpread::groupHops(std::uint32_t node,
-                                                                       bool up) const {
+const std::vector<SpreadRouting::GroupHop>& SpreadRouting::groupHops(std::uint32_t node,
+                                                                     bool up) const {
     auto& cache = up ? m_upGroupHops : m_downGroupHops;
     if (cache.empty())
         cache.resize(m_s->switchHops.size());
@@ -75,19 +76,19 @@ const std::vector<AdaptiveSpread::GroupHop>& AdaptiveSpread::groupHops(std::uint
         if (m_s->tier[hop.to] <= m_s->tier[node])
             continue;
         if (up) {
-            group->push_back({node, i, hop.members});
+            group->push_back({node, i, hop.capacity});
             continue;
         }
         const std::vector<Hop>& above = m_s->switchHops[hop.to];
         for (std::uint32_t j = 0; j < above.size(); ++j)
             if (above[j].to == node)
-                group->push_back({hop.to, j, above[j].members});
+                group->push_back({hop.to, j, above[j].capacity});
     }
     return *group;
 }
 
-std::vector<PathElement> AdaptiveSpread::spread(std::uint32_t from, std::uint32_t to,
-                                                double& meters) const {
+std::vector<PathElement> SpreadRouting::spread(std::uint32_t from, std::uint32_t to,
+                                               double& meters) const {
     // Adaptive routing: at every switch the flow spreads over all equal-cost cables in
     // proportion to their number, hop by hop; then every group of cables the flow loads
     // in proportion to their number becomes its group channel. The scratch is dense and
@@ -101,7 +102,51 @@ std::vector<PathElement> AdaptiveSpread::spread(std::uint32_t from, std::uint32_
     return elements;
 }
 
-void AdaptiveSpread::spreadHopByHop(std::uint32_t from, std::uint32_t to, double& meters) const {
+double SpreadRouting::deliverable(std::uint32_t node, std::uint32_t target) const {
+    // What the equal-cost paths from `node` can carry to `target`: each next hop adds its
+    // own capacity or what lies beyond it, whichever is less. The bottleneck of a series
+    // of hops, summed over parallel ones, so a degraded cable anywhere down the paths
+    // shows; exact on the up/down paths of a Clos, where the paths from two next hops
+    // meet only at the target's side.
+    if (node == target)
+        return std::numeric_limits<double>::infinity();
+    const std::uint64_t key = (static_cast<std::uint64_t>(node) << 32) | target;
+    if (const auto known = m_deliverable.find(key); known != m_deliverable.end())
+        return known->second;
+    // A copy: the recursion below may intern new choices and move the tables.
+    const EqualCostHops::Choice choice = m_paths.choiceToward(node, target);
+    double total = 0;
+    for (std::uint32_t c = 0; c < choice.count; ++c) {
+        const Hop hop = m_paths.hopsOf(choice)[c];
+        total += std::min(hop.capacity, deliverable(hop.to, target));
+    }
+    m_deliverable.emplace(key, total);
+    return total;
+}
+
+bool SpreadRouting::weighChoice(const EqualCostHops::Choice& choice, std::uint32_t target) const {
+    std::vector<double>& weights = m_spreadScratch.weights;
+    weights.clear();
+    if (m_weight == SpreadWeight::ByCables || choice.count < 2)
+        return false;
+    for (std::uint32_t c = 0; c < choice.count; ++c) {
+        const Hop hop = m_paths.hopsOf(choice)[c];
+        weights.push_back(std::min(hop.capacity, deliverable(hop.to, target)));
+    }
+    // Weights in proportion to the cables (every healthy Clos) split by cables, so such
+    // a fabric's numbers do not depend on the weighing's rounding.
+    const Hop first = m_paths.hopsOf(choice)[0];
+    for (std::uint32_t c = 1; c < choice.count; ++c) {
+        const int members = m_paths.hopsOf(choice)[c].members;
+        if (std::abs(weights[c] * first.members - weights[0] * members) >
+            1e-12 * weights[0] * members)
+            return true;
+    }
+    weights.clear();
+    return false;
+}
+
+void SpreadRouting::spreadHopByHop(std::uint32_t from, std::uint32_t to, double& meters) const {
     // A frontier of fractions per distance. The equal-cost hops come from the interned
     // per-target choices, so a core with a link into every pod is scanned once per
     // target, not once per switch pair.
@@ -128,10 +173,17 @@ void AdaptiveSpread::spreadHopByHop(std::uint32_t from, std::uint32_t to, double
         bool first = true;
         for (std::size_t k = 0; k < frontier.size(); ++k) {
             const std::uint32_t u = frontier[k];
-            const EqualCostHops::Choice& choice = m_paths.choiceToward(u, to);
+            // A copy, as weighing may intern choices; then split the fraction by cables,
+            // or by the weights where they differ from the cables.
+            const EqualCostHops::Choice choice = m_paths.choiceToward(u, to);
+            const bool weighed = weighChoice(choice, to);
+            double weightTotal = 0;
+            for (const double weight : scratch.weights)
+                weightTotal += weight;
             for (std::uint32_t c = 0; c < choice.count; ++c) {
                 const Hop& hop = m_paths.hopsOf(choice)[c];
-                const double share = fractions[k] * hop.members / choice.members;
+                const double share = weighed ? fractions[k] * scratch.weights[c] / weightTotal
+                                             : fractions[k] * hop.members / choice.members;
                 scratch.uses.push_back({u, hop.index, share});
                 if (scratch.reached[hop.to] == 0.0)
                     next.push_back(hop.to);
@@ -160,17 +212,18 @@ void AdaptiveSpread::spreadHopByHop(std::uint32_t from, std::uint32_t to, double
     }
 }
 
-bool AdaptiveSpread::isUp(const Use& use) const {
+bool SpreadRouting::isUp(const Use& use) const {
     return m_s->tier[m_s->switchHops[use.from][use.hop].to] > m_s->tier[use.from];
 }
 
-bool AdaptiveSpread::isDown(const Use& use) const {
+bool SpreadRouting::isDown(const Use& use) const {
     return m_s->tier[m_s->switchHops[use.from][use.hop].to] < m_s->tier[use.from];
 }
 
-double AdaptiveSpread::groupShare(std::uint32_t node, bool up) const {
+double SpreadRouting::groupShare(std::uint32_t node, bool up) const {
     // Worked out the first time one of the group's hops comes up: the flow's share of
-    // the group when it loads every cable of it in proportion to its cables, else 0.
+    // the group when it loads every cable of it in proportion to its capacity (so the
+    // group saturates exactly when each cable does), else 0.
     SpreadScratch& scratch = m_spreadScratch;
     double& share = up ? scratch.upGroup[node] : scratch.downGroup[node];
     if (share >= 0)
@@ -182,25 +235,25 @@ double AdaptiveSpread::groupShare(std::uint32_t node, bool up) const {
     };
     const std::vector<GroupHop>& group = groupHops(node, up);
     double total = 0;
-    int members = 0;
+    double capacity = 0;
     for (const GroupHop& g : group) {
         total += loadOf(g.owner, g.index);
-        members += g.members;
+        capacity += g.capacity;
     }
     share = 0;
     const std::uint32_t used = up ? scratch.upUsed[node] : scratch.downUsed[node];
     if (total <= 0 || used != group.size())
         return share;
     for (const GroupHop& g : group)
-        if (std::abs(loadOf(g.owner, g.index) - total * g.members / members) > 1e-9 * total)
+        if (std::abs(loadOf(g.owner, g.index) - total * g.capacity / capacity) > 1e-9 * total)
             return share;
     share = total;
     return share;
 }
 
-void AdaptiveSpread::appendSingleCables(std::vector<PathElement>& elements) const {
-    // Every hop not inside a group the flow loads evenly: the group saturates exactly
-    // when each of its links does, so its channel stands for them.
+void SpreadRouting::appendSingleCables(std::vector<PathElement>& elements) const {
+    // Every hop not inside a group the flow loads in proportion to capacity: such a group
+    // saturates exactly when each of its links does, so its channel stands for them.
     constexpr auto kNone = FabricStructure::kNone;
     for (const Use& use : m_spreadScratch.uses) {
         const Hop& hop = m_s->switchHops[use.from][use.hop];
@@ -212,7 +265,7 @@ void AdaptiveSpread::appendSingleCables(std::vector<PathElement>& elements) cons
     }
 }
 
-void AdaptiveSpread::appendGroupChannels(std::vector<PathElement>& elements) const {
+void SpreadRouting::appendGroupChannels(std::vector<PathElement>& elements) const {
     // Group channels follow the single cables, in node order (as the solver's sums have
     // always seen them).
     constexpr auto kNone = FabricStructure::kNone;
@@ -254,7 +307,7 @@ void AdaptiveSpread::appendGroupChannels(std::vector<PathElement>& elements) con
             elements.push_back({m_s->downGroup[node], scratch.downGroup[node]});
 }
 
-void AdaptiveSpread::clearSpreadScratch() const {
+void SpreadRouting::clearSpreadScratch() const {
     // Leave the scratch as it was found.
     SpreadScratch& scratch = m_spreadScratch;
     for (const std::uint32_t node : scratch.upGroupNodes)
