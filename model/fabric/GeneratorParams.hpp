@@ -27,6 +27,9 @@ struct GeneratorParams {
     double oversubscription = 1.0;      ///< leaf downlink : uplink bandwidth
     double spineOversubscription = 1.0; ///< fat-tree only: spine downlink : uplink
     std::optional<int> serversPerPod;   ///< fat-tree only; largest pod that fits when absent
+    /// Leaf-spine only: independent planes of spines, each serving an equal group of rails
+    /// (8 on 8 rails: DeepSeek's multi-plane fat-tree); the fewest that fit when absent.
+    std::optional<int> planes;
     /// A kind's own parameters beyond the shared ones, by design-file key.
     std::map<std::string, double, std::less<>> extra;
 

@@ -10,12 +10,31 @@ namespace fabriclab::model {
 
 using namespace generator;
 
+namespace {
+
+/// Refuses a plane count the leaves cannot be split into.
+void checkPlanes(const GeneratorParams& p, int rails) {
+    if (!p.planes || *p.planes == 1)
+        return;
+    if (!p.railOptimized)
+        throw GeneratorError("planes", "planes split a rail-optimized fabric by rail; a "
+                                       "top-of-rack fabric has one plane (set railOptimized, "
+                                       "or planes to 1)");
+    if (rails % *p.planes != 0)
+        throw GeneratorError(
+            "planes", std::to_string(*p.planes) + " planes cannot share " + std::to_string(rails) +
+                          " rails equally; use a divisor of " + std::to_string(rails));
+}
+
+} // namespace
+
 Topology generateLeafSpine(const GeneratorParams& p) {
     validateRequest(p);
     Topology topology;
     int serversLeft = p.servers;
 
-    // Every NIC fits on one switch: no spine tier is needed, whatever the ratio asks.
+    // Every NIC fits on one switch: no spine tier is needed, whatever the ratio asks (and
+    // whatever planes are asked for: one switch is one plane).
     if (static_cast<long long>(p.servers) * p.nicsPerServer <= p.leafRadix) {
         GeneratorParams single = p;
         single.railOptimized = false;
@@ -25,17 +44,21 @@ Topology generateLeafSpine(const GeneratorParams& p) {
     }
 
     const LeafTierPlan plan = planLeafTier(p);
+    const int rails = plan.leavesPerUnit;
+    checkPlanes(p, rails);
     const auto leaves = addServersAndLeaves(topology, p, plan, 0, plan.units, -1, serversLeft);
     const int leafCount = static_cast<int>(leaves.size());
     const int freePorts = p.leafRadix - plan.serversPerUnit * plan.portsPerServerLeaf;
     // One plane of spines that every leaf reaches; failing that, a rail-optimized fabric
-    // gives each group of rails spines of its own (rail planes), the fewest planes that fit.
-    // That keeps two tiers with the counts of NVIDIA's DGX B300 SuperPOD on Spectrum-4 at 8
-    // and 16 units (whose planes split each GPU's port, so each of them holds every rail).
-    // Here rails of different planes meet over NVLink (PXN), as NCCL's all-to-all does on
-    // rail-optimized fabrics.
-    const int rails = plan.leavesPerUnit;
-    for (int planes = 1; planes <= (p.railOptimized ? rails : 1); ++planes) {
+    // gives each group of rails spines of its own (rail planes), the fewest planes that fit,
+    // or as many as the request asks for. That keeps two tiers with the counts of NVIDIA's
+    // DGX B300 SuperPOD on Spectrum-4 at 8 and 16 units (whose planes split each GPU's port,
+    // so each of them holds every rail), and of DeepSeek's multi-plane fat-tree (a plane
+    // per rail). Here rails of different planes meet over NVLink (PXN), as NCCL's all-to-all
+    // does on rail-optimized fabrics.
+    const int fewest = p.planes.value_or(1);
+    const int most = p.planes ? *p.planes : (p.railOptimized ? rails : 1);
+    for (int planes = fewest; planes <= most; ++planes) {
         if (rails % planes != 0)
             continue;
         const auto [uplinks, spinesPerPlane] =
@@ -54,7 +77,14 @@ Topology generateLeafSpine(const GeneratorParams& p) {
         }
         return topology;
     }
-    const int leavesPerPlane = p.railOptimized ? leafCount / rails : leafCount;
+    const int leavesPerPlane = p.railOptimized ? leafCount / most : leafCount;
+    const std::string planesText = std::to_string(most) + (most == 1 ? " plane" : " planes");
+    if (p.planes)
+        throw GeneratorError("planes", "needs " + std::to_string(leavesPerPlane) +
+                                           " leaf ports per spine with " + planesText +
+                                           ", radix is " + std::to_string(p.spineRadix) +
+                                           " (use more planes, a larger spine radix or fewer "
+                                           "servers)");
     throw GeneratorError("spineRadix",
                          "needs " + std::to_string(leavesPerPlane) + " leaf ports per spine" +
                              (p.railOptimized ? " even with a plane of spines per rail" : "") +
@@ -65,8 +95,8 @@ Topology generateLeafSpine(const GeneratorParams& p) {
 const GeneratorEntry& leafSpineKind() {
     using namespace generator_fields;
     static const GeneratorField* const fields[] = {
-        &kServers,       &kGpusPerServer, &kNicsPerServer, &kNicGbps,
-        &kRailOptimized, &kLeafRadix,     &kSpineRadix,    &kOversubscription,
+        &kServers,   &kGpusPerServer, &kNicsPerServer,    &kNicGbps, &kRailOptimized,
+        &kLeafRadix, &kSpineRadix,    &kOversubscription, &kPlanes,
     };
     static const GeneratorEntry entry{
         .kind = "leaf-spine",

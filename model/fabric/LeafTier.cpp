@@ -48,6 +48,8 @@ void validateRequest(const GeneratorParams& p) {
     requireRange("spineOversubscription", p.spineOversubscription, 1.0 / kMaxRatio, kMaxRatio);
     if (p.serversPerPod)
         requireRange("serversPerPod", *p.serversPerPod, 1, kMaxServers);
+    if (p.planes)
+        requireRange("planes", *p.planes, 1, kMaxPerServer);
     const long long gpus = static_cast<long long>(p.servers) * p.gpusPerServer;
     if (gpus > kMaxGpus)
         throw GeneratorError("servers", "the cluster would have " + std::to_string(gpus) +

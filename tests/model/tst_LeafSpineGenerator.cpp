@@ -11,7 +11,8 @@
 //   every NIC on one switch (no spine) when servers * nics <= leafRadix.
 //   rail planes: when no spine can reach every leaf (L > spineRadix), a rail-optimized fabric
 //                splits its rails into the fewest P equal groups whose L / P leaves fit, and
-//                each group gets s spines of its own by the rule above.
+//                each group gets s spines of its own by the rule above; a request's `planes`
+//                sets P instead.
 #include <map>
 #include <set>
 
@@ -31,6 +32,11 @@ using namespace fabriclab::model;
 using namespace fabriclab::testing;
 
 namespace {
+
+GeneratorParams withPlanes(GeneratorParams params, int planes) {
+    params.planes = planes;
+    return params;
+}
 
 GeneratorParams request(int servers, int nics, bool rail, int leafRadix, int spineRadix,
                         double oversubscription) {
@@ -203,6 +209,23 @@ void tst_LeafSpineGenerator::railPlanes_data() {
     // the smallest divisor of 21 from 16 is 21, 48 x 1 <= 64 -> 21 spines each, 84 in all.
     QTest::addRow("1000 srv x 8 NIC, radix 64, 2:1: 4 planes")
         << request(1000, 8, true, 64, 64, 2.0) << 4 << 192 << 84;
+    // DeepSeek's multi-plane two-layer fat-tree at its largest (check figures, never tuned
+    // to: docs/reference/design-space.md section 1, Table 3 of Zhao et al., ISCA '25): 16,384
+    // endpoints on 64-port switches in 8 planes, 768 switches. d = 32: 64 units, 512 leaves;
+    // 1, 2 and 4 planes leave 512, 256 and 128 leaves per plane, over 64; 8 planes of 64
+    // leaves -> s = 32, 256 spines. 512 + 256 = 768.
+    QTest::addRow("DeepSeek MPFT: 2048 srv x 8 NIC, radix 64, 1:1: 8 planes, 768 switches")
+        << request(2048, 8, true, 64, 64, 1.0) << 8 << 512 << 256;
+    // Planes asked for. 128 servers: 4 units, 32 leaves, u = 32; one plane would do
+    // (16 spines). 8 planes of 4 leaves: s >= max(2, 4 x 32 / 64 = 2) = 2, 4 x 16 <= 64 ->
+    // 2 spines each, 16 in all; 2 planes of 16 leaves: s >= 8, 16 x 4 <= 64 -> 8 each.
+    QTest::addRow("128 srv x 8 NIC, radix 64, 1:1, planes 8: a plane per rail")
+        << withPlanes(request(128, 8, true, 64, 64, 1.0), 8) << 8 << 32 << 16;
+    QTest::addRow("128 srv x 8 NIC, radix 64, 1:1, planes 2")
+        << withPlanes(request(128, 8, true, 64, 64, 1.0), 2) << 2 << 32 << 16;
+    // The fewest that fit are asked for in so many words: the same fabric as unasked.
+    QTest::addRow("1024 srv x 8 NIC, radix 64, 1:1, planes 4")
+        << withPlanes(request(1024, 8, true, 64, 64, 1.0), 4) << 4 << 256 << 128;
 }
 
 void tst_LeafSpineGenerator::railPlanes() {
@@ -283,6 +306,22 @@ void tst_LeafSpineGenerator::refusals_data() {
     QTest::addRow("2M GPUs (over the 1,048,576 limit)")
         << tooManyGpus << QStringLiteral("servers")
         << QStringList{QStringLiteral("2097152 GPUs"), QStringLiteral("1048576")};
+    QTest::addRow("3 planes on 8 rails")
+        << withPlanes(request(128, 8, true, 64, 64, 1.0), 3) << QStringLiteral("planes")
+        << QStringList{QStringLiteral("3 planes cannot share 8 rails equally"),
+                       QStringLiteral("use a divisor of 8")};
+    QTest::addRow("2 planes on a top-of-rack fabric")
+        << withPlanes(request(256, 8, false, 64, 64, 1.0), 2) << QStringLiteral("planes")
+        << QStringList{QStringLiteral("rail-optimized")};
+    // 2048 servers, 512 leaves: a plane of 2 rails still has 128 leaves per spine.
+    QTest::addRow("2048 srv x 8 NIC, radix 64, planes 4: too few planes")
+        << withPlanes(request(2048, 8, true, 64, 64, 1.0), 4) << QStringLiteral("planes")
+        << QStringList{QStringLiteral("needs 128 leaf ports per spine with 4 planes"),
+                       QStringLiteral("radix is 64"), QStringLiteral("use more planes")};
+    QTest::addRow("0 planes") << withPlanes(request(128, 8, true, 64, 64, 1.0), 0)
+                              << QStringLiteral("planes")
+                              << QStringList{QStringLiteral("planes must be between 1 and 1024"),
+                                             QStringLiteral("got 0")};
     QTest::addRow("oversubscription 0")
         << request(128, 8, true, 64, 64, 0.0) << QStringLiteral("oversubscription")
         << QStringList{QStringLiteral("oversubscription must be between"), QStringLiteral("got 0")};
