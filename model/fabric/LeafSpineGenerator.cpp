@@ -73,6 +73,12 @@ Topology generateLeafSpine(const GeneratorParams& p) {
                     planeLeaves.push_back(leaves[static_cast<std::size_t>(i)]);
             const auto spineIds = addSwitches(topology, NodeKind::Spine, spinesPerPlane,
                                               p.spineRadix, p.nicSpeed, -1);
+            if (planes > 1)
+                for (const NodeId spine : spineIds) {
+                    Node node = topology.node(spine);
+                    node.placement.group = plane; // drawn as its plane's block of spines
+                    topology.replaceNode(spine, std::move(node));
+                }
             wireEvenly(topology, planeLeaves, spineIds, uplinks, p.nicSpeed);
         }
         return topology;

@@ -27,7 +27,7 @@ Endpoint endpointOf(Code code, const std::vector<Block>& blocks) {
 std::optional<GroupKey> groupOf(const Node& node) {
     switch (node.kind) {
     case NodeKind::Spine:
-        return GroupKey{node.placement.pod, -1, GroupTier::Spines};
+        return GroupKey{node.placement.pod, node.placement.group, GroupTier::Spines};
     case NodeKind::Core:
         return GroupKey{-1, -1, GroupTier::Cores};
     case NodeKind::Server:
@@ -65,11 +65,19 @@ std::set<GroupKey> initiallyCollapsed(const Topology& topology) {
     const bool manyNodes = topology.nodes().size() > kCollapseAbove;
     if (!manyNodes && topology.links().size() <= kBundleAbove)
         return {};
-    std::map<GroupKey, int> switchRows; // members of each spine or core row
+    // Members of each spine or core row; the planes of a multi-plane fabric share their
+    // row, so 8 planes of 32 spines fold as the 256 spines they are.
+    std::map<GroupKey, int> switchRows;
+    const auto rowOf = [](GroupKey key) {
+        key.group = -1;
+        return key;
+    };
     for (const auto& [id, node] : topology.nodes())
         if (const auto key = groupOf(node); key && key->tier != GroupTier::Unit)
-            ++switchRows[*key];
-    const auto wide = [&](const GroupKey& key) { return switchRows[key] > kSwitchRowFoldAbove; };
+            ++switchRows[rowOf(*key)];
+    const auto wide = [&](const GroupKey& key) {
+        return switchRows[rowOf(key)] > kSwitchRowFoldAbove;
+    };
 
     std::set<GroupKey> collapsed;
     std::set<GroupKey> pods = podsOf(topology);

@@ -21,8 +21,8 @@ enum class GroupTier { Unit, Spines, Cores, Pod };
 
 /// A group of nodes that can fold into one block. A unit is the servers and leaves a
 /// generator gave the same placement.pod and placement.group; the switch tiers group by
-/// pod (spines) or all together (cores), so a 16K-GPU fat-tree reads as rows of blocks
-/// with a few bundles between them instead of thousands of links.
+/// pod and plane (spines: placement.group is a spine's plane) or all together (cores), so a 16K-GPU
+/// fat-tree reads as rows of blocks with a few bundles between them instead of thousands of links.
 struct GroupKey {
     int pod = -1;
     int group = -1;

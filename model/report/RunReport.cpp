@@ -383,32 +383,49 @@ void enterStage(const RunOptions& options, std::string_view name, int permille) 
         options.progress(RunProgress{name, permille});
 }
 
-/// The effective bisection under every routing but the fabric's own, each on a thread and
-/// network of its own. `simulated`, `theoretical` and `options` must outlive the futures.
-using OtherRoutings = std::vector<std::pair<Routing, std::future<sim::EffectiveBisection>>>;
+/// The effective bisection under every routing but the fabric's own, each started on a
+/// thread and network of its own, except where a routing routes alike (sim::routing::
+/// routesAlike) with the fabric's own or one already started: its result is theirs.
+/// `simulated`, `theoretical` and `options` must outlive the futures.
+struct OtherRouting {
+    Routing routing;
+    std::shared_future<sim::EffectiveBisection> result; ///< invalid: the fabric's own
+};
+using OtherRoutings = std::vector<OtherRouting>;
 OtherRoutings startOtherRoutings(const Topology& simulated, const Fabric& fabric,
                                  const BisectionResult& theoretical, const RunOptions& options) {
     OtherRoutings started;
     for (const sim::routing::RoutingPolicyEntry& policy : sim::routing::routingPolicies()) {
         if (policy.routing == fabric.routing)
             continue;
-        started.emplace_back(
-            policy.routing,
-            std::async(std::launch::async, [&simulated, &theoretical, &options,
-                                            other = withRouting(fabric, policy.routing)] {
-                const sim::FabricNetwork otherNetwork(simulated, other, options.seed);
-                return sim::effectiveBisection(otherNetwork, theoretical, options.seed,
-                                               options.stop, true, options.bisectionSeeds);
-            }));
+        OtherRouting other{policy.routing, {}};
+        const auto alike = [&](Routing routing) {
+            return sim::routing::routesAlike(simulated, routing, policy.routing);
+        };
+        const auto twin = std::find_if(started.begin(), started.end(), [&](const OtherRouting& o) {
+            return o.result.valid() && alike(o.routing);
+        });
+        if (twin != started.end())
+            other.result = twin->result;
+        else if (!alike(fabric.routing))
+            other.result =
+                std::async(std::launch::async, [&simulated, &theoretical, &options,
+                                                routed = withRouting(fabric, policy.routing)] {
+                    const sim::FabricNetwork network(simulated, routed, options.seed);
+                    return sim::effectiveBisection(network, theoretical, options.seed, options.stop,
+                                                   true, options.bisectionSeeds);
+                }).share();
+        started.push_back(std::move(other));
     }
     return started;
 }
 
-/// The results of startOtherRoutings, in the order started.
-std::vector<RoutingBisection> takeOtherRoutings(OtherRoutings& started) {
+/// The results of startOtherRoutings, in the order started; `own` is the fabric's own.
+std::vector<RoutingBisection> takeOtherRoutings(const OtherRoutings& started,
+                                                const sim::EffectiveBisection& own) {
     std::vector<RoutingBisection> taken;
-    for (auto& [routing, result] : started)
-        taken.push_back({routing, result.get()});
+    for (const OtherRouting& other : started)
+        taken.push_back({other.routing, other.result.valid() ? other.result.get() : own});
     return taken;
 }
 
@@ -532,7 +549,7 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             trainingOf(report, *job.workload, catalog, options, asRun.simulated().gpuCount());
         priceOwnership(report, job.workload, catalog, options, report.step->tokensPerSecond);
     }
-    report.otherRoutings = takeOtherRoutings(otherRoutings);
+    report.otherRoutings = takeOtherRoutings(otherRoutings, report.effective);
     enterStage(options, "done", 1000);
     return report;
 }
@@ -550,7 +567,7 @@ EffectiveBisections effectiveBisections(const Design& design, const Fabric& fabr
     const sim::FabricNetwork network(simulated, fabric, options.seed);
     out.effective = sim::effectiveBisection(network, theoretical, options.seed, options.stop,
                                             options.detail, options.bisectionSeeds);
-    out.otherRoutings = takeOtherRoutings(otherRoutings);
+    out.otherRoutings = takeOtherRoutings(otherRoutings, out.effective);
     return out;
 }
 

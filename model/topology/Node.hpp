@@ -45,7 +45,7 @@ struct SwitchProps {
 /// Used for natural bisection splits, rail colouring and collapsing racks in views.
 struct Placement {
     int pod = -1;   ///< three-tier pod index
-    int group = -1; ///< scalable unit / rail group (rail-optimized) or leaf block
+    int group = -1; ///< scalable unit / rail group (rail-optimized) or leaf block; a spine's plane
     int rail = -1;  ///< rail index of a rail leaf
 };
 

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -61,6 +62,8 @@ private Q_SLOTS:
     void partialRunLeavesOutOnlyWhatItCannotCompute();
     void effectiveBisectionsAreRunDesigns();
     void singleSwitchLeavesTheHashNoChoice();
+    void sprayingAndAdaptiveRoutingPartOnlyOverADegradedCable_data();
+    void sprayingAndAdaptiveRoutingPartOnlyOverADegradedCable();
 };
 
 void tst_RunReport::uncabledServerIsWarnedAbout() {
@@ -324,6 +327,49 @@ void tst_RunReport::singleSwitchLeavesTheHashNoChoice() {
     QVERIFY(
         fabriclab::sim::FabricNetwork(tiers.topology, tiers.fabric.spec, 1).hasEqualCostChoice());
     QVERIFY(runDesign(tiers, Catalog::builtin()).collective.ecmpDraws > 1);
+}
+
+void tst_RunReport::sprayingAndAdaptiveRoutingPartOnlyOverADegradedCable_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<bool>("degraded");
+    // Spectrum-X (adaptive) as built, and Ultra Ethernet (spraying) with eight bundles at
+    // a quarter rate: the other routings as runDesign reports them beside the fabric's own.
+    QTest::addRow("adaptive, healthy") << QStringLiteral("spectrum-x-1024gpu-rail") << false;
+    QTest::addRow("spraying, degraded optics")
+        << QStringLiteral("ultra-ethernet-1024gpu-degraded-optics") << true;
+}
+
+void tst_RunReport::sprayingAndAdaptiveRoutingPartOnlyOverADegradedCable() {
+    QFETCH(QString, sample);
+    QFETCH(bool, degraded);
+    const Design design =
+        loadDesign(FABRICLAB_SOURCE_DIR "/samples/" + sample.toStdString() + ".fabric.json",
+                   Catalog::builtin());
+    RunOptions options;
+    options.detail = true;
+    const RunReport run = runDesign(design, Catalog::builtin(), options);
+    std::map<Routing, fabriclab::sim::EffectiveBisection> by;
+    by.emplace(run.fabric.routing, run.effective);
+    for (const RoutingBisection& other : run.otherRoutings)
+        by.emplace(other.routing, other.effective);
+    QCOMPARE(by.size(), std::size_t{3});
+    const double adaptive = by.at(Routing::Adaptive).gbps;
+    const double spraying = by.at(Routing::Spray).gbps;
+    const double ecmp = by.at(Routing::Ecmp).gbps;
+    if (!degraded) {
+        // Every bundle between two tiers alike: both spread a flow by cables, exactly.
+        QCOMPARE(spraying, adaptive);
+    } else {
+        // A quarter-rate bundle holds back every sprayed flow crossing it, and adaptive
+        // routing steers around it: worked by hand on four servers in tst_FabricNetwork.
+        QVERIFY2(
+            spraying < 0.5 * adaptive,
+            qPrintable(QStringLiteral("spraying %1, adaptive %2").arg(spraying).arg(adaptive)));
+    }
+    // Static ECMP's hash collisions cost it against adaptive routing either way (about
+    // 1 - 1/e of the paths stay unused on one hashed stage: README, effective bisection).
+    QVERIFY2(ecmp < 0.8 * adaptive,
+             qPrintable(QStringLiteral("ecmp %1, adaptive %2").arg(ecmp).arg(adaptive)));
 }
 
 QTEST_APPLESS_MAIN(tst_RunReport)

@@ -50,12 +50,14 @@ QString kindName(model::NodeKind kind) {
     return {};
 }
 
-QString placementLine(const model::Placement& placement) {
+QString placementLine(const model::Node& node) {
+    const model::Placement& placement = node.placement;
     QStringList parts;
     if (placement.rail >= 0)
         parts << tr("rail %1").arg(placement.rail + 1);
     if (placement.group >= 0)
-        parts << tr("unit %1").arg(placement.group + 1);
+        parts << (node.kind == model::NodeKind::Spine ? tr("plane %1") : tr("unit %1"))
+                     .arg(placement.group + 1);
     if (placement.pod >= 0)
         parts << tr("pod %1").arg(placement.pod + 1);
     return parts.join(QStringLiteral(" · "));
@@ -66,6 +68,8 @@ QString placementLine(const model::Placement& placement) {
 QString CanvasText::groupTitle(model::GroupKey key) {
     switch (key.tier) {
     case model::GroupTier::Spines:
+        if (key.group >= 0)
+            return tr("plane %1 spines").arg(key.group + 1);
         return key.pod >= 0 ? tr("pod %1 spines").arg(key.pod + 1) : tr("spines");
     case model::GroupTier::Cores:
         return tr("cores");
@@ -95,6 +99,8 @@ QString CanvasText::tierLabel(model::NodeKind kind, int count) {
 QString CanvasText::groupShortTitle(model::GroupKey key) {
     switch (key.tier) {
     case model::GroupTier::Spines:
+        if (key.group >= 0)
+            return tr("PL%1").arg(key.group + 1);
         return key.pod >= 0 ? tr("S%1").arg(key.pod + 1) : tr("S");
     case model::GroupTier::Cores:
         return tr("C");
@@ -171,7 +177,7 @@ QString CanvasText::nodeToolTip(const model::Topology& topology, model::NodeId i
         lines << tr("%1 × %2 ports, %3 in use")
                      .arg(count(node.sw.radix), rate(node.sw.portSpeed), count(used));
     }
-    if (const QString placement = placementLine(node.placement); !placement.isEmpty())
+    if (const QString placement = placementLine(node); !placement.isEmpty())
         lines << placement;
     return lines.join(QStringLiteral("<br>"));
 }

@@ -276,6 +276,22 @@ void addGroupChannels(FabricStructure& s) {
 
 } // namespace
 
+bool hasUnevenBundles(const model::Topology& topology) {
+    // The capacity of the first bundle seen per pair of switch kinds, either way round.
+    std::map<std::pair<NodeKind, NodeKind>, double> first;
+    for (const auto& [id, link] : topology.links()) {
+        const NodeKind a = topology.node(link.a).kind;
+        const NodeKind b = topology.node(link.b).kind;
+        if (a == NodeKind::Server || b == NodeKind::Server)
+            continue;
+        const double capacity = topology.usableCapacity(link).value;
+        const auto [known, added] = first.try_emplace(std::minmax(a, b), capacity);
+        if (!added && known->second != capacity)
+            return true;
+    }
+    return false;
+}
+
 std::shared_ptr<const FabricStructure> FabricStructure::build(const model::Topology& topology,
                                                               const model::Fabric& fabric,
                                                               ChannelLayout layout) {
@@ -287,6 +303,7 @@ std::shared_ptr<const FabricStructure> FabricStructure::build(const model::Topol
     indexNodes(s, topology);
     addLinkChannels(s, topology);
     noteEqualCostChoice(s);
+    s.unevenBundles = hasUnevenBundles(topology);
     s.linkChannels = s.capacity.size();
     s.upGroup.assign(s.index.size(), kNone);
     s.downGroup.assign(s.index.size(), kNone);

@@ -23,6 +23,10 @@ struct ChannelLayout {
     bool groupChannels = false;
 };
 
+/// Whether two switch-to-switch bundles between the same two tiers carry different
+/// capacities: a degraded cable, a lost cable of a bundle, mixed speeds.
+bool hasUnevenBundles(const model::Topology& topology);
+
 /// What every routing policy reads and none changes: the channels, the switches' cables,
 /// the NICs, the group channels and the twins. Built once per network and shared,
 /// read-only, by every copy of it, so another thread's copy costs its route caches alone.
@@ -61,6 +65,9 @@ struct FabricStructure {
     /// Whether routing ever has more than one cable to put a flow on (see
     /// FabricNetwork::hasEqualCostChoice).
     bool equalCostChoice = false;
+    /// hasUnevenBundles of the topology: only then can what a next hop delivers differ
+    /// from its share of the cables (SpreadRouting weighs by it).
+    bool unevenBundles = false;
     std::size_t linkChannels = 0;                       ///< channels before the groups
     std::vector<std::vector<model::LinkId>> groupLinks; ///< per group channel
     std::map<model::NodeId, std::uint32_t> index;

@@ -30,6 +30,13 @@ std::span<const RoutingPolicyEntry> routingPolicies() {
     return kPolicies;
 }
 
+bool routesAlike(const model::Topology& topology, model::Routing a, model::Routing b) {
+    const auto spread = [](model::Routing r) {
+        return r == model::Routing::Adaptive || r == model::Routing::Spray;
+    };
+    return a == b || (spread(a) && spread(b) && !hasUnevenBundles(topology));
+}
+
 const RoutingPolicyEntry& routingPolicyFor(model::Routing routing) {
     for (const RoutingPolicyEntry& entry : kPolicies)
         if (entry.routing == routing)
