@@ -63,6 +63,7 @@ private Q_SLOTS:
     void largeDesignsOpenCollapsed();
     void podsFoldBeforeTheirRows();
     void switchTiersFoldIntoRows();
+    void planesFoldSideBySide();
 };
 
 void tst_LevelOfDetail::nothingCollapsedIsTheTopology() {
@@ -303,6 +304,39 @@ void tst_LevelOfDetail::switchTiersFoldIntoRows() {
     }
     QCOMPARE(drawnSpineCore, spineCore);
     QCOMPARE(drawnCables, upperCables);
+}
+
+void tst_LevelOfDetail::planesFoldSideBySide() {
+    // 128 servers x 8 NICs on radix-64 switches in 8 planes (tst_LeafSpineGenerator): 4
+    // units of 32 servers and 8 rail leaves, 2 spines per plane. Opened, the design shows
+    // its 4 units and one block of spines per plane (the 16 spines fold together as a row
+    // would not, but each plane is its own block), and each plane reaches every unit: the
+    // unit's leaf of the plane's rail.
+    GeneratorParams p;
+    p.kind = "leaf-spine";
+    p.servers = 128;
+    p.leafRadix = 64;
+    p.spineRadix = 64;
+    p.planes = 8;
+    const Topology t = generate(p);
+    std::set<GroupKey> collapsed = groupsOf(t);
+    const VisibleGraph g = levelOfDetail(t, collapsed);
+    QVERIFY(g.nodes.empty());
+    std::set<int> planes;
+    for (const Block& b : g.blocks)
+        if (b.key.tier == GroupTier::Spines) {
+            QCOMPARE(b.spines, 2);
+            planes.insert(b.key.group);
+        }
+    QCOMPARE(planes, (std::set<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+    QCOMPARE(g.blocks.size(), std::size_t{4 + 8});
+    QCOMPARE(g.edges.size(), std::size_t{4 * 8});
+    // Spine blocks come in plane order, so the layout puts plane 1 leftmost.
+    std::vector<int> order;
+    for (const Block& b : g.blocks)
+        if (b.key.tier == GroupTier::Spines)
+            order.push_back(b.key.group);
+    QVERIFY(std::is_sorted(order.begin(), order.end()));
 }
 
 QTEST_APPLESS_MAIN(tst_LevelOfDetail)
