@@ -10,13 +10,16 @@ namespace fabriclab::sim::routing {
 
 void SpreadRouting::appendMiddle(std::uint32_t from, std::uint32_t to, std::uint64_t,
                                  Route& route) const {
-    // Twins share their representatives' spread, with their own cables put in; a pair of
-    // twins of one another has no representative pair and is spread as it is.
+    // Twins share their representatives' spread, with their own cables put in. Two twins of
+    // one another share the spread between their representative and its first other twin:
+    // the leaves of one plane of a million-GPU fabric are all twins, and spreading each of
+    // their quarter-million pairs apart took most of its run.
     std::uint32_t a = m_s->twinOf[from];
     std::uint32_t b = m_s->twinOf[to];
-    // Representatives cabled to each other would put the wrong cable in; so would one
-    // standing for both ends.
-    if (a == b || m_paths.hops(a, b) <= 1) {
+    if (a == b)
+        b = partnerOf(a);
+    // Representatives cabled to each other would put the wrong cable in.
+    if (m_paths.hops(a, b) <= 1) {
         a = from;
         b = to;
     }
@@ -37,6 +40,19 @@ void SpreadRouting::appendMiddle(std::uint32_t from, std::uint32_t to, std::uint
             route.elements[base + patch.position].channel = m_s->slots[twin][patch.slot];
     }
     route.wireMeters += middle.meters;
+}
+
+std::uint32_t SpreadRouting::partnerOf(std::uint32_t representative) const {
+    if (m_partners.empty()) {
+        // Each representative's first twin after itself, found in one pass.
+        m_partners.assign(m_s->twinOf.size(), FabricStructure::kNone);
+        for (std::uint32_t u = 0; u < m_s->twinOf.size(); ++u) {
+            std::uint32_t& partner = m_partners[m_s->twinOf[u]];
+            if (u != m_s->twinOf[u] && partner == FabricStructure::kNone)
+                partner = u;
+        }
+    }
+    return m_partners[representative];
 }
 
 std::vector<SpreadRouting::Patch>

@@ -73,6 +73,10 @@ private:
     std::vector<Patch> patchesFor(const std::vector<PathElement>& elements, std::uint32_t a,
                                   std::uint32_t b) const;
     mutable std::unordered_map<std::uint64_t, Middle> m_middles;
+    /// A representative's first other twin (FabricStructure::twinOf), which stands for the
+    /// far end when both ends of a route are its twins.
+    std::uint32_t partnerOf(std::uint32_t representative) const;
+    mutable std::vector<std::uint32_t> m_partners; ///< per node, filled on first use
     /// A hop a spread flow loads, and with what fraction of its rate.
     struct Use {
         std::uint32_t from;
