@@ -26,7 +26,7 @@ Cases:
   b  all-to-all among 1,024 GPUs (128 servers x 8 NICs): build + one solve, and memory
   c  a 4,096-GPU random permutation drained to completion, 64 MiB per flow
   d  solve time for 1K to 1M random pairs on the case-a fabric
-  e  full runs (fabriclab-cli run) at 1K, 16K, 65K and 131K GPUs: wall time and peak memory,
+  e  full runs (fabriclab-cli run) at 1K, 16K, 65K, 131K and 1M GPUs: wall time and peak memory,
      with one permutation on the same fabric routed and solved apart
   p  the layout planner (fabriclab-cli plan): every split of Llama 3.1 405B on 16,384 GPUs
      (the 16K sample's job), ranked on its fabric; goal under 5 s
@@ -34,7 +34,7 @@ Cases:
 Options:
   --quick                  tiny versions of every case (a smoke test, not a measurement)
   --cases LETTERS          run only these cases, e.g. --cases ab (default abcd; e is long:
-                           about a minute, so it runs only when asked)
+                           a few minutes, so it runs only when asked)
   --repeat N               runs per side (default: 3 for a and b, 1 for c and d)
   --simgrid-max-flows N    case d: skip SimGrid above N flows (default 262144: SimGrid
                            needs about a minute for 1M flows; 1048576 runs it anyway)

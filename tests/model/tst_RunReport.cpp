@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -64,6 +65,7 @@ private Q_SLOTS:
     void singleSwitchLeavesTheHashNoChoice();
     void sprayingAndAdaptiveRoutingPartOnlyOverADegradedCable_data();
     void sprayingAndAdaptiveRoutingPartOnlyOverADegradedCable();
+    void twoPlanesDrawnByHandAreSimulated();
 };
 
 void tst_RunReport::uncabledServerIsWarnedAbout() {
@@ -370,6 +372,46 @@ void tst_RunReport::sprayingAndAdaptiveRoutingPartOnlyOverADegradedCable() {
     // 1 - 1/e of the paths stay unused on one hashed stage: README, effective bisection).
     QVERIFY2(ecmp < 0.8 * adaptive,
              qPrintable(QStringLiteral("ecmp %1, adaptive %2").arg(ecmp).arg(adaptive)));
+}
+
+void tst_RunReport::twoPlanesDrawnByHandAreSimulated() {
+    // Four servers of 8 GPUs and 2 NICs; NIC 1 of each lands in plane A (leaf-1, leaf-2
+    // under spine-1), NIC 2 in plane B (leaf-3, leaf-4 under spine-2), two cables per
+    // leaf-spine pair, so each plane is non-blocking. The run sees two planes; the
+    // all-to-all crosses between them only inside servers, over NVLink (PXN), and its
+    // bisection is the 4 x 400G the 4 server links of each half carry.
+    nlohmann::json file = {{"format", "fabriclab-design"},
+                           {"version", 1},
+                           {"name", "two planes by hand"},
+                           {"fabric", "ib-ndr"},
+                           {"collective", {{"op", "alltoall"}, {"bytes", 268435456}}}};
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const char* spine : {"spine-1", "spine-2"})
+        nodes.push_back({{"id", spine}, {"kind", "spine"}, {"radix", 64}, {"portGbps", 400}});
+    for (const char* leaf : {"leaf-1", "leaf-2", "leaf-3", "leaf-4"})
+        nodes.push_back({{"id", leaf}, {"kind", "leaf"}, {"radix", 64}, {"portGbps", 400}});
+    nlohmann::json links = nlohmann::json::array();
+    const auto link = [&](const std::string& a, const std::string& b, int count) {
+        links.push_back({{"a", a}, {"b", b}, {"gbps", 400}, {"count", count}});
+    };
+    for (int s = 1; s <= 4; ++s) {
+        const std::string server = "srv-" + std::to_string(s);
+        nodes.push_back({{"id", server}, {"kind", "server"}, {"gpus", 8}, {"nics", 2}});
+        link(server, s <= 2 ? "leaf-1" : "leaf-2", 1);
+        link(server, s <= 2 ? "leaf-3" : "leaf-4", 1);
+    }
+    link("leaf-1", "spine-1", 2);
+    link("leaf-2", "spine-1", 2);
+    link("leaf-3", "spine-2", 2);
+    link("leaf-4", "spine-2", 2);
+    file["nodes"] = nodes;
+    file["links"] = links;
+    const Design design = parseDesign(file.dump(), "two planes", Catalog::builtin());
+    const RunReport run = runDesign(design, Catalog::builtin());
+    QCOMPARE(run.switchPlanes, 2);
+    QVERIFY(run.collective.algorithm == CollectiveAlgorithm::Pxn);
+    QVERIFY(run.collective.seconds > 0 && std::isfinite(run.collective.seconds));
+    QCOMPARE(run.bisection.minCut.value, 1600.0);
 }
 
 QTEST_APPLESS_MAIN(tst_RunReport)
