@@ -9,6 +9,9 @@ namespace fabriclab::model {
 namespace {
 
 template <class... Ts> struct Overloaded : Ts... { using Ts::operator()...; };
+// Clang 14 (the fuzz preset's compiler) deduces an aggregate's template arguments only
+// with a guide.
+template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
 
 } // namespace
 
