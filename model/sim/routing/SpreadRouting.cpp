@@ -105,9 +105,9 @@ const std::vector<SpreadRouting::GroupHop>& SpreadRouting::groupHops(std::uint32
 
 std::vector<PathElement> SpreadRouting::spread(std::uint32_t from, std::uint32_t to,
                                                double& meters) const {
-    // Adaptive routing: at every switch the flow spreads over all equal-cost cables in
-    // proportion to their number, hop by hop; then every group of cables the flow loads
-    // in proportion to their number becomes its group channel. The scratch is dense and
+    // At every switch the flow spreads over all equal-cost cables as the policy's weight
+    // says, hop by hop; then every group of cables the flow loads in proportion to their
+    // capacity becomes its group channel. The scratch is dense and
     // kept between calls, since a 16K-GPU fat-tree asks for thousands of switch pairs
     // and allocating per pair once cost most of the routing time.
     spreadHopByHop(from, to, meters);
