@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLocale>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -318,6 +319,21 @@ void tst_Cli::compareJson() {
                  QString::fromUtf8(expected[i]));
         QCOMPARE(rows[i].at("gpus").get<int>(), 32);
         QVERIFY(rows[i].at("cost").at("fabricCapexUsd").get<double>() > 0);
+    }
+    // The text table shows each fabric's delivered bisection, where routings part, as the
+    // JSON has it (whole Gb/s, grouped by thousands).
+    const Outcome text = runCli({QStringLiteral("compare"), m_good, QStringLiteral("--fabrics"),
+                                 QStringLiteral("ib-ndr,roce-v2")});
+    QVERIFY2(text.status == QProcess::NormalExit && text.exitCode == 0,
+             qPrintable(diagnostics(text)));
+    const QStringList lines = QString::fromUtf8(text.out).split(u'\n');
+    QVERIFY(lines.front().contains(QStringLiteral("bisection Gb/s")));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const double gbps = rows[i].at("bisection").at("effectiveGbps").get<double>();
+        const QString grouped = QLocale(QLocale::English).toString(std::llround(gbps));
+        const QStringList cells = lines.at(qsizetype(i) + 1).simplified().split(u' ');
+        QVERIFY2(cells.size() > 4 && cells.at(4) == grouped,
+                 qPrintable(lines.at(qsizetype(i) + 1) + QStringLiteral(" lacks ") + grouped));
     }
 }
 
