@@ -10,8 +10,9 @@
 
 namespace fabriclab::sim::routing {
 
-/// How a fabric carries a flow between two switches: the seam where ECMP, adaptive spread
-/// and any later policy (minimal and Valiant on a dragonfly, packet spraying) plug in.
+/// How a fabric carries a flow between two switches: the seam where ECMP, the spreads of
+/// adaptive routing and packet spraying, and any later policy (minimal, Valiant and UGAL
+/// on a dragonfly) plug in.
 /// FabricNetwork handles the NICs at both ends; a policy routes the middle, over the
 /// channels of a FabricStructure laid out as its registry entry asks (RoutingPolicies.hpp).
 ///
