@@ -322,19 +322,40 @@ void addGroupChannels(FabricStructure& s) {
     addPeerGroups(s);
 }
 
+/// The capacity of the first bundle seen between each pair of tiers (either way round),
+/// to tell whether a later one differs.
+class BundleCapacities {
+public:
+    bool differ(int tierA, int tierB, double capacity) {
+        const auto [first, added] = m_first.try_emplace(std::minmax(tierA, tierB), capacity);
+        return !added && first->second != capacity;
+    }
+
+private:
+    std::map<std::pair<int, int>, double> m_first;
+};
+
+/// hasUnevenBundles, from the structure's own hops: the topology's maps cost a million-GPU
+/// fabric a second a network.
+bool hopsHaveUnevenBundles(const FabricStructure& s) {
+    BundleCapacities bundles;
+    for (std::uint32_t u = 0; u < s.switchHops.size(); ++u)
+        for (const Hop& hop : s.switchHops[u])
+            if (bundles.differ(s.tier[u], s.tier[hop.to], hop.capacity))
+                return true;
+    return false;
+}
+
 } // namespace
 
 bool hasUnevenBundles(const model::Topology& topology) {
-    // The capacity of the first bundle seen per pair of switch kinds, either way round.
-    std::map<std::pair<NodeKind, NodeKind>, double> first;
+    BundleCapacities bundles;
     for (const auto& [id, link] : topology.links()) {
         const NodeKind a = topology.node(link.a).kind;
         const NodeKind b = topology.node(link.b).kind;
-        if (a == NodeKind::Server || b == NodeKind::Server)
-            continue;
-        const double capacity = topology.usableCapacity(link).value;
-        const auto [known, added] = first.try_emplace(std::minmax(a, b), capacity);
-        if (!added && known->second != capacity)
+        if (a != NodeKind::Server && b != NodeKind::Server &&
+            bundles.differ(static_cast<int>(a), static_cast<int>(b),
+                           topology.usableCapacity(link).value))
             return true;
     }
     return false;
@@ -351,7 +372,7 @@ std::shared_ptr<const FabricStructure> FabricStructure::build(const model::Topol
     indexNodes(s, topology);
     addLinkChannels(s, topology);
     noteEqualCostChoice(s);
-    s.unevenBundles = hasUnevenBundles(topology);
+    s.unevenBundles = hopsHaveUnevenBundles(s);
     s.linkChannels = s.capacity.size();
     s.upGroup.assign(s.index.size(), kNone);
     s.downGroup.assign(s.index.size(), kNone);
