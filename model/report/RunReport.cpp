@@ -395,12 +395,13 @@ using OtherRoutings = std::vector<OtherRouting>;
 OtherRoutings startOtherRoutings(const Topology& simulated, const Fabric& fabric,
                                  const BisectionResult& theoretical, const RunOptions& options) {
     OtherRoutings started;
+    const bool unevenBundles = sim::routing::hasUnevenBundles(simulated); // one walk for all
     for (const sim::routing::RoutingPolicyEntry& policy : sim::routing::routingPolicies()) {
         if (policy.routing == fabric.routing)
             continue;
         OtherRouting other{policy.routing, {}};
         const auto alike = [&](Routing routing) {
-            return sim::routing::routesAlike(simulated, routing, policy.routing);
+            return sim::routing::routesAlike(routing, policy.routing, unevenBundles);
         };
         const auto twin = std::find_if(started.begin(), started.end(), [&](const OtherRouting& o) {
             return o.result.valid() && alike(o.routing);

@@ -19,6 +19,15 @@ using namespace fabriclab;
 
 namespace {
 
+/// A node of a hand-drawn test fabric; servers get one NIC.
+model::NodeId addNamedNode(model::Topology& t, const char* name, model::NodeKind kind) {
+    model::Node n;
+    n.name = name;
+    n.kind = kind;
+    n.server.nics = 1;
+    return t.addNode(n);
+}
+
 /// The max-min fair rates of flows between servers' first NICs over `network`.
 std::vector<double>
 maxMinRates(const sim::FabricNetwork& network,
@@ -133,11 +142,7 @@ void tst_FabricNetwork::staticEcmpHashesOverCables() {
     // ECMP picks one of the 4 equal-cost cables, so 3 flows in 4 should cross S2.
     model::Topology t;
     const auto node = [&](const char* name, model::NodeKind kind) {
-        model::Node n;
-        n.name = name;
-        n.kind = kind;
-        n.server.nics = 1;
-        return t.addNode(n);
+        return addNamedNode(t, name, kind);
     };
     const auto A = node("A", model::NodeKind::Leaf), B = node("B", model::NodeKind::Leaf),
                S1 = node("S1", model::NodeKind::Spine), S2 = node("S2", model::NodeKind::Spine);
@@ -280,11 +285,7 @@ void tst_FabricNetwork::aDegradedCableSlowsEachRouting() {
     QFETCH(double, shareOfGoodput);
     model::Topology t;
     const auto node = [&](const char* name, model::NodeKind kind) {
-        model::Node n;
-        n.name = name;
-        n.kind = kind;
-        n.server.nics = 1;
-        return t.addNode(n);
+        return addNamedNode(t, name, kind);
     };
     using model::NodeKind;
     const auto L1 = node("L1", NodeKind::Leaf), L2 = node("L2", NodeKind::Leaf),

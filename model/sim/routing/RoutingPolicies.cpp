@@ -30,11 +30,11 @@ std::span<const RoutingPolicyEntry> routingPolicies() {
     return kPolicies;
 }
 
-bool routesAlike(const model::Topology& topology, model::Routing a, model::Routing b) {
+bool routesAlike(model::Routing a, model::Routing b, bool unevenBundles) {
     const auto spread = [](model::Routing r) {
         return r == model::Routing::Adaptive || r == model::Routing::Spray;
     };
-    return a == b || (spread(a) && spread(b) && !hasUnevenBundles(topology));
+    return a == b || (spread(a) && spread(b) && !unevenBundles);
 }
 
 const RoutingPolicyEntry& routingPolicyFor(model::Routing routing) {

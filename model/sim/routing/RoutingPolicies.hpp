@@ -24,9 +24,9 @@ struct RoutingPolicyEntry {
 std::span<const RoutingPolicyEntry> routingPolicies();
 /// The policy of a fabric's routing; throws std::invalid_argument for one without a policy.
 const RoutingPolicyEntry& routingPolicyFor(model::Routing routing);
-/// Whether two routings put every flow on `topology` on the same channels in the same
-/// shares, so either's results stand for the other's: adaptive routing and spraying do
-/// wherever the bundles between two tiers are alike (hasUnevenBundles).
-bool routesAlike(const model::Topology& topology, model::Routing a, model::Routing b);
+/// Whether two routings put every flow on the same channels in the same shares, so
+/// either's results stand for the other's, on a topology whose hasUnevenBundles is
+/// `unevenBundles`: adaptive routing and spraying do wherever bundles are alike.
+bool routesAlike(model::Routing a, model::Routing b, bool unevenBundles);
 
 } // namespace fabriclab::sim::routing
