@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/CollectiveContext.hpp"
 
+#include "model/sim/NcclExecution.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -65,9 +67,10 @@ double serverNetworkBps(const Context& c) {
 /// `op` (nccl-tests' size) over the group. All-gather receives, and reduce-scatter sends,
 /// every other server's share; broadcast delivers everything; in an all-to-all each of the
 /// server's GPUs sends every other server its share of its own `bytes`. All-reduce without
-/// in-network reduction crosses each server boundary 2 (n - 1) / n times on 3 or more
-/// servers, as NCCL's rings and trees do (at 2 servers the tree sends it once); with the
-/// switches reducing (SHARP), each server sends its data once and receives it once.
+/// in-network reduction moves the data across each server's NICs 2 (n - 1) / n times on a
+/// ring of n GPUs, or as often as the busiest server of NCCL's double binary tree does (once
+/// on 2 servers, 1.5 times on 3, twice beyond: nccl::treeNetworkLoad), whichever is less;
+/// with the switches reducing (SHARP), each server sends its data once and receives it once.
 double nicBytesAtLeast(const Context& c, CollectiveOp op, double bytes, bool inNetwork) {
     const double otherServers = (c.servers - 1.0) / c.servers;
     const double ranks = static_cast<double>(c.servers) * c.gpus;
@@ -79,7 +82,9 @@ double nicBytesAtLeast(const Context& c, CollectiveOp op, double bytes, bool inN
     case CollectiveOp::SendRecv: // from one GPU: sendRecv holds it to that GPU's NICs
         return bytes;
     case CollectiveOp::AllReduce:
-        return (inNetwork || c.servers == 2) ? bytes : 2 * bytes * (ranks - 1) / ranks;
+        return inNetwork
+                   ? bytes
+                   : bytes * std::min(2 * (ranks - 1) / ranks, nccl::treeNetworkLoad(c.servers));
     case CollectiveOp::AllToAll:
         break;
     }

@@ -224,10 +224,12 @@ CollectiveResult ncclDraw(const Context& c, const model::CollectiveSpec& spec,
     result.algorithm = asRun(cost->algorithm);
     result.protocol = asRun(cost->protocol);
     const nccl::System& system = table.system();
+    const nccl::Graph& graph =
+        cost->algorithm == nccl::Algorithm::Tree ? system.tree : system.nvlsTree;
     const double modelled =
         model::microseconds(
             nccl::executionTimeUs(*cost, function, bytes, c.servers, c.servers * c.gpus,
-                                  system.nvlsTree.channels * system.nvlsTree.bwInter,
+                                  graph.channels * graph.bwInter,
                                   nccl::executionCostsFor(system.architecture, c.network.fabric())))
             .value;
     // Multi-node NVLS is NVLink SHARP with the switches' SHARP; CollNet is SHARP.

@@ -22,7 +22,38 @@ double nvlsFillUs(const ExecutionCosts& costs, double bytes, int domainGpus) {
     return costs.nvlsFillUsPerRank * gpus * bytes / (bytes + costs.nvlsFillBytesPerRank * gpus);
 }
 
+/// Servers a node of NCCL's binary tree over `nodes` ranks links to: its parent and its
+/// children (ncclGetBtree: rank 0 is the root with one child; a rank's lowest set bit
+/// places it).
+int btreeNeighbours(int nodes, int rank) {
+    int bit = 1;
+    while (bit < nodes && !(bit & rank))
+        bit <<= 1;
+    if (rank == 0)
+        return nodes > 1 ? 1 : 0;
+    int neighbours = 1; // the parent
+    const int lowbit = bit >> 1;
+    if (lowbit == 0)
+        return neighbours;
+    ++neighbours; // rank - lowbit is always a rank
+    for (int step = lowbit; step > 0; step >>= 1)
+        if (rank + step < nodes)
+            return neighbours + 1;
+    return neighbours;
+}
+
 } // namespace
+
+double treeNetworkLoad(int nodes) {
+    int busiest = 0;
+    for (int rank = 0; rank < nodes; ++rank) {
+        // The second tree mirrors the first for an even count and shifts it by one for an
+        // odd one (ncclGetDtree), so a rank plays another rank's part of the first tree.
+        const int second = nodes % 2 == 0 ? nodes - 1 - rank : (rank - 1 + nodes) % nodes;
+        busiest = std::max(busiest, btreeNeighbours(nodes, rank) + btreeNeighbours(nodes, second));
+    }
+    return busiest / 2.0;
+}
 
 double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes, int ranks,
                        double networkGBps, const ExecutionCosts& costs) {
@@ -47,6 +78,14 @@ double executionTimeUs(const Cost& chosen, Function function, double bytes, int 
         return chosen.latencyUs + bytes / streaming +
                std::max(networkFill, nvlsFillUs(costs, bytes, domainGpus));
     }
+    if (chosen.algorithm == Algorithm::Tree && chosen.protocol == Protocol::Simple &&
+        function == Function::AllReduce && nodes >= 3 && networkGBps > 0) {
+        // NCCL caps each tree channel to steer its choice; the kernels are held by the NICs:
+        // three GB200 trays of 4 x 400G all-reduce 16 GiB at 234 GB/s busbw by tree, where
+        // NCCL's model says 88 (docs/reference/rack-scale-domains.md §3, rows 7-10).
+        const double streaming = costs.treeEfficiency * networkGBps / treeNetworkLoad(nodes);
+        return chosen.latencyUs + bytes / (1000.0 * std::max(streaming, chosen.algBwGBps));
+    }
     if (chosen.algorithm == Algorithm::Tree && chosen.protocol == Protocol::LL128)
         return chosen.latencyUs + (chosen.timeUs - chosen.latencyUs) / costs.treeLl128Share;
     if (chosen.algorithm == Algorithm::Ring && chosen.protocol == Protocol::Simple &&
@@ -68,6 +107,8 @@ ExecutionCosts executionCostsFor(model::GpuArchitecture architecture, const mode
     costs.ringLl128NetworkStepUs = fabric.ringLl128StepUs;
     if (architecture == model::GpuArchitecture::Hopper)
         costs.allGatherRingShare = 0.85;
+    if (architecture == model::GpuArchitecture::Blackwell)
+        costs.scaleUpAllToAllShare = 0.95;
     return costs;
 }
 

@@ -8,7 +8,7 @@
 
 /// What NCCL's choice takes when it runs, as opposed to what NCCL's cost model predicts when
 /// it chooses. NCCL still picks by its model (NcclTuning); FabricLab times the pick as
-/// published runs measure it. Five departures are measured, each calibrated on one published
+/// published runs measure it. Six departures are measured, each calibrated on one published
 /// figure or curve (a `fit` case in resources/validation/nccl-tests.json) and checked on all the
 /// others:
 /// - NVLS-tree between servers ramps up far more slowly than the model's latency + size /
@@ -26,6 +26,11 @@
 ///   H100 on NDR take 151 us for a 4 MiB all-reduce where the model says 111.
 /// - All-gather on Hopper between servers (ring Simple) levels off at about 0.85 of the rate
 ///   its all-reduce rings reach on the same NICs.
+/// - All-to-all inside an NVLink 5 domain (grouped sends, no ring) reaches 0.95 of the NVLink
+///   rate NCCL's rings count.
+/// One departure is worked out rather than measured: tree Simple all-reduce on three or more
+/// servers streams at what the servers' NICs move (treeNetworkLoad), where NCCL's model caps
+/// each tree channel far lower (24 GB/s on Blackwell) to steer its choice towards ring.
 namespace fabriclab::sim::nccl {
 
 struct ExecutionCosts {
@@ -67,7 +72,22 @@ struct ExecutionCosts {
     /// All-gather with ring Simple between servers: share of the model's bandwidth it
     /// reaches, the latency unchanged. 1 but on Hopper (executionCostsFor).
     double allGatherRingShare = 1.0;
+    /// All-to-all's sends inside one NVLink domain: share of the scale-up rate NCCL's rings
+    /// count (GpuSpec scaleUpGBps x scaleUpEfficiency) they reach. 1 but on Blackwell
+    /// (executionCostsFor): two GB300 trays, 8 GPUs of one NVL72 rack, move 16 GiB at 685
+    /// GB/s busbw where the rings' rate is 722 (fit case `oci-gb300-2-trays-alltoall-16g`:
+    /// 685.06 / 721.8 = 0.949); no Hopper or Ampere figure departs from 1.
+    double scaleUpAllToAllShare = 1.0;
+    /// Tree Simple between servers: share of the NICs' rate the tree's kernels reach, NCCL's
+    /// own tree efficiency (tuning.cc, docs/reference/nccl-cost-model.md table 2.4).
+    double treeEfficiency = 0.92;
 };
+
+/// The most bytes one server's NICs move each way, per byte all-reduced, over NCCL's double
+/// binary tree across `nodes` servers (src/graph/trees.cc): a server sends and receives half
+/// the data once per neighbour it has in each of the two trees, so the busiest carries
+/// (its neighbours in both trees) / 2. 1 for two servers, 1.5 for three, 2 from four on.
+double treeNetworkLoad(int nodes);
 
 /// The execution costs of a GPU architecture on a fabric. Hopper's all-gather levels off
 /// near 0.85 of the per-NIC rate its all-reduce rings reach, over InfiniBand, RoCE and EFA
@@ -87,8 +107,9 @@ double p2pChunkBytes(double chunkSetting, double piece);
 double p2pOverheadSeconds(const model::P2pExecution& p2p, double piece, int remotePeers);
 
 /// The time NCCL's chosen pair takes for `bytes` of `function` on `nodes` servers and
-/// `ranks` GPUs in all, us. `networkGBps` is what each server's NICs carry for NVLS-tree
-/// (its graph's channels x their network share, after the fabric's own limits).
+/// `ranks` GPUs in all, us. `networkGBps` is what each server's NICs carry for the chosen
+/// algorithm's graph (its channels x their network share, after the fabric's own limits);
+/// NVLS-tree and tree read it.
 double executionTimeUs(const Cost& chosen, Function function, double bytes, int nodes, int ranks,
                        double networkGBps, const ExecutionCosts& costs = {});
 

@@ -104,9 +104,13 @@ CollectiveResult allToAll(const Context& group, double bytes, bool pxn) {
             saltedKind(c, std::string(pxn ? "all-to-all pxn " : "all-to-all direct ") +
                               std::string(nccl::toString(protocol))),
             perTransfer, build);
-    double intra = (c.gpus - 1) * piece / c.scaleUpBps;
+    // Grouped sends reach a share of the NVLink rate NCCL's rings count (NcclExecution).
+    const double scaleUpBps =
+        c.scaleUpBps *
+        nccl::executionCostsFor(c.group.gpu.architecture, c.network.fabric()).scaleUpAllToAllShare;
+    double intra = (c.gpus - 1) * piece / scaleUpBps;
     if (pxn)
-        intra += bytes * (c.servers - 1) / c.servers * (c.gpus - 1) / c.gpus / c.scaleUpBps;
+        intra += bytes * (c.servers - 1) / c.servers * (c.gpus - 1) / c.gpus / scaleUpBps;
     // The network plugin's software time per call, peer and chunk comes on top of the
     // transfers: one proxy thread per GPU serves every peer.
     const double software = c.servers > 1 ? nccl::p2pOverheadSeconds(c.network.fabric().p2p, piece,

@@ -37,6 +37,10 @@ private Q_SLOTS:
     void nvlsFillGrowsWithTheDomain_data();
     void nvlsFillGrowsWithTheDomain();
     void nvlsTreePaysTheLargerFill();
+    void treeNetworkLoadFollowsTheDoubleBinaryTree_data();
+    void treeNetworkLoadFollowsTheDoubleBinaryTree();
+    void treeSimpleStreamsAtTheNicsFromThreeServers_data();
+    void treeSimpleStreamsAtTheNicsFromThreeServers();
     void otherPicksRunAsModelled_data();
     void otherPicksRunAsModelled();
     void p2pChunkFollowsNccl_data();
@@ -214,6 +218,60 @@ void tst_NcclExecution::nvlsTreePaysTheLargerFill() {
     costs.nvlsFillBytesPerRank = 1e6;
     const double expected = 70 + bytes / 400000 + 5 * 72 * bytes / (bytes + 72e6);
     const double time = executionTimeUs(chosen, Function::AllReduce, bytes, 2, 144, 3072, costs);
+    QVERIFY2(std::abs(time - expected) <= 1e-9 * expected, qPrintable(QString::number(time)));
+}
+
+void tst_NcclExecution::treeNetworkLoadFollowsTheDoubleBinaryTree_data() {
+    QTest::addColumn<int>("nodes");
+    QTest::addColumn<double>("load");
+    // Worked from ncclGetBtree / ncclGetDtree (src/graph/trees.cc). A server moves half the
+    // data each way per neighbour it has in each tree.
+    QTest::addRow("one server: no network") << 1 << 0.0;
+    // 0 - 1 in both trees (mirrored): one neighbour each, twice: (1 + 1) / 2.
+    QTest::addRow("two servers") << 2 << 1.0;
+    // Tree 0 is the chain 0 - 2 - 1; tree 1, shifted by one, is 1 - 0 - 2: servers 0 and 2
+    // have two neighbours in one tree and one in the other: (2 + 1) / 2.
+    QTest::addRow("three servers") << 3 << 1.5;
+    // Tree 0: 0 - 2, 2 - 1, 2 - 3; tree 1 mirrors it, so 1 sits where 2 was: server 2 has
+    // three neighbours in tree 0 and one in tree 1: (3 + 1) / 2.
+    QTest::addRow("four servers") << 4 << 2.0;
+    // From four on some server has a parent and two children in one tree and is a leaf in
+    // the other: (3 + 1) / 2.
+    QTest::addRow("five servers") << 5 << 2.0;
+    QTest::addRow("sixteen servers") << 16 << 2.0;
+    QTest::addRow("131,072 servers") << 131072 << 2.0;
+}
+
+void tst_NcclExecution::treeNetworkLoadFollowsTheDoubleBinaryTree() {
+    QFETCH(int, nodes);
+    QFETCH(double, load);
+    QCOMPARE(treeNetworkLoad(nodes), load);
+}
+
+void tst_NcclExecution::treeSimpleStreamsAtTheNicsFromThreeServers_data() {
+    QTest::addColumn<int>("nodes");
+    QTest::addColumn<double>("modelGBps");
+    QTest::addColumn<double>("expectedGBps");
+    // Three GB200 trays, 4 x 400G each: 192 GB/s of NICs per server. NCCL's model caps the
+    // tree at 4 channels x 24 GB/s x 0.5 = 48 GB/s; the NICs carry 0.92 x 192 / 1.5 =
+    // 117.76 GB/s of all-reduce.
+    QTest::addRow("three servers, model capped") << 3 << 48.0 << 0.92 * 192 / 1.5;
+    // From four servers the busiest carries the data twice: 0.92 x 192 / 2 = 88.32 GB/s.
+    QTest::addRow("eight servers, model capped") << 8 << 48.0 << 0.92 * 192 / 2;
+    // Where the model is already faster than the NICs' share, its figure stands.
+    QTest::addRow("eight servers, model faster") << 8 << 100.0 << 100.0;
+    // Two servers: NCCL's model already counts the NICs once (bwIntra raised), unchanged.
+    QTest::addRow("two servers") << 2 << 48.0 << 48.0;
+}
+
+void tst_NcclExecution::treeSimpleStreamsAtTheNicsFromThreeServers() {
+    QFETCH(int, nodes);
+    QFETCH(double, modelGBps);
+    QFETCH(double, expectedGBps);
+    const double bytes = 16 * 1024 * kMiB;
+    const Cost chosen = pick(Algorithm::Tree, Protocol::Simple, 40, modelGBps, bytes);
+    const double time = executionTimeUs(chosen, Function::AllReduce, bytes, nodes, 4 * nodes, 192);
+    const double expected = 40 + bytes / (1000 * expectedGBps);
     QVERIFY2(std::abs(time - expected) <= 1e-9 * expected, qPrintable(QString::number(time)));
 }
 
