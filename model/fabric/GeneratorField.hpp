@@ -47,6 +47,10 @@ struct GeneratorField {
     std::optional<double> get(const GeneratorParams& params) const;
     /// Sets the field; nullopt clears an optional field.
     void set(GeneratorParams& params, std::optional<double> value) const;
+    /// A kind's own parameter, kept in `extra`. A request read from a file or the dialog
+    /// holds each of its kind's own fields (stated, or at the fallback) and no other kind's,
+    /// so two requests for the same fabric compare equal however they were made.
+    bool ownedByKind() const { return std::holds_alternative<std::monostate>(member); }
 };
 
 /// The fields the Clos kinds share, defined once (GeneratorParams names each).

@@ -13,6 +13,7 @@ namespace fabriclab::model {
 const GeneratorEntry& leafSpineKind();
 const GeneratorEntry& fatTreeKind();
 const GeneratorEntry& railOnlyKind();
+const GeneratorEntry& superPodKind();
 
 std::span<const GeneratorEntry* const> generators() {
     // One line per kind, in the order menus list them.
@@ -20,6 +21,7 @@ std::span<const GeneratorEntry* const> generators() {
         &leafSpineKind(),
         &fatTreeKind(),
         &railOnlyKind(),
+        &superPodKind(),
     };
     return registry;
 }

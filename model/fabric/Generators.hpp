@@ -48,6 +48,10 @@ Topology generateFatTree(const GeneratorParams& params);
 /// rail of every server, so rails meet only over the servers' NVLink (PXN). Bounded by the
 /// leaf radix: servers <= leafRadix. Oversubscription and the upper radixes do not apply.
 Topology generateRailOnly(const GeneratorParams& params);
+/// Rack-scale: NVLink racks (each one server) with a leaf per rail in every rack, a group of
+/// spines per rail of each scalable unit of racks, and core groups joining the units (spine
+/// g of every group), as NVIDIA's DGX SuperPOD with GB200 wires its compute fabric.
+Topology generateSuperPod(const GeneratorParams& params);
 
 /// Every registered kind, in registry order.
 std::span<const GeneratorEntry* const> generators();

@@ -151,6 +151,8 @@ private:
         for (const GeneratorField* field : entry->fields)
             if (field->required || g.has(field->key))
                 field->set(p, readField(g[field->key], *field));
+            else if (field->ownedByKind())
+                field->set(p, field->fallback);
         applyContextDefaults(g, *entry, fabric, p);
         if (entry->alwaysRails) {
             // Rails are the whole fabric there; "false" would ask for something else.

@@ -46,6 +46,7 @@ private Q_SLOTS:
     void saysWhenSpinesFormRailPlanes();
     void railOnlyHasNoSpineToSize();
     void radixFollowsTheNicSpeedUnlessTyped();
+    void superPodShowsItsOwnFields();
 };
 
 void tst_GenerateDialog::prefillsFromTheDesignsGenerator() {
@@ -157,6 +158,36 @@ void tst_GenerateDialog::saysWhenSpinesFormRailPlanes() {
     // FABRICLAB_SCREENSHOTS=DIR keeps a PNG of the dialog for review.
     if (const QString folder = qEnvironmentVariable("FABRICLAB_SCREENSHOTS"); !folder.isEmpty())
         QVERIFY(dialog.grab().save(QDir(folder).filePath(QStringLiteral("generate-planes.png"))));
+}
+
+void tst_GenerateDialog::superPodShowsItsOwnFields() {
+    TopologyDocument document(Catalog::builtin());
+    document.load(QString::fromUtf8(FABRICLAB_SOURCE_DIR
+                                    "/samples/gb200-superpod-2su-ib-ndr.fabric.json"));
+    GenerateDialog dialog(document);
+    dialog.show();
+    QCOMPARE(dialog.request(), *document.design().generator);
+    const auto labelOf = [&](const char* field) {
+        auto* form = dialog.findChild<QWidget*>(QLatin1String(field))->parentWidget();
+        QLabel* label = nullptr;
+        for (auto* candidate : form->findChildren<QLabel*>())
+            if (candidate->buddy() == dialog.findChild<QWidget*>(QLatin1String(field)))
+                label = candidate;
+        return label ? label->text() : QString();
+    };
+    // The sample's 16 NVL72 racks: 64 rail leaves, 48 spines, 18 cores (tst_SuperPodGenerator).
+    QTRY_VERIFY(okButton(dialog)->isEnabled());
+    QCOMPARE(figure(dialog, "gpus"), QStringLiteral("1,152"));
+    QCOMPARE(figure(dialog, "leaves"), QStringLiteral("64"));
+    QCOMPARE(figure(dialog, "spines"), QStringLiteral("48"));
+    QCOMPARE(labelOf("servers"), QStringLiteral("Racks"));
+    QVERIFY(dialog.findChild<QWidget*>(QStringLiteral("gpusPerTray"))->isVisible());
+    // Another kind hides the rack-scale fields and calls servers servers again.
+    auto* kind = dialog.findChild<QComboBox*>(QStringLiteral("kind"));
+    kind->setCurrentIndex(kind->findData(QStringLiteral("fat-tree")));
+    QVERIFY(!dialog.findChild<QWidget*>(QStringLiteral("gpusPerTray"))->isVisible());
+    QCOMPARE(labelOf("servers"), QStringLiteral("Servers"));
+    QVERIFY(!dialog.request().extra.contains("gpusPerTray"));
 }
 
 void tst_GenerateDialog::railOnlyHasNoSpineToSize() {

@@ -261,7 +261,10 @@ void GenerateDialog::buildPreview() {
 model::GeneratorParams GenerateDialog::request() const {
     model::GeneratorParams p;
     p.kind = m_kind->currentData().toString().toStdString();
+    const model::GeneratorEntry* entry = model::findGenerator(p.kind);
     for (const auto& [field, widget] : m_fields) {
+        if (field->ownedByKind() && !(entry && entry->reads(field->key)))
+            continue; // another kind's own parameter
         const double value = widgetValue(widget);
         // An optional field at 0 shows its "left to the generator" text: absent.
         field->set(p,
@@ -288,8 +291,22 @@ void GenerateDialog::updateKindFields() {
         if (QWidget* label = m_form->labelForField(field))
             label->setEnabled(on);
     };
-    for (const auto& [field, widget] : m_fields)
-        enable(widget, entry && entry->reads(field->key));
+    for (const auto& [field, widget] : m_fields) {
+        const bool read = entry && entry->reads(field->key);
+        enable(widget, read);
+        // Another kind's own parameters are hidden, not greyed: they mean nothing here.
+        if (field->ownedByKind())
+            m_form->setRowVisible(widget, read);
+        // A kind may name a shared field its own way ("Racks" for servers).
+        const model::GeneratorField* named = field;
+        if (entry)
+            for (const model::GeneratorField* own : entry->fields)
+                if (own->key == field->key)
+                    named = own;
+        if (auto* label = qobject_cast<QLabel*>(m_form->labelForField(widget)))
+            label->setText(text(named->label));
+        widget->setToolTip(text(named->help));
+    }
     // A rail-only fabric is its rails: the checkbox shows them on without offering to take
     // them away, and gives back the user's own choice when another kind is picked.
     auto* rail = fieldBox<QCheckBox>("railOptimized");
