@@ -7,12 +7,59 @@
 
 namespace fabriclab::model {
 
+Topology::Topology(const Topology& other)
+    : m_nodes(other.m_nodes), m_links(other.m_links), m_byName(other.m_byName),
+      m_switches(other.m_switches), m_servers(other.m_servers), m_gpus(other.m_gpus),
+      m_nextNode(other.m_nextNode), m_nextLink(other.m_nextLink) {
+    reindex();
+}
+
+Topology& Topology::operator=(const Topology& other) {
+    if (this != &other) {
+        Topology copy(other);
+        *this = std::move(copy);
+    }
+    return *this;
+}
+
+void Topology::reindex() {
+    m_nodeAt.assign(m_nextNode, nullptr);
+    for (const auto& [id, node] : m_nodes)
+        m_nodeAt[id.value] = &node;
+}
+
+void Topology::index(NodeId id, const Node* node) {
+    if (m_nodeAt.size() <= id.value)
+        m_nodeAt.resize(id.value + 1, nullptr);
+    m_nodeAt[id.value] = node;
+}
+
+void Topology::count(const Node& node, int sign) {
+    switch (node.kind) {
+    case NodeKind::Leaf:
+        m_switches.leaf += sign;
+        break;
+    case NodeKind::Spine:
+        m_switches.spine += sign;
+        break;
+    case NodeKind::Core:
+        m_switches.core += sign;
+        break;
+    case NodeKind::Server:
+        m_servers += sign;
+        m_gpus += sign * node.server.gpus;
+        break;
+    }
+}
+
 NodeId Topology::addNode(Node node) {
     if (m_byName.count(node.name))
         throw std::invalid_argument("duplicate node id '" + node.name + "'");
     const NodeId id{m_nextNode++};
     m_byName.emplace(node.name, id);
-    m_nodes.emplace(id, std::move(node));
+    const auto [it, inserted] = m_nodes.emplace(id, std::move(node));
+    index(id, &it->second);
+    count(it->second, +1);
     return id;
 }
 
@@ -29,7 +76,9 @@ void Topology::restoreNode(NodeId id, Node node) {
         throw std::invalid_argument("cannot restore node '" + node.name +
                                     "': its id or name is taken");
     m_byName.emplace(node.name, id);
-    m_nodes.emplace(id, std::move(node));
+    const auto [it, inserted] = m_nodes.emplace(id, std::move(node));
+    index(id, &it->second);
+    count(it->second, +1);
     m_nextNode = std::max(m_nextNode, id.value + 1);
 }
 
@@ -48,6 +97,8 @@ void Topology::removeNode(NodeId id) {
     std::erase_if(m_links,
                   [id](const auto& entry) { return entry.second.a == id || entry.second.b == id; });
     m_byName.erase(it->second.name);
+    count(it->second, -1);
+    index(id, nullptr);
     m_nodes.erase(it);
 }
 
@@ -63,7 +114,9 @@ void Topology::replaceNode(NodeId id, Node node) {
         m_byName.erase(slot.name);
         m_byName.emplace(node.name, id);
     }
+    count(slot, -1);
     slot = std::move(node);
+    count(slot, +1);
 }
 
 void Topology::replaceLink(LinkId id, Link link) {
@@ -73,7 +126,9 @@ void Topology::replaceLink(LinkId id, Link link) {
 }
 
 const Node& Topology::node(NodeId id) const {
-    return m_nodes.at(id);
+    if (!contains(id))
+        throw std::out_of_range("no node with id " + std::to_string(id.value));
+    return *m_nodeAt[id.value];
 }
 const Link& Topology::link(LinkId id) const {
     return m_links.at(id);
@@ -111,38 +166,15 @@ std::vector<LinkId> Topology::linksOf(NodeId id) const {
 }
 
 int Topology::serverCount() const {
-    int count = 0;
-    for (const auto& [id, node] : m_nodes)
-        count += node.kind == NodeKind::Server;
-    return count;
+    return m_servers;
 }
 
 int Topology::gpuCount() const {
-    int count = 0;
-    for (const auto& [id, node] : m_nodes)
-        if (node.kind == NodeKind::Server)
-            count += node.server.gpus;
-    return count;
+    return static_cast<int>(m_gpus);
 }
 
 TierCounts Topology::switchCounts() const {
-    TierCounts counts;
-    for (const auto& [id, node] : m_nodes) {
-        switch (node.kind) {
-        case NodeKind::Leaf:
-            ++counts.leaf;
-            break;
-        case NodeKind::Spine:
-            ++counts.spine;
-            break;
-        case NodeKind::Core:
-            ++counts.core;
-            break;
-        case NodeKind::Server:
-            break;
-        }
-    }
-    return counts;
+    return m_switches;
 }
 
 LinkTier Topology::tierOf(const Link& link) const {
@@ -194,23 +226,24 @@ Gbps Topology::injectionBandwidth() const {
 
 std::vector<std::string> Topology::problems() const {
     std::vector<std::string> found;
-    // Ports per node in one pass: a 16K-GPU fabric has tens of thousands of links.
-    std::map<NodeId, int> ports;
+    // Ports per node in one pass: a million-GPU fabric has millions of links.
+    std::vector<long long> ports(m_nodeAt.size(), 0);
     for (const auto& [id, link] : m_links) {
         const auto& a = node(link.a);
         const auto& b = node(link.b);
-        const std::string where = "link " + a.name + " - " + b.name;
+        const auto where = [&] { return "link " + a.name + " - " + b.name; };
         if (link.a == link.b)
-            found.push_back(where + ": connects a node to itself");
+            found.push_back(where() + ": connects a node to itself");
         if (link.speed.value <= 0 || link.count <= 0)
-            found.push_back(where + ": has no capacity (speed and count must be positive)");
+            found.push_back(where() + ": has no capacity (speed and count must be positive)");
         if (a.kind == NodeKind::Server && b.kind == NodeKind::Server)
-            found.push_back(where + ": connects two servers directly; servers attach to switches");
-        ports[link.a] += link.count;
-        ports[link.b] += link.count;
+            found.push_back(where() +
+                            ": connects two servers directly; servers attach to switches");
+        ports[link.a.value] += link.count;
+        ports[link.b.value] += link.count;
     }
     for (const auto& [id, node] : m_nodes) {
-        const int used = ports.count(id) ? ports.at(id) : 0;
+        const long long used = ports[id.value];
         if (isSwitch(node.kind) && used > node.sw.radix)
             found.push_back(std::string(toString(node.kind)) + " " + node.name + ": uses " +
                             std::to_string(used) + " ports, radix is " +

@@ -42,6 +42,14 @@ struct CableCounts {
 /// model/analysis), which keeps Boost types out of headers the views include.
 class Topology {
 public:
+    Topology() = default;
+    // A copy rebuilds the look-up index, which points into its own maps; a move keeps the
+    // maps' nodes where they are, and with them the index.
+    Topology(const Topology& other);
+    Topology& operator=(const Topology& other);
+    Topology(Topology&&) noexcept = default;
+    Topology& operator=(Topology&&) noexcept = default;
+
     NodeId addNode(Node node);
     LinkId addLink(Link link);
     /// Removes the node and every link attached to it.
@@ -61,7 +69,9 @@ public:
     LinkId nextLinkId() const { return LinkId{m_nextLink}; }
     const Node& node(NodeId id) const;
     const Link& link(LinkId id) const;
-    bool contains(NodeId id) const { return m_nodes.count(id) != 0; }
+    bool contains(NodeId id) const {
+        return id.value < m_nodeAt.size() && m_nodeAt[id.value] != nullptr;
+    }
     std::optional<NodeId> findNode(std::string_view name) const;
 
     /// What a link can carry per direction: its cables, each at the slowest of the cable,
@@ -88,9 +98,20 @@ public:
     std::vector<std::string> problems() const;
 
 private:
+    void index(NodeId id, const Node* node);
+    void count(const Node& node, int sign);
+    void reindex();
+
     std::map<NodeId, Node> m_nodes;
     std::map<LinkId, Link> m_links;
     std::unordered_map<std::string, NodeId> m_byName;
+    /// Every node by id value, nullptr where none: ids are dense, and a million-GPU fabric
+    /// asks for a node by id tens of millions of times, where the map walks 20 levels.
+    std::vector<const Node*> m_nodeAt;
+    /// Kept as nodes come and go: generators ask for them once per group of switches they add.
+    TierCounts m_switches;
+    int m_servers = 0;
+    long long m_gpus = 0;
     std::uint32_t m_nextNode = 1;
     std::uint32_t m_nextLink = 1;
 };
