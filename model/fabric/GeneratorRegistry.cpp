@@ -14,6 +14,7 @@ const GeneratorEntry& leafSpineKind();
 const GeneratorEntry& fatTreeKind();
 const GeneratorEntry& railOnlyKind();
 const GeneratorEntry& superPodKind();
+const GeneratorEntry& dragonflyKind();
 
 std::span<const GeneratorEntry* const> generators() {
     // One line per kind, in the order menus list them.
@@ -22,6 +23,7 @@ std::span<const GeneratorEntry* const> generators() {
         &fatTreeKind(),
         &railOnlyKind(),
         &superPodKind(),
+        &dragonflyKind(),
     };
     return registry;
 }

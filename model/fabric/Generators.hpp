@@ -52,6 +52,9 @@ Topology generateRailOnly(const GeneratorParams& params);
 /// spines per rail of each scalable unit of racks, and core groups joining the units (spine
 /// g of every group), as NVIDIA's DGX SuperPOD with GB200 wires its compute fabric.
 Topology generateSuperPod(const GeneratorParams& params);
+/// Dragonfly+: groups, each a leaf-spine whose spines keep half their ports for the group
+/// and spend the rest on global links, spine i of every group to spine i of every other.
+Topology generateDragonfly(const GeneratorParams& params);
 
 /// Every registered kind, in registry order.
 std::span<const GeneratorEntry* const> generators();

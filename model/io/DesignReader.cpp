@@ -151,7 +151,7 @@ private:
         for (const GeneratorField* field : entry->fields)
             if (field->required || g.has(field->key))
                 field->set(p, readField(g[field->key], *field));
-            else if (field->ownedByKind())
+            else if (field->ownedByKind() && field->whenAbsent.empty())
                 field->set(p, field->fallback);
         applyContextDefaults(g, *entry, fabric, p);
         if (entry->alwaysRails) {

@@ -470,7 +470,7 @@ void tst_DesignFile::refusesBadDocument_data() {
         "/generator/oversubscription", "oversubscription must be between");
     row("typo oversubscribtion", patched(gen, {{"generator", {{"oversubscribtion", 2}}}}),
         "/generator/oversubscribtion", "unknown field");
-    row("unknown generator kind", patched(gen, {{"generator", {{"kind", "dragonfly"}}}}),
+    row("unknown generator kind", patched(gen, {{"generator", {{"kind", "slim-fly"}}}}),
         "/generator/kind", "unknown generator kind");
     row("rail-only without rails",
         patched(gen, {{"generator", {{"kind", "rail-only"}, {"railOptimized", false}}}}),

@@ -59,7 +59,7 @@ void TestGeneratorRegistry::everyKindDescribesItself() {
         }
         QCOMPARE(model::findGenerator(entry->kind), entry);
     }
-    QCOMPARE(model::findGenerator("dragonfly"), nullptr);
+    QCOMPARE(model::findGenerator("slim-fly"), nullptr);
 }
 
 void TestGeneratorRegistry::schemaListsTheRegisteredKindsAndFields() {
