@@ -201,7 +201,9 @@ A single-valued option is given once; options are not abbreviated.
 
 Options:
   --fabric ID        evaluate on this fabric instead of the design's own
-  --fabrics ID,...   fabrics to compare (compare: required; sweep: default the design's)
+  --fabrics ID,...   fabrics to compare (compare: required; sweep: default the design's);
+                     compare also takes FABRIC@KIND, the design rebuilt as another
+                     generator kind on that fabric (ib-ndr@dragonfly,ib-ndr@fat-tree)
   --shard I/N        sweep: run only the I-th of N disjoint slices of the points (point k
                      when k mod N = I - 1) and print one JSON line per point; run the N
                      slices anywhere (GNU parallel, a Slurm array) and join them with --merge

@@ -5,6 +5,7 @@
 #include "app/cli/SweepShards.hpp"
 #include "app/cli/TextReport.hpp"
 #include "model/core/JsonCursor.hpp"
+#include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/io/FabricImport.hpp"
 #include "model/io/JsonTable.hpp"
@@ -124,9 +125,15 @@ std::string executeCompare(const CliArguments& args, const Design& design, const
     if (args.ownership)
         options.ownership.mode = *ownershipModeFromString(*args.ownership);
     options.ownership.amortizationMonths = args.months;
-    for (const std::string& fabric : args.fabrics)
-        if (!catalog.findFabric(fabric))
-            throw std::invalid_argument(catalog.unknownFabric(fabric));
+    for (const std::string& row : args.fabrics) {
+        const ComparisonCandidate candidate = comparisonCandidate(row);
+        if (!catalog.findFabric(candidate.fabricId))
+            throw std::invalid_argument(catalog.unknownFabric(candidate.fabricId));
+        if (!candidate.kind.empty() && !findGenerator(candidate.kind))
+            throw std::invalid_argument("--fabrics " + row + ": unknown generator kind '" +
+                                        candidate.kind + "' (expected " + generatorKindList() +
+                                        ")");
+    }
     std::vector<ComparedFabric> rows;
     for (const std::string& fabric : args.fabrics)
         rows.push_back(compareOnFabric(design, catalog, fabric, options));

@@ -4,6 +4,7 @@
 
 #include "model/core/TextFormat.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -172,10 +173,15 @@ std::string formatTable(const std::vector<RunReport>& reports) {
 std::string formatComparison(const std::vector<ComparedFabric>& rows,
                              const FabricVerdict& verdict) {
     std::ostringstream out;
-    char line[320];
-    std::snprintf(line, sizeof line, "%-16s %6s %6s %6s %14s %14s %10s %10s %10s %11s\n", "fabric",
-                  "leaf", "spine", "core", "bisection Gb/s", "fabric capex $", "busbw GB/s",
-                  "step s", "$/GPU-h", "$/M tokens");
+    char line[512];
+    // As wide as the longest row id ("spectrum-x@dragonfly"), at least the 16 of a fabric's.
+    int idWidth = 16;
+    for (const ComparedFabric& row : rows)
+        idWidth =
+            std::max(idWidth, static_cast<int>(std::min<std::size_t>(row.fabricId.size(), 64)));
+    std::snprintf(line, sizeof line, "%-*s %6s %6s %6s %14s %14s %10s %10s %10s %11s\n", idWidth,
+                  "fabric", "leaf", "spine", "core", "bisection Gb/s", "fabric capex $",
+                  "busbw GB/s", "step s", "$/GPU-h", "$/M tokens");
     out << line;
     for (const ComparedFabric& row : rows) {
         if (!row.ok()) {
@@ -185,10 +191,11 @@ std::string formatComparison(const std::vector<ComparedFabric>& rows,
         const RunReport& r = *row.report;
         const FabricOutcome& o = row.outcome;
         // The bisection as delivered under the fabric's routing, where routings differ.
-        std::snprintf(line, sizeof line, "%-16s %6d %6d %6d %14s %14s %10.1f %10.3f %10s %11s %s\n",
-                      row.fabricId.c_str(), r.switches.leaf, r.switches.spine, r.switches.core,
-                      grouped(r.effective.gbps).c_str(), grouped(r.cost.capex.value).c_str(),
-                      r.collective.busBwGBps, r.step ? r.step->stepSeconds : 0.0,
+        std::snprintf(line, sizeof line, "%-*s %6d %6d %6d %14s %14s %10.1f %10.3f %10s %11s %s\n",
+                      idWidth, row.fabricId.c_str(), r.switches.leaf, r.switches.spine,
+                      r.switches.core, grouped(r.effective.gbps).c_str(),
+                      grouped(r.cost.capex.value).c_str(), r.collective.busBwGBps,
+                      r.step ? r.step->stepSeconds : 0.0,
                       row.ownership.priced ? usdCents(row.ownership.perGpuHourUsd).c_str() : "-",
                       o.perMillionTokensUsd > 0 ? usdCents(o.perMillionTokensUsd).c_str() : "-",
                       row.fabricId == verdict.recommendedId ? "<- recommended" : "");

@@ -11,6 +11,8 @@
 #include "app/gui/ReportExport.hpp"
 #include "app/gui/Theme.hpp"
 #include "model/catalog/Catalog.hpp"
+#include "model/fabric/Generators.hpp"
+#include "model/report/FabricComparison.hpp"
 #include "views/document/TopologyDocument.hpp"
 #include "views/sim/CompareController.hpp"
 
@@ -75,9 +77,11 @@ void configureParser(QCommandLineParser& parser) {
                       QStringLiteral("pdf")});
     parser.addOption({QStringLiteral("fabrics"),
                       QCoreApplication::translate(
-                          "main", "With --report: the fabrics to compare, as catalog ids "
-                                  "separated by commas (ib-ndr,spectrum-x); the usual set when "
-                                  "not given."),
+                          "main", "With --report, or --screenshot of the compare view: the "
+                                  "fabrics to compare, as catalog ids separated by commas "
+                                  "(ib-ndr,spectrum-x), each optionally rebuilt as another "
+                                  "topology (ib-ndr@dragonfly,ib-ndr@fat-tree); the usual set "
+                                  "when not given."),
                       QStringLiteral("ids")});
     parser.addOption({QStringLiteral("print-samples-folder"),
                       QCoreApplication::translate(
@@ -106,6 +110,30 @@ std::optional<QSize> parseSize(const QString& text) {
         return std::nullopt;
     }
     return size;
+}
+
+/// --fabrics: comparison rows, each a catalog fabric, optionally "@" a generator kind;
+/// nullopt (after saying why) when one names neither.
+std::optional<QStringList> fabricsAsked(const QCommandLineParser& parser,
+                                        const fabriclab::model::Catalog& catalog) {
+    QStringList fabrics;
+    for (const QString& text :
+         parser.value(QStringLiteral("fabrics")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString id = text.trimmed();
+        const auto candidate = fabriclab::model::comparisonCandidate(id.toStdString());
+        if (!catalog.findFabric(candidate.fabricId)) {
+            std::fprintf(stderr, "fabriclab: --fabrics: no fabric \"%s\" in the catalog\n",
+                         candidate.fabricId.c_str());
+            return std::nullopt;
+        }
+        if (!candidate.kind.empty() && !fabriclab::model::findGenerator(candidate.kind)) {
+            std::fprintf(stderr, "fabriclab: --fabrics: no generator kind \"%s\" (expected %s)\n",
+                         candidate.kind.c_str(), fabriclab::model::generatorKindList().c_str());
+            return std::nullopt;
+        }
+        fabrics << id;
+    }
+    return fabrics;
 }
 
 /// --screenshot and --export-charts: the design is loaded without dialogs and the
@@ -139,6 +167,10 @@ int runHeadless(QApplication& app, const QCommandLineParser& parser,
             return 2;
         }
     }
+    const auto fabrics = fabricsAsked(parser, document.catalog());
+    if (!fabrics)
+        return 2;
+    window.comparisons()->setChosenFabrics(*fabrics);
     window.resize(size);
     if (welcome)
         window.showWelcome();
@@ -164,16 +196,9 @@ int runReport(const QCommandLineParser& parser, fabriclab::views::TopologyDocume
         std::fprintf(stderr, "fabriclab: --report needs one DESIGN\n");
         return 2;
     }
-    QStringList fabrics;
-    for (const QString& id :
-         parser.value(QStringLiteral("fabrics")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        if (!document.catalog().findFabric(id.trimmed().toStdString())) {
-            std::fprintf(stderr, "fabriclab: --fabrics: no fabric \"%s\" in the catalog\n",
-                         qPrintable(id.trimmed()));
-            return 2;
-        }
-        fabrics << id.trimmed();
-    }
+    const auto fabrics = fabricsAsked(parser, document.catalog());
+    if (!fabrics)
+        return 2;
     try {
         document.load(QDir::current().absoluteFilePath(designs.front()));
     } catch (const std::exception& e) {
@@ -185,7 +210,7 @@ int runReport(const QCommandLineParser& parser, fabriclab::views::TopologyDocume
     window.resize(kCaptureSize);
     window.show();
     window.giveResultsRoom(0.62);
-    window.comparisons()->setChosenFabrics(fabrics);
+    window.comparisons()->setChosenFabrics(*fabrics);
     fabriclab::app::ReportExport report(window);
     report.setInteractive(false);
     QObject::connect(

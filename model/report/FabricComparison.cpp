@@ -48,6 +48,37 @@ DesignOnFabric designOnFabric(const Design& design, const Fabric& fabric, const 
     return result;
 }
 
+ComparisonCandidate comparisonCandidate(const std::string& rowId) {
+    const auto at = rowId.find('@');
+    if (at == std::string::npos)
+        return {rowId, {}};
+    return {rowId.substr(0, at), rowId.substr(at + 1)};
+}
+
+Design designAsKind(const Design& design, const std::string& kind) {
+    const GeneratorEntry* entry = findGenerator(kind);
+    if (!entry)
+        throw std::invalid_argument("unknown generator kind '" + kind + "' (expected " +
+                                    generatorKindList() + ")");
+    if (!design.generator)
+        throw std::invalid_argument("a drawn topology has no generator to rebuild as " + kind +
+                                    "; generate the design first");
+    GeneratorParams params = *design.generator;
+    params.kind = kind;
+    // Another kind's own parameters mean nothing here; this kind's start at their defaults.
+    std::erase_if(params.extra, [&](const auto& field) { return !entry->reads(field.first); });
+    for (const GeneratorField* field : entry->fields)
+        if (field->ownedByKind() && field->whenAbsent.empty() && !params.extra.contains(field->key))
+            field->set(params, field->fallback);
+    if (entry->alwaysRails)
+        params.railOptimized = true;
+    Design next = withTopology(design, generate(params)); // throws the generator's reason
+    next.generator = params;
+    if (next.workload)
+        next.workload = rescaled(*next.workload, next.topology.gpuCount());
+    return next;
+}
+
 std::vector<std::string> comparableFabrics(const Catalog& catalog) {
     // The catalog says which fabrics a comparison covers and in what order (compareOrder).
     std::vector<std::pair<int, std::string>> ranked;
@@ -78,27 +109,36 @@ ComparedFabric compareOnFabric(const Design& design, const Catalog& catalog,
     ComparedFabric row;
     row.fabricId = fabricId;
     row.fabricName = fabricId;
-    const Fabric* fabric = catalog.findFabric(fabricId);
+    const ComparisonCandidate candidate = comparisonCandidate(fabricId);
+    const Fabric* fabric = catalog.findFabric(candidate.fabricId);
     if (!fabric) {
-        row.error = catalog.unknownFabric(fabricId);
+        row.error = catalog.unknownFabric(candidate.fabricId);
         return row;
     }
-    row.fabricName = fabric->name;
+    // The topology first, where a narrow column or a verdict's sentence still shows it.
+    row.fabricName = candidate.kind.empty() ? fabric->name : candidate.kind + " on " + fabric->name;
     try {
-        const DesignOnFabric built = designOnFabric(design, *fabric, catalog);
+        const DesignOnFabric built =
+            designOnFabric(candidate.kind.empty() ? design : designAsKind(design, candidate.kind),
+                           *fabric, catalog);
         row.basis = built.basis;
+        if (!candidate.kind.empty())
+            row.basis = "rebuilt as " + candidate.kind + ", " + row.basis;
         RunOptions run = options.run;
-        run.fabricId = fabricId;
+        run.fabricId = candidate.fabricId;
         run.ownership = options.ownership.mode;
         if (options.ownership.amortizationMonths)
             run.amortizationMonths = options.ownership.amortizationMonths;
         row.report = runDesign(built.design, catalog, run);
         row.ownership = row.report->ownership;
         row.outcome = fabricOutcome(*row.report);
+        // The verdict names rows by these: two topologies on one fabric are two rows.
+        row.outcome.fabricId = row.fabricId;
+        row.outcome.fabricName = row.fabricName;
         const Design& ran = built.design;
         if (options.evidence)
             row.outcome.evidence = nearestEvidence(
-                *options.evidence, fabricId,
+                *options.evidence, candidate.fabricId,
                 ran.workload ? ran.workload->gpu.spec.id : std::string("h100-sxm"),
                 ran.topology.serverCount(),
                 static_cast<double>(ran.collective.value_or(CollectiveSpec{}).bytes));

@@ -37,6 +37,21 @@ struct DesignOnFabric {
 /// generator's reason when the fabric cannot build the design.
 DesignOnFabric designOnFabric(const Design& design, const Fabric& fabric, const Catalog& catalog);
 
+/// A comparison row's id names a fabric, or a fabric and the generator kind to rebuild the
+/// design as: "ib-ndr", "ib-ndr@dragonfly". A row of another kind sets a dragonfly+ beside
+/// the fat-tree of the same servers, each with its own switches.
+struct ComparisonCandidate {
+    std::string fabricId;
+    std::string kind; ///< empty: the design's own topology
+};
+ComparisonCandidate comparisonCandidate(const std::string& rowId);
+
+/// `design` rebuilt by generator `kind` (a registered kind) with the same servers and
+/// fabric: the kind's own fields at their defaults, another kind's dropped. Throws
+/// std::invalid_argument for a drawn design (nothing to rebuild) or an unknown kind, and
+/// the generator's reason when it cannot build it.
+Design designAsKind(const Design& design, const std::string& kind);
+
 /// The fabrics a comparison of `design` covers unless the user names them: every catalog
 /// fabric with a compareOrder (built in: InfiniBand NDR and XDR, Spectrum-X, RoCEv2 tuned
 /// and untuned, TCP Ethernet) that can be bought for it. A cloud's own fabric (EFA) joins only when
@@ -68,7 +83,8 @@ struct ComparedFabric {
     bool ok() const { return error.empty() && report.has_value(); }
 };
 
-/// `design` built on `fabricId` (designOnFabric) and run. Refusals become the row's error;
+/// `design` built on the row's fabric (designOnFabric), rebuilt as the row's kind first when
+/// it names one (comparisonCandidate), and run. Refusals become the row's error;
 /// model::Cancelled propagates.
 ComparedFabric compareOnFabric(const Design& design, const Catalog& catalog,
                                const std::string& fabricId, const ComparisonOptions& options);

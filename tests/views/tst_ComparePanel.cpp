@@ -116,7 +116,45 @@ private Q_SLOTS:
     void chartDrawsEveryFabricAndExports();
     void cloudFabricsAndRentalAreTheUsersChoice();
     void servingColumnsShowWhatTheEngineComputes();
+    void topologiesSideBySide();
 };
+
+void tst_ComparePanel::topologiesSideBySide() {
+    // The 64-GPU sample is a leaf-spine: "Also as fat-tree" puts each fabric's fat-tree of
+    // the same servers beside it, both rows named by their kind, each what the engine
+    // computes for that topology.
+    Fixture f(sample());
+    auto* also = f.panel.findChild<QComboBox*>(QStringLiteral("alsoKind"));
+    QVERIFY(also);
+    also->setCurrentIndex(also->findData(QStringLiteral("fat-tree")));
+    QCOMPARE(f.controller.alsoKind(), QStringLiteral("fat-tree"));
+    const QStringList ids = f.controller.fabricsToRun();
+    QCOMPARE(ids.size(), 2 * (CompareController::fabricIds().size() - 1));
+    QCOMPARE(ids.at(0), QStringLiteral("ib-ndr@leaf-spine"));
+    QCOMPARE(ids.at(1), QStringLiteral("ib-ndr@fat-tree"));
+    // The same kind as the design's adds nothing.
+    also->setCurrentIndex(also->findData(QStringLiteral("leaf-spine")));
+    QCOMPARE(f.controller.fabricsToRun().size(), CompareController::fabricIds().size() - 1);
+
+    f.controller.setChosenFabrics({QStringLiteral("ib-ndr@leaf-spine"),
+                                   QStringLiteral("ib-ndr@fat-tree")});
+    QSignalSpy finished(&f.controller, &CompareController::finished);
+    f.panel.compareAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    const CompareTableModel& model = *f.panel.tableModel();
+    QCOMPARE(model.rowCount(), 2);
+    for (const char* id : {"ib-ndr@leaf-spine", "ib-ndr@fat-tree"}) {
+        const int row = rowOf(model, QLatin1String(id));
+        QVERIFY2(row >= 0, id);
+        const RunReport expected = runOn(f.document.design(), id);
+        QCOMPARE(number(model, row, CompareTableModel::CapexColumn), expected.cost.capex.value);
+    }
+    // 8 servers of 8 NICs fit one leaf either way, but the names say which is which.
+    QVERIFY(model.index(rowOf(model, QStringLiteral("ib-ndr@fat-tree")), 0)
+                .data()
+                .toString()
+                .startsWith(QStringLiteral("fat-tree on ")));
+}
 
 void tst_ComparePanel::tableShowsWhatTheEngineComputes() {
     Fixture f(sample());

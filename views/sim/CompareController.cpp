@@ -3,6 +3,7 @@
 #include "views/sim/CompareController.hpp"
 
 #include "model/core/Cancellation.hpp"
+#include "model/fabric/Generators.hpp"
 #include "model/report/FabricComparison.hpp"
 #include "model/validation/PublishedFigures.hpp"
 #include "views/document/TopologyDocument.hpp"
@@ -75,18 +76,38 @@ QStringList CompareController::fabricsToRun() const {
     const model::Catalog& catalog = m_document.catalog();
     if (!m_chosen.isEmpty()) {
         QStringList known;
-        for (const QString& id : m_chosen)
-            if (catalog.findFabric(id.toStdString()) && !known.contains(id))
+        for (const QString& id : m_chosen) {
+            const auto candidate = model::comparisonCandidate(id.toStdString());
+            if (catalog.findFabric(candidate.fabricId) && !known.contains(id))
                 known << id;
+        }
         return known;
     }
     const std::vector<std::string> ids =
         m_includeCloud ? model::comparableFabrics(catalog)
                        : model::defaultComparisonFabrics(m_document.design(), catalog);
+    const auto& generator = m_document.design().generator;
+    const bool alsoAs = !m_alsoKind.isEmpty() && generator &&
+                        m_alsoKind.toStdString() != generator->kind &&
+                        model::findGenerator(m_alsoKind.toStdString());
     QStringList list;
-    for (const std::string& id : ids)
-        list << QString::fromStdString(id);
+    for (const std::string& id : ids) {
+        const QString fabric = QString::fromStdString(id);
+        if (!alsoAs) {
+            list << fabric;
+            continue;
+        }
+        list << fabric + QLatin1Char('@') + QString::fromStdString(generator->kind)
+             << fabric + QLatin1Char('@') + m_alsoKind;
+    }
     return list;
+}
+
+void CompareController::setAlsoKind(const QString& kind) {
+    if (m_alsoKind == kind)
+        return;
+    m_alsoKind = kind;
+    edited();
 }
 
 void CompareController::setIncludeCloudFabrics(bool include) {

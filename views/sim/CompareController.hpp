@@ -55,6 +55,10 @@ public:
     /// that cloud rents it. Off by default.
     bool includeCloudFabrics() const { return m_includeCloud; }
     model::OwnershipMode ownershipMode() const { return m_mode; }
+    /// A generator kind each fabric's row is also rebuilt as, beside the design's own
+    /// topology (a dragonfly+ beside its fat-tree); empty for none. Only a generated design
+    /// of another kind gets the extra rows, and then its own rows name its kind too.
+    const QString& alsoKind() const { return m_alsoKind; }
 
 public Q_SLOTS:
     /// Compares the current revision. A run in flight for an older revision is stopped
@@ -68,6 +72,8 @@ public Q_SLOTS:
     /// Compares exactly these catalog fabrics, in this order (ids the catalog lacks are
     /// skipped); empty goes back to the default set.
     void setChosenFabrics(const QStringList& ids);
+    /// Sets alsoKind(); a change makes the comparison shown stale.
+    void setAlsoKind(const QString& kind);
 
 Q_SIGNALS:
     void started();
@@ -94,6 +100,7 @@ private:
     bool m_busy = false;     ///< a comparison started and its end not yet handled
     bool m_stale = false;
     bool m_includeCloud = false;
+    QString m_alsoKind;
     QStringList m_chosen;
     model::OwnershipMode m_mode = model::OwnershipMode::Owned;
     CompareResultPtr m_result;

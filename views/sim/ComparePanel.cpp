@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/sim/ComparePanel.hpp"
 
+#include "model/fabric/Generators.hpp"
+
 #include "views/charts/CompareChart.hpp"
 #include "views/models/CompareTableModel.hpp"
 #include "views/models/NumberFormat.hpp"
@@ -140,9 +142,25 @@ ComparePanel::ComparePanel(CompareController& controller, QWidget* parent)
     cloud->setChecked(m_controller.includeCloudFabrics());
     connect(cloud, &QCheckBox::toggled, &m_controller, &CompareController::setIncludeCloudFabrics);
 
+    // Topologies side by side: each fabric also rebuilt as another generator kind.
+    auto* also = new QComboBox(this);
+    also->setObjectName(QStringLiteral("alsoKind"));
+    also->addItem(tr("This topology only"), QString());
+    for (const model::GeneratorEntry* entry : model::generators())
+        also->addItem(
+            tr("Also as %1")
+                .arg(QString::fromUtf8(entry->title.data(), static_cast<int>(entry->title.size()))),
+            QString::fromUtf8(entry->kind.data(), static_cast<int>(entry->kind.size())));
+    also->setToolTip(tr("Rebuild a generated design as another topology with the same servers "
+                        "on every fabric, and compare the two side by side (a dragonfly+ "
+                        "against its fat-tree)."));
+    connect(also, &QComboBox::currentIndexChanged, this,
+            [this, also] { m_controller.setAlsoKind(also->currentData().toString()); });
+
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_compareButton);
     bar->addWidget(mode);
+    bar->addWidget(also);
     bar->addWidget(cloud);
     bar->addWidget(m_progress, 1);
     bar->addWidget(m_cancelButton);
