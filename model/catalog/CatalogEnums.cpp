@@ -17,16 +17,18 @@ constexpr std::array<std::pair<GpuArchitecture, std::string_view>, 4> kArchitect
     {GpuArchitecture::Blackwell, "blackwell"},
 }};
 
-constexpr std::array<std::pair<Routing, std::string_view>, 3> kRoutings{{
+constexpr std::array<std::pair<Routing, std::string_view>, 4> kRoutings{{
     {Routing::Ecmp, "ecmp"},
     {Routing::Adaptive, "adaptive"},
     {Routing::Spray, "spray"},
+    {Routing::Valiant, "valiant"},
 }};
 
-constexpr std::array<std::pair<Routing, std::string_view>, 3> kRoutingDescriptions{{
+constexpr std::array<std::pair<Routing, std::string_view>, 4> kRoutingDescriptions{{
     {Routing::Ecmp, "static ECMP"},
     {Routing::Adaptive, "adaptive routing"},
     {Routing::Spray, "packet spraying"},
+    {Routing::Valiant, "Valiant routing"},
 }};
 
 constexpr std::array<std::pair<NcclTuner, std::string_view>, 2> kTuners{{

@@ -7,6 +7,7 @@
 #include "model/core/TextFormat.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/sim/routing/RoutingPolicies.hpp"
+#include "model/sim/routing/ValiantRouting.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -396,8 +397,9 @@ OtherRoutings startOtherRoutings(const Topology& simulated, const Fabric& fabric
                                  const BisectionResult& theoretical, const RunOptions& options) {
     OtherRoutings started;
     const bool unevenBundles = sim::routing::hasUnevenBundles(simulated); // one walk for all
+    const bool dragonfly = sim::routing::dragonflyGroups(simulated) > 0;
     for (const sim::routing::RoutingPolicyEntry& policy : sim::routing::routingPolicies()) {
-        if (policy.routing == fabric.routing)
+        if (policy.routing == fabric.routing || (policy.dragonflyOnly && !dragonfly))
             continue;
         OtherRouting other{policy.routing, {}};
         const auto alike = [&](Routing routing) {

@@ -59,7 +59,10 @@ public:
     const model::Fabric& fabric() const { return m_s->fabric; }
     /// Whether a flow spreads over every equal-cost path (adaptive routing, spraying)
     /// rather than hashing onto one (static ECMP).
-    bool spreadsFlows() const { return m_s->fabric.routing != model::Routing::Ecmp; }
+    bool spreadsFlows() const {
+        return m_s->fabric.routing == model::Routing::Adaptive ||
+               m_s->fabric.routing == model::Routing::Spray;
+    }
     /// Whether routing ever has more than one cable to put a flow on: a bundle of several
     /// cables between two switches, or a switch with cables to two or more switches of its
     /// own tier or above. False for a single switch (or a tree of single cables), where

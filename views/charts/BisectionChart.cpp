@@ -28,6 +28,8 @@ QString legendName(model::Routing routing) {
         return ChartPanel::tr("adaptive");
     case model::Routing::Spray:
         return ChartPanel::tr("spraying");
+    case model::Routing::Valiant:
+        return ChartPanel::tr("Valiant");
     case model::Routing::Ecmp:
         break;
     }

@@ -248,6 +248,8 @@ QColor ChartPanel::routingColor(model::Routing routing) {
         return QColor(60, 160, 90);
     case model::Routing::Spray:
         return QColor(140, 90, 190);
+    case model::Routing::Valiant:
+        return QColor(200, 70, 110);
     case model::Routing::Ecmp:
         break;
     }

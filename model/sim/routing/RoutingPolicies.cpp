@@ -4,6 +4,7 @@
 
 #include "model/sim/routing/EcmpRouting.hpp"
 #include "model/sim/routing/SpreadRouting.hpp"
+#include "model/sim/routing/ValiantRouting.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -22,6 +23,8 @@ constexpr std::array kPolicies{
                        &make<SpreadRouting, SpreadWeight::ByDeliverable>},
     RoutingPolicyEntry{model::Routing::Spray, SpreadRouting::kLayout,
                        &make<SpreadRouting, SpreadWeight::ByCables>},
+    RoutingPolicyEntry{model::Routing::Valiant, ValiantRouting::kLayout, &make<ValiantRouting>,
+                       true},
 };
 
 } // namespace

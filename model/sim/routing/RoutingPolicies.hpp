@@ -18,6 +18,9 @@ struct RoutingPolicyEntry {
     model::Routing routing;
     ChannelLayout layout;
     std::unique_ptr<RoutingPolicy> (*make)(std::shared_ptr<const FabricStructure>);
+    /// Only where it means something other than ECMP: a dragonfly's groups (Valiant).
+    /// Reports leave it out elsewhere rather than show ECMP's figures again.
+    bool dragonflyOnly = false;
 };
 
 /// Every policy FabricLab routes with.

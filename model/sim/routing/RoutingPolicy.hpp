@@ -11,8 +11,8 @@
 namespace fabriclab::sim::routing {
 
 /// How a fabric carries a flow between two switches: the seam where ECMP, the spreads of
-/// adaptive routing and packet spraying, and any later policy (minimal, Valiant and UGAL
-/// on a dragonfly) plug in.
+/// adaptive routing and packet spraying, Valiant's detours on a dragonfly, and any later
+/// policy (UGAL) plug in.
 /// FabricNetwork handles the NICs at both ends; a policy routes the middle, over the
 /// channels of a FabricStructure laid out as its registry entry asks (RoutingPolicies.hpp).
 ///
