@@ -179,11 +179,26 @@ void findTwins(FabricStructure& s) {
         if (s.twinOf[u] != u)
             represents[s.twinOf[u]] = represents[u] = 1;
     s.slots.assign(nodes, {});
+    // Each switch's hops by neighbour, then in its own order: a spine of a million-GPU
+    // fabric has hundreds, and every twin looks up the hop back from each of them.
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> byNeighbour(nodes);
+    for (std::uint32_t u = 0; u < nodes; ++u) {
+        if (!represents[u])
+            continue;
+        for (const Hop& hop : s.switchHops[u])
+            if (byNeighbour[hop.to].empty()) {
+                auto& sorted = byNeighbour[hop.to];
+                const auto& theirs = s.switchHops[hop.to];
+                for (std::uint32_t i = 0; i < theirs.size(); ++i)
+                    sorted.emplace_back(theirs[i].to, i);
+                std::sort(sorted.begin(), sorted.end());
+            }
+    }
     const auto hopTo = [&](std::uint32_t from, std::uint32_t to, int occurrence) -> const Hop* {
-        for (const Hop& hop : s.switchHops[from])
-            if (hop.to == to && occurrence-- == 0)
-                return &hop;
-        return nullptr;
+        const auto& sorted = byNeighbour[from];
+        auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair{to, 0U});
+        it += std::min<std::ptrdiff_t>(occurrence, sorted.end() - it);
+        return it != sorted.end() && it->first == to ? &s.switchHops[from][it->second] : nullptr;
     };
     for (std::uint32_t u = 0; u < nodes; ++u) {
         if (!represents[u])
