@@ -246,6 +246,7 @@ std::string slurmTopology(const Topology& topology) {
     // switches one tier down.
     std::map<NodeId, std::set<NodeId>> leavesOf;
     std::map<NodeId, std::set<NodeId>> lowerOf;
+    std::set<std::string> globalEnds; // switches joined to their own tier: a dragonfly's
     for (const auto& [id, link] : topology.links()) {
         const Node& a = topology.node(link.a);
         const Node& b = topology.node(link.b);
@@ -255,6 +256,8 @@ std::string slurmTopology(const Topology& topology) {
             leavesOf[link.b].insert(link.a);
         else if (isSwitch(a.kind) && isSwitch(b.kind) && a.kind != b.kind)
             lowerOf[a.kind > b.kind ? link.a : link.b].insert(a.kind > b.kind ? link.b : link.a);
+        else if (isSwitch(a.kind) && a.kind == b.kind && link.a != link.b)
+            globalEnds.insert({a.name, b.name});
     }
     std::map<std::set<NodeId>, std::vector<std::string>> groups; // leaf set -> servers
     for (const auto& [server, leaves] : leavesOf)
@@ -295,6 +298,13 @@ std::string slurmTopology(const Topology& topology) {
                 out << "SwitchName=" << node.name
                     << " Switches=" << hostlist({below.begin(), below.end()}) << "\n";
         }
+    if (!globalEnds.empty())
+        // Slurm's tree lets a job span only switches under a common parent; the global links
+        // are that parent, though no switch sits there.
+        out << "# global: the links joining switches of one tier (a dragonfly's global links)\n"
+            << "# stand for a parent no switch is: without it Slurm keeps each job in one group.\n"
+            << "SwitchName=global Switches=" << hostlist({globalEnds.begin(), globalEnds.end()})
+            << "\n";
     return out.str();
 }
 

@@ -61,6 +61,7 @@ private Q_SLOTS:
     void hostlists();
     void slurmListsEveryServerOnce_data();
     void slurmListsEveryServerOnce();
+    void slurmJoinsADragonflysGroups();
     void dotHasAnEdgePerCable_data();
     void dotHasAnEdgePerCable();
     void ibnetdiscoverListsEveryCableFromBothEnds_data();
@@ -130,6 +131,22 @@ void tst_FabricExport::slurmListsEveryServerOnce() {
              static_cast<qsizetype>(QSet<QString>(defined.begin(), defined.end()).size()));
     for (const QString& name : referenced)
         QVERIFY2(defined.contains(name), qPrintable(name + " is named but not defined"));
+}
+
+void tst_FabricExport::slurmJoinsADragonflysGroups() {
+    // Four groups whose spines meet only by global links: without a common parent Slurm's
+    // tree would keep every job inside one group, so a "global" switch lists all 128 spines.
+    const Design design = sample(QStringLiteral("dragonfly-plus-4096gpu-ib-ndr.fabric.json"));
+    const QString conf = QString::fromStdString(slurmTopology(design.topology));
+    static const QRegularExpression global(QStringLiteral(R"(^SwitchName=global Switches=(\S+)$)"),
+                                           QRegularExpression::MultilineOption);
+    const auto m = global.match(conf);
+    QVERIFY2(m.hasMatch(), qPrintable(conf.right(400)));
+    QCOMPARE(expand(m.captured(1)).size(), 128);
+    // A fat-tree is one tree already.
+    QVERIFY(!QString::fromStdString(
+                 slurmTopology(sample(QStringLiteral("fat-tree-16k-ib-ndr.fabric.json")).topology))
+                 .contains(QStringLiteral("SwitchName=global")));
 }
 
 void tst_FabricExport::dotHasAnEdgePerCable_data() {
