@@ -15,6 +15,7 @@ const GeneratorEntry& fatTreeKind();
 const GeneratorEntry& railOnlyKind();
 const GeneratorEntry& superPodKind();
 const GeneratorEntry& dragonflyKind();
+const GeneratorEntry& dragonflyCliqueKind();
 
 std::span<const GeneratorEntry* const> generators() {
     // One line per kind, in the order menus list them.
@@ -24,6 +25,7 @@ std::span<const GeneratorEntry* const> generators() {
         &railOnlyKind(),
         &superPodKind(),
         &dragonflyKind(),
+        &dragonflyCliqueKind(),
     };
     return registry;
 }

@@ -55,6 +55,9 @@ Topology generateSuperPod(const GeneratorParams& params);
 /// Dragonfly+: groups, each a leaf-spine whose spines keep half their ports for the group
 /// and spend the rest on global links, spine i of every group to spine i of every other.
 Topology generateDragonfly(const GeneratorParams& params);
+/// Classic dragonfly: groups of routers joined all to all (a clique), servers on every router,
+/// the routers' remaining ports global links to the other groups, spread evenly.
+Topology generateDragonflyClique(const GeneratorParams& params);
 
 /// Every registered kind, in registry order.
 std::span<const GeneratorEntry* const> generators();

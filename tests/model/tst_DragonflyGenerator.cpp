@@ -39,7 +39,60 @@ private Q_SLOTS:
     void globalLinksJoinEveryPairOfGroups();
     void refusals_data();
     void refusals();
+    void cliqueCounts_data();
+    void cliqueCounts();
 };
+
+void tst_DragonflyGenerator::cliqueCounts_data() {
+    QTest::addColumn<GeneratorParams>("params");
+    QTest::addColumn<int>("groups");
+    QTest::addColumn<int>("routers");
+    QTest::addColumn<int>("localCables");
+    QTest::addColumn<int>("globalCables");
+    const auto clique = [](int servers, int radix, std::optional<int> groups = std::nullopt) {
+        GeneratorParams p = request(servers, radix, groups);
+        p.kind = "dragonfly-clique";
+        return p;
+    };
+    // Radix 64: 16 ports to servers (2 of 8 NICs each), cliques of up to 32 routers. 512
+    // servers fill 256 routers: 8 groups of 32, 32 x 31 / 2 = 496 local cables each. A router
+    // keeps 64 - 16 - 31 = 17 global ports; a group's 32 x 17 = 544 over 7 other groups: 77
+    // cables a pair, 28 pairs x 77 = 2,156.
+    QTest::addRow("4,096 GPUs, radix 64") << clique(512, 64) << 8 << 256 << 8 * 496 << 2156;
+    // The same in 16 groups of 16 routers: 16 x 15 / 2 = 120 local cables a group; 64 - 16 -
+    // 15 = 33 global ports, 16 x 33 = 528 over 15 groups: 35 a pair, 120 pairs x 35 = 4,200.
+    QTest::addRow("4,096 GPUs in 16 groups")
+        << clique(512, 64, 16) << 16 << 256 << 16 * 120 << 4200;
+}
+
+void tst_DragonflyGenerator::cliqueCounts() {
+    QFETCH(GeneratorParams, params);
+    QFETCH(int, groups);
+    QFETCH(int, routers);
+    QFETCH(int, localCables);
+    QFETCH(int, globalCables);
+    const Topology topology = generateOrFail(generateDragonflyClique, params);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(topology.serverCount(), params.servers);
+    QCOMPARE(census(topology).pods, groups);
+    QCOMPARE(topology.switchCounts().leaf, routers);
+    QCOMPARE(topology.switchCounts().spine, 0);
+    int local = 0;
+    int global = 0;
+    for (const auto& [id, link] : topology.links()) {
+        if (linkTier(topology, link) != LinkTier::Other)
+            continue;
+        const bool sameGroup =
+            topology.node(link.a).placement.pod == topology.node(link.b).placement.pod;
+        (sameGroup ? local : global) += link.count;
+    }
+    QCOMPARE(local, localCables);
+    QCOMPARE(global, globalCables);
+    // No router uses more ports than its radix (global cables dealt out in turn).
+    const auto problems = topology.problems();
+    QVERIFY2(problems.empty(), qPrintable(joined(problems)));
+}
 
 void tst_DragonflyGenerator::counts_data() {
     QTest::addColumn<GeneratorParams>("params");
