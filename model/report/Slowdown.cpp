@@ -202,6 +202,22 @@ std::vector<SlowdownReason> explainSlowdown(const Design& design, const RunRepor
                      {},
                      {}});
 
+    // 4c. Valiant's detours on a dragonfly: what protecting the worst pattern costs here.
+    for (const RoutingBisection& other : report.otherRoutings)
+        if (other.routing == Routing::Valiant)
+            reasons.push_back(
+                {"Valiant routing, detouring each flow between groups through a random third "
+                 "group, would keep " +
+                     percent(other.effective.routingEfficiency) +
+                     " of the min cut for random "
+                     "traffic where " +
+                     std::string(describe(report.fabric.routing)) + " keeps " +
+                     percent(report.effective.routingEfficiency) +
+                     ": a second global hop on every such flow, the price of spreading a "
+                     "pattern that sends a whole group to one other over all the global links.",
+                 {},
+                 {}});
+
     // 5. Failures.
     if (!design.failures.empty()) {
         const FailedElements failed = failedElements(topology, design.failures);

@@ -7,11 +7,11 @@
 #include <QTest>
 
 #ifndef Q_MOC_RUN
-#include "model/report/Slowdown.hpp"
 #include "model/catalog/Catalog.hpp"
 #include "model/design/Failures.hpp"
 #include "model/io/DesignFile.hpp"
 #include "model/report/RunReport.hpp"
+#include "model/report/Slowdown.hpp"
 #include "model/sim/LinkExplain.hpp"
 #include "support/BuiltinCatalog.hpp"
 
@@ -78,6 +78,7 @@ private Q_SLOTS:
     void slowdownNamesTheNicBound();
     void slowdownNamesOversubscriptionAndFailures();
     void slowdownNamesTheTierItWaitsOn();
+    void slowdownWeighsValiantOnADragonfly();
     void manyLinksFromOneSolveMatchOneByOne();
 };
 
@@ -226,6 +227,26 @@ void tst_LinkExplain::slowdownNamesTheTierItWaitsOn() {
     });
     QVERIFY(over != reasons.end());
     QVERIFY(over->text.find("never fills") == std::string::npos);
+}
+
+void tst_LinkExplain::slowdownWeighsValiantOnADragonfly() {
+    // The dragonfly+ sample has four groups: Explain sets Valiant's share of the min cut
+    // beside the fabric's own routing; a fat-tree has no groups and no such reason.
+    const auto valiantReason = [](const char* sample) {
+        const model::Design design = model::loadDesign(
+            std::string(FABRICLAB_SOURCE_DIR "/samples/") + sample, model::Catalog::builtin());
+        model::RunOptions options;
+        options.detail = true;
+        const model::RunReport report =
+            model::runDesign(design, model::Catalog::builtin(), options);
+        for (const auto& reason : model::explainSlowdown(design, report))
+            if (reason.text.rfind("Valiant routing", 0) == 0)
+                return reason.text;
+        return std::string();
+    };
+    const std::string text = valiantReason("dragonfly-plus-4096gpu-ib-ndr.fabric.json");
+    QVERIFY2(text.find("where adaptive routing keeps") != std::string::npos, text.c_str());
+    QVERIFY(valiantReason("workshop-16gpu-leaf-spine.fabric.json").empty());
 }
 
 void tst_LinkExplain::manyLinksFromOneSolveMatchOneByOne() {
