@@ -20,12 +20,8 @@ const GeneratorEntry& dragonflyCliqueKind();
 std::span<const GeneratorEntry* const> generators() {
     // One line per kind, in the order menus list them.
     static const std::array registry{
-        &leafSpineKind(),
-        &fatTreeKind(),
-        &railOnlyKind(),
-        &superPodKind(),
-        &dragonflyKind(),
-        &dragonflyCliqueKind(),
+        &leafSpineKind(), &fatTreeKind(),   &railOnlyKind(),
+        &superPodKind(),  &dragonflyKind(), &dragonflyCliqueKind(),
     };
     return registry;
 }
@@ -63,6 +59,21 @@ std::vector<const GeneratorField*> allGeneratorFields() {
                              [&](const GeneratorField* known) { return known->key == field->key; }))
                 all.push_back(field);
     return all;
+}
+
+GeneratorParams asKind(GeneratorParams params, std::string_view kind) {
+    const GeneratorEntry* entry = findGenerator(kind);
+    if (!entry)
+        throw GeneratorError("kind", "unknown generator kind '" + std::string(kind) +
+                                         "' (expected " + generatorKindList() + ")");
+    params.kind = std::string(kind);
+    std::erase_if(params.extra, [&](const auto& field) { return !entry->reads(field.first); });
+    for (const GeneratorField* field : entry->fields)
+        if (field->ownedByKind() && field->whenAbsent.empty() && !params.extra.contains(field->key))
+            field->set(params, field->fallback);
+    if (entry->alwaysRails)
+        params.railOptimized = true;
+    return params;
 }
 
 Topology generate(const GeneratorParams& params) {

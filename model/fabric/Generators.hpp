@@ -69,6 +69,13 @@ std::string generatorKindList();
 /// "generator" may hold.
 std::vector<const GeneratorField*> allGeneratorFields();
 
+/// The request as kind `kind` reads it: the shared fields kept, another kind's own fields
+/// dropped, this kind's own fields that are absent at their fallback, rails on where the
+/// kind is always rails. A request read from a file, made in the Generate dialog or
+/// rebuilt for a comparison passes through it, so equal fabrics compare equal. Throws
+/// GeneratorError for an unknown kind.
+GeneratorParams asKind(GeneratorParams params, std::string_view kind);
+
 /// Runs the generator named by params.kind and lays the result out in tiers.
 Topology generate(const GeneratorParams& params);
 

@@ -151,16 +151,13 @@ private:
         for (const GeneratorField* field : entry->fields)
             if (field->required || g.has(field->key))
                 field->set(p, readField(g[field->key], *field));
-            else if (field->ownedByKind() && field->whenAbsent.empty())
-                field->set(p, field->fallback);
         applyContextDefaults(g, *entry, fabric, p);
         if (entry->alwaysRails) {
             // Rails are the whole fabric there; "false" would ask for something else.
             if (g.has("railOptimized") && !p.railOptimized)
                 g["railOptimized"].fail("a rail-only fabric is rail-optimized: true or absent");
-            p.railOptimized = true;
         }
-        return p;
+        return asKind(std::move(p), entry->kind);
     }
 
     /// Wide type checks only; the generator checks the meaningful ranges and says why.

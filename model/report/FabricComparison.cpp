@@ -55,23 +55,20 @@ ComparisonCandidate comparisonCandidate(const std::string& rowId) {
     return {rowId.substr(0, at), rowId.substr(at + 1)};
 }
 
-Design designAsKind(const Design& design, const std::string& kind) {
-    const GeneratorEntry* entry = findGenerator(kind);
-    if (!entry)
-        throw std::invalid_argument("unknown generator kind '" + kind + "' (expected " +
-                                    generatorKindList() + ")");
+namespace {
+
+/// The design's request as another kind; a drawn design has none to rebuild.
+GeneratorParams requestAsKind(const Design& design, const std::string& kind) {
     if (!design.generator)
         throw std::invalid_argument("a drawn topology has no generator to rebuild as " + kind +
                                     "; generate the design first");
-    GeneratorParams params = *design.generator;
-    params.kind = kind;
-    // Another kind's own parameters mean nothing here; this kind's start at their defaults.
-    std::erase_if(params.extra, [&](const auto& field) { return !entry->reads(field.first); });
-    for (const GeneratorField* field : entry->fields)
-        if (field->ownedByKind() && field->whenAbsent.empty() && !params.extra.contains(field->key))
-            field->set(params, field->fallback);
-    if (entry->alwaysRails)
-        params.railOptimized = true;
+    return asKind(*design.generator, kind); // refuses an unknown kind
+}
+
+} // namespace
+
+Design designAsKind(const Design& design, const std::string& kind) {
+    const GeneratorParams params = requestAsKind(design, kind);
     Design next = withTopology(design, generate(params)); // throws the generator's reason
     next.generator = params;
     if (next.workload)
@@ -118,9 +115,11 @@ ComparedFabric compareOnFabric(const Design& design, const Catalog& catalog,
     // The topology first, where a narrow column or a verdict's sentence still shows it.
     row.fabricName = candidate.kind.empty() ? fabric->name : candidate.kind + " on " + fabric->name;
     try {
-        const DesignOnFabric built =
-            designOnFabric(candidate.kind.empty() ? design : designAsKind(design, candidate.kind),
-                           *fabric, catalog);
+        // designOnFabric builds from the generator: the other kind's request is enough.
+        Design asked = design;
+        if (!candidate.kind.empty())
+            asked.generator = requestAsKind(design, candidate.kind);
+        const DesignOnFabric built = designOnFabric(asked, *fabric, catalog);
         row.basis = built.basis;
         if (!candidate.kind.empty())
             row.basis = "rebuilt as " + candidate.kind + ", " + row.basis;

@@ -261,16 +261,15 @@ void GenerateDialog::buildPreview() {
 model::GeneratorParams GenerateDialog::request() const {
     model::GeneratorParams p;
     p.kind = m_kind->currentData().toString().toStdString();
-    const model::GeneratorEntry* entry = model::findGenerator(p.kind);
     for (const auto& [field, widget] : m_fields) {
-        if (field->ownedByKind() && !(entry && entry->reads(field->key)))
-            continue; // another kind's own parameter
         const double value = widgetValue(widget);
         // An optional field at 0 shows its "left to the generator" text: absent.
         field->set(p,
                    !field->whenAbsent.empty() && value == 0 ? std::nullopt : std::optional(value));
     }
-    return p;
+    // Every field has a widget; the kind keeps its own and the shared ones.
+    const std::string kind = p.kind;
+    return model::asKind(std::move(p), kind);
 }
 
 void GenerateDialog::setRequest(const model::GeneratorParams& p) {
