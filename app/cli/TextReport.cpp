@@ -125,6 +125,15 @@ std::string formatReport(const RunReport& r) {
             << " tokens: " << fixed(r.training->seconds / 86400, 1) << " days, "
             << grouped(r.training->gpuHours) << " GPU-hours, $" << grouped(r.training->costUsd)
             << " rented\n";
+    if (r.sites)
+        for (const AcrossSitesLine& line : describeAcrossSites(*r.sites)) {
+            char label[32];
+            std::snprintf(label, sizeof label, "  %-13s ", line.label.c_str());
+            out << label << line.text << "\n";
+        }
+    if (r.sites)
+        for (const auto& assumption : r.sites->assumptions)
+            out << "  assumed       " << assumption << "\n";
     const OwnershipCost& own = r.ownership;
     if (own.priced) {
         out << "  cluster cost  " << usd(own.totalUsd) << " " << toString(own.mode) << " over "

@@ -13,9 +13,9 @@ Design withTopology(const Design& design, Topology topology) {
     for (const Failure& failure : design.failures)
         if (index.resolve(failure.element))
             failures.push_back(failure);
-    Design result{design.name,         design.description,  design.fabric,  design.generator,
-                  std::move(topology), design.workload,     design.serving, design.collective,
-                  design.sharp,        std::move(failures), design.story};
+    Design result{design.name,         design.description, design.fabric,       design.generator,
+                  std::move(topology), design.workload,    design.serving,      design.sites,
+                  design.collective,   design.sharp,       std::move(failures), design.story};
     return result;
 }
 

@@ -6,8 +6,9 @@
 #include "model/design/CatalogRef.hpp"
 #include "model/design/CollectiveSpec.hpp"
 #include "model/design/Failures.hpp"
-#include "model/design/Story.hpp"
 #include "model/design/ServingWorkload.hpp"
+#include "model/design/Sites.hpp"
+#include "model/design/Story.hpp"
 #include "model/design/Workload.hpp"
 #include "model/fabric/GeneratorParams.hpp"
 #include "model/topology/Topology.hpp"
@@ -29,6 +30,9 @@ struct Design {
     std::optional<Workload> workload;
     /// A model served for inference on the same servers (prefill, decode, the KV hand-over).
     std::optional<ServingWorkload> serving;
+    /// Training across sites: this design is one of `sites->count` identical sites, each
+    /// training a replica of the workload, joined by WAN links.
+    std::optional<Sites> sites;
     std::optional<CollectiveSpec> collective;
     /// In-network reduction (SHARP) for the job, where the fabric's switches have it: NCCL
     /// leaves it off unless NCCL_COLLNET_ENABLE=1, and so does FabricLab.

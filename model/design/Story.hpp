@@ -29,8 +29,9 @@ inline constexpr std::size_t kMaxStorySteps = 500;
 inline constexpr std::size_t kStoryCharts = 2;
 
 /// The charts a story step may show beside the canvas, by the names exports use.
-inline constexpr std::array<std::string_view, 6> kStoryChartNames{
-    "bisection", "collective-throughput", "busbw-vs-size", "step-time", "cost", "scaling"};
+inline constexpr std::array<std::string_view, 7> kStoryChartNames{
+    "bisection", "collective-throughput", "busbw-vs-size", "step-time", "cost",
+    "scaling",   "across-sites"};
 bool isStoryChart(std::string_view name);
 
 struct Design;

@@ -22,6 +22,7 @@ constexpr long long kMaxNodes = 1'000'000;
 constexpr long long kMaxBytes = 1LL << 50; // 1 PiB per rank
 constexpr long long kMaxTokens = 1'000'000'000'000LL;
 constexpr long long kMaxParallelism = 1 << 20;
+constexpr long long kMaxSites = 64;                   // DiLoCo's studies stop at 64 replicas
 constexpr long long kMaxSequenceLength = 100'000'000; // the model catalog's bound
 constexpr long long kMaxServingBatch = 1 << 20;       // requests one replica decodes at once
 // Generator fields are read as any int here; the generator itself checks the meaningful
@@ -49,7 +50,7 @@ public:
 
     Design read(const JsonCursor& root) {
         root.allowOnly({"format", "version", "name", "description", "fabric", "generator", "nodes",
-                        "links", "workload", "serving", "collective", "sharp", "failures",
+                        "links", "workload", "serving", "sites", "collective", "sharp", "failures",
                         "story"});
         readHeader(root);
         Design design;
@@ -85,6 +86,8 @@ public:
             design.workload = readWorkload(*workload, design.topology.gpuCount());
         if (auto serving = root.find("serving"))
             design.serving = readServing(*serving, design.topology.serverCount());
+        if (auto sites = root.find("sites"))
+            design.sites = readSites(*sites, design.workload.has_value());
         if (auto collective = root.find("collective"))
             design.collective = readCollective(*collective);
         if (auto sharp = root.find("sharp"))
@@ -415,6 +418,39 @@ private:
         if (text != "fp8")
             precision.fail("expected \"bf16\" or \"fp8\", got \"" + text + "\"");
         return Precision::Fp8;
+    }
+
+    /// Sites train the design's workload, so they need one; H and tau bound each other.
+    static Sites readSites(const JsonCursor& s, bool hasWorkload) {
+        s.allowOnly({"count", "wan", "outer"});
+        if (!hasWorkload)
+            s.fail("sites train the design's workload, and the design has none");
+        Sites sites;
+        sites.count = static_cast<int>(s["count"].integer(2, kMaxSites));
+        const JsonCursor wan = s["wan"];
+        wan.allowOnly({"gbps", "latencyMs", "links", "usdPerLinkMonth"});
+        sites.wan.gbps = wan["gbps"].number(0.001, 1e6);
+        sites.wan.latencyMs = readNumber(wan, "latencyMs", 0, 1000, sites.wan.latencyMs);
+        sites.wan.links = readInt(wan, "links", 1, 4096, 1);
+        if (wan.has("usdPerLinkMonth"))
+            sites.wan.usdPerLinkMonth = wan["usdPerLinkMonth"].number(0, 1e9);
+        if (auto outer = s.find("outer")) {
+            outer->allowOnly({"innerSteps", "payloadBits", "overlapSteps"});
+            OuterSync& o = sites.outer;
+            o.innerSteps = readInt(*outer, "innerSteps", 1, 1'000'000, o.innerSteps);
+            o.payloadBits = readInt(*outer, "payloadBits", 1, 32, o.payloadBits);
+            if (o.payloadBits != 4 && o.payloadBits != 8 && o.payloadBits != 16 &&
+                o.payloadBits != 32)
+                (*outer)["payloadBits"].fail("expected 4, 8, 16 or 32 bits per parameter, got " +
+                                             std::to_string(o.payloadBits));
+            o.overlapSteps = readInt(*outer, "overlapSteps", 0, 1'000'000, 0);
+            if (o.overlapSteps >= o.innerSteps)
+                (*outer)["overlapSteps"].fail(
+                    "the outer all-reduce can run behind at most innerSteps - 1 = " +
+                    std::to_string(o.innerSteps - 1) + " steps, got " +
+                    std::to_string(o.overlapSteps));
+        }
+        return sites;
     }
 
     ServingWorkload readServing(const JsonCursor& s, int servers) const {

@@ -133,6 +133,20 @@ nlohmann::json servingJson(const ServingWorkload& s) {
     return j;
 }
 
+nlohmann::json sitesJson(const Sites& sites) {
+    nlohmann::json wan = {{"gbps", number(sites.wan.gbps)},
+                          {"latencyMs", number(sites.wan.latencyMs)},
+                          {"links", sites.wan.links}};
+    if (sites.wan.usdPerLinkMonth)
+        wan["usdPerLinkMonth"] = number(*sites.wan.usdPerLinkMonth);
+    return {{"count", sites.count},
+            {"wan", std::move(wan)},
+            {"outer",
+             {{"innerSteps", sites.outer.innerSteps},
+              {"payloadBits", sites.outer.payloadBits},
+              {"overlapSteps", sites.outer.overlapSteps}}}};
+}
+
 } // namespace
 
 nlohmann::json designToJson(const Design& design) {
@@ -161,6 +175,8 @@ nlohmann::json designToJson(const Design& design) {
         root["workload"] = workloadJson(*design.workload);
     if (design.serving)
         root["serving"] = servingJson(*design.serving);
+    if (design.sites)
+        root["sites"] = sitesJson(*design.sites);
     if (design.collective) {
         root["collective"] = {{"op", std::string(toString(design.collective->op))},
                               {"bytes", design.collective->bytes},

@@ -162,6 +162,54 @@ nlohmann::ordered_json stepJson(const RunReport& r) {
     return step;
 }
 
+nlohmann::ordered_json acrossSitesModeJson(const AcrossSitesMode& m) {
+    nlohmann::ordered_json mode = {{"wanBytes", rounded(m.wanBytes, 0)},
+                                   {"wanSeconds", rounded(m.wanSeconds, 6)},
+                                   {"stallSeconds", rounded(m.stallSeconds, 6)},
+                                   {"stepSeconds", rounded(m.stepSeconds, 6)},
+                                   {"tokensPerSecond", rounded(m.tokensPerSecond, 1)},
+                                   {"utilization", rounded(m.utilization, 4)},
+                                   {"wanGbpsFor90Percent", nullptr},
+                                   {"trainDays", rounded(m.trainSeconds / 86400, 3)},
+                                   {"trainGpuHours", rounded(m.gpuHours, 1)},
+                                   {"trainCostUsd", rounded(m.costUsd, 0)}};
+    if (m.gbpsFor90Percent)
+        mode["wanGbpsFor90Percent"] = rounded(*m.gbpsFor90Percent, 3);
+    return mode;
+}
+
+/// Only for a design that trains across sites, so other reports keep their shape.
+nlohmann::ordered_json sitesJson(const TrainingAcrossSites& t) {
+    nlohmann::ordered_json quality = nullptr;
+    if (t.quality)
+        quality = {{"id", t.quality->id},
+                   {"paramsB", t.quality->paramsB},
+                   {"replicas", t.quality->replicas},
+                   {"innerSteps", t.quality->innerSteps},
+                   {"deltaPercent", t.quality->deltaPercent},
+                   {"metric", t.quality->metric},
+                   {"against", t.quality->against},
+                   {"source", t.quality->source}};
+    return {{"count", t.sites.count},
+            {"gpus", t.gpus},
+            {"wanGbpsPerSpan", rounded(t.sites.wan.gbps * t.sites.wan.links, 3)},
+            {"wanLatencyMs", rounded(t.sites.wan.latencyMs, 3)},
+            {"wanCircuits", t.sites.circuits()},
+            {"wanUsdPerMonth", t.wanUsdPerMonth
+                                   ? nlohmann::ordered_json(rounded(*t.wanUsdPerMonth, 0))
+                                   : nlohmann::ordered_json(nullptr)},
+            {"innerSteps", t.sites.outer.innerSteps},
+            {"payloadBits", t.sites.outer.payloadBits},
+            {"overlapSteps", t.sites.outer.overlapSteps},
+            {"siteStepSeconds", rounded(t.siteStepSeconds, 6)},
+            {"trainTokens", t.trainTokens},
+            {"synchronous", acrossSitesModeJson(t.synchronous)},
+            {"diloco", acrossSitesModeJson(t.diloco)},
+            {"wanBytesRatio", rounded(t.wanBytesRatio, 3)},
+            {"quality", quality},
+            {"assumptions", t.assumptions}};
+}
+
 nlohmann::ordered_json servingJson(const RunReport& r) {
     if (!r.serving)
         return nullptr;
@@ -483,19 +531,25 @@ void estimateServingOn(RunReport& report, const sim::FabricNetwork& network, con
     }
 }
 
+/// The rental price of one of the workload's GPUs: each GPU kind rents at its own price,
+/// one the price list lacks at its fallback.
+double gpuHourUsd(const Workload& workload, const Catalog& catalog) {
+    const GpuCost* rental = catalog.prices().ownership.findGpu(workload.gpu.spec.id);
+    return rental ? rental->rentalUsdPerGpuHour.value : catalog.prices().gpuHourUsd;
+}
+
 /// What training the options' tokens costs at the step's throughput, rented by the GPU-hour.
 TrainingEstimate trainingOf(const RunReport& report, const Workload& workload,
                             const Catalog& catalog, const RunOptions& options, int gpus) {
     TrainingEstimate training;
     training.tokens = options.trainTokens;
+    training.gpuHourUsd = gpuHourUsd(workload, catalog);
     training.seconds = options.trainTokens / report.step->tokensPerSecond;
     training.gpuHours = training.seconds / 3600 * gpus;
     // A rented GPU-hour already pays for the network it sits on: the fabric's own
     // $/GPU-hour (report.cost) is for owners comparing builds, not added again here.
     // Each GPU kind rents at its own price; one the price list lacks at its fallback.
-    const GpuCost* rental = catalog.prices().ownership.findGpu(workload.gpu.spec.id);
-    training.costUsd = training.gpuHours *
-                       (rental ? rental->rentalUsdPerGpuHour.value : catalog.prices().gpuHourUsd);
+    training.costUsd = training.gpuHours * training.gpuHourUsd;
     return training;
 }
 
@@ -551,6 +605,9 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
         report.training =
             trainingOf(report, *job.workload, catalog, options, asRun.simulated().gpuCount());
         priceOwnership(report, job.workload, catalog, options, report.step->tokensPerSecond);
+        if (design.sites)
+            report.sites = trainAcrossSites(*report.step, *job.workload, *design.sites,
+                                            {options.trainTokens, report.training->gpuHourUsd});
     }
     report.otherRoutings = takeOtherRoutings(otherRoutings, report.effective);
     enterStage(options, "done", 1000);
@@ -679,6 +736,8 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
           {"bom", bomJson(c.bom)}}},
     };
     json["ownership"] = ownershipJson(r.ownership);
+    if (r.sites)
+        json["sites"] = sitesJson(*r.sites);
     // Only when there is something to say, so reports of sound designs keep their shape.
     if (!r.failures.empty())
         json["failures"] = r.failures;
@@ -736,6 +795,7 @@ Design withServers(const Design& design, int servers) {
     scaled.generator->servers = servers;
     scaled.topology = generate(*scaled.generator);
     scaled.collective = design.collective;
+    scaled.sites = design.sites; // each site is the swept size
     if (design.workload) {
         const int gpus = scaled.topology.gpuCount();
         scaled.workload = rescaled(*design.workload, gpus);

@@ -15,6 +15,7 @@
 #include "model/workload/MemoryPerGpu.hpp"
 #include "model/workload/ServingEstimate.hpp"
 #include "model/workload/StepTime.hpp"
+#include "model/workload/TrainingAcrossSites.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -87,6 +88,7 @@ struct TrainingEstimate {
     /// GPU-hours x the GPU's rental price (the price list's per GPU kind), which already
     /// includes the network.
     double costUsd = 0;
+    double gpuHourUsd = 0; ///< the rental price costUsd is at
 };
 
 /// The effective bisection a design would deliver under another routing.
@@ -114,6 +116,9 @@ struct RunReport {
     /// in the warnings.
     std::optional<MemoryPerGpu> memory;
     std::optional<TrainingEstimate> training;
+    /// When the design trains across sites: synchronous data parallelism over the WAN
+    /// against DiLoCo, from this site's step.
+    std::optional<TrainingAcrossSites> sites;
     /// When the design serves a model: time to first token, per output token and the
     /// tokens each GPU serves, the KV hand-over simulated on the fabric.
     std::optional<model::ServingEstimate> serving;

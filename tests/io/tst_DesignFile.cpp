@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: FabricLab authors
 // SPDX-License-Identifier: MIT
-// Design files (docs/reference/design-format.md "Design file"): what is saved loads back byte for byte, saves are
-// atomic, and every malformed or hostile document is refused with its origin, the JSON
-// path and what was expected - never a crash, never a silently fixed design.
+// Design files (docs/reference/design-format.md "Design file"): what is saved loads back byte for
+// byte, saves are atomic, and every malformed or hostile document is refused with its origin, the
+// JSON path and what was expected - never a crash, never a silently fixed design.
 #include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
@@ -11,9 +11,9 @@
 #ifndef Q_MOC_RUN
 #include "model/catalog/Catalog.hpp"
 #include "model/catalog/CatalogJson.hpp"
+#include "model/core/JsonCursor.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
-#include "model/core/JsonCursor.hpp"
 #include "support/DesignText.hpp"
 
 #include <nlohmann/json.hpp>
@@ -65,6 +65,7 @@ private Q_SLOTS:
     void saveAndLoad();
     void inlineFabricStaysInline();
     void workloadAndCollectiveRoundTrip();
+    void sitesRoundTrip();
     void storyRoundTrips();
     void collectiveNamesIgnoreCase_data();
     void collectiveNamesIgnoreCase();
@@ -416,6 +417,42 @@ void tst_DesignFile::saveIntoMissingFolderThrows() {
              QStringList());
 }
 
+void tst_DesignFile::sitesRoundTrip() {
+    const json sites = {
+        {"count", 3},
+        {"wan", {{"gbps", 400}, {"latencyMs", 35}, {"links", 2}, {"usdPerLinkMonth", 25000}}},
+        {"outer", {{"innerSteps", 100}, {"payloadBits", 8}, {"overlapSteps", 5}}}};
+    const std::string text =
+        patched(generatorDesign(), {{"workload", workloadFor32Gpus()}, {"sites", sites}});
+    const Design first = parseDesign(text, "sites.fabric.json", catalog());
+    QVERIFY(first.sites.has_value());
+    QCOMPARE(first.sites->count, 3);
+    QCOMPARE(first.sites->wan.gbps, 400.0);
+    QCOMPARE(first.sites->wan.latencyMs, 35.0);
+    QCOMPARE(first.sites->wan.links, 2);
+    QCOMPARE(first.sites->wan.usdPerLinkMonth.value_or(0), 25000.0);
+    QCOMPARE(first.sites->outer.innerSteps, 100);
+    QCOMPARE(first.sites->outer.payloadBits, 8);
+    QCOMPARE(first.sites->outer.overlapSteps, 5);
+    QCOMPARE(first.sites->spans(), 3);
+    QCOMPARE(first.sites->circuits(), 6);
+
+    const std::string once = serializeDesign(first);
+    const Design second = parseDesign(once, "once.fabric.json", catalog());
+    QVERIFY(second.sites == first.sites);
+    QCOMPARE(fromStd(serializeDesign(second)), fromStd(once));
+
+    // Only the WAN's bandwidth is required: two sites share one span, DiLoCo's defaults.
+    const Design least = parseDesign(
+        patched(generatorDesign(), {{"workload", workloadFor32Gpus()},
+                                    {"sites", {{"count", 2}, {"wan", {{"gbps", 10}}}}}}),
+        "least.fabric.json", catalog());
+    QVERIFY(least.sites.has_value());
+    QCOMPARE(least.sites->spans(), 1);
+    QCOMPARE(least.sites->outer.innerSteps, 500);
+    QVERIFY(!least.sites->wan.usdPerLinkMonth.has_value());
+}
+
 void tst_DesignFile::refusesBadDocument_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("path");
@@ -604,6 +641,35 @@ void tst_DesignFile::refusesBadDocument_data() {
     unknownPart["hardware"]["switch"] = "no-such-switch";
     row("inline fabric with an unknown part", patched(gen, {{"fabric", unknownPart}}),
         "/fabric/hardware/switch", "price catalog");
+
+    // Training across sites: the WAN and DiLoCo's outer loop.
+    const json wan = {{"gbps", 100}};
+    const auto withSites = [&](json sites) {
+        return patched(gen, {{"workload", workload}, {"sites", std::move(sites)}});
+    };
+    row("sites without a workload", patched(gen, {{"sites", {{"count", 2}, {"wan", wan}}}}),
+        "/sites", "has none");
+    row("one site", withSites({{"count", 1}, {"wan", wan}}), "/sites/count", "from 2 to 64");
+    row("65 sites", withSites({{"count", 65}, {"wan", wan}}), "/sites/count", "from 2 to 64");
+    row("sites without a WAN", withSites({{"count", 2}}), "/sites", "\"wan\"");
+    row("WAN of 0 Gb/s", withSites({{"count", 2}, {"wan", {{"gbps", 0}}}}), "/sites/wan/gbps",
+        "number from");
+    row("negative WAN latency",
+        withSites({{"count", 2}, {"wan", {{"gbps", 10}, {"latencyMs", -1}}}}),
+        "/sites/wan/latencyMs", "number from");
+    row("WAN of 0 links", withSites({{"count", 2}, {"wan", {{"gbps", 10}, {"links", 0}}}}),
+        "/sites/wan/links", "number from");
+    row("12-bit outer gradients",
+        withSites({{"count", 2}, {"wan", wan}, {"outer", {{"payloadBits", 12}}}}),
+        "/sites/outer/payloadBits", "4, 8, 16 or 32");
+    row("overlap as long as H",
+        withSites(
+            {{"count", 2}, {"wan", wan}, {"outer", {{"innerSteps", 10}, {"overlapSteps", 10}}}}),
+        "/sites/outer/overlapSteps", "at most innerSteps - 1 = 9");
+    row("0 inner steps", withSites({{"count", 2}, {"wan", wan}, {"outer", {{"innerSteps", 0}}}}),
+        "/sites/outer/innerSteps", "number from");
+    row("unknown sites field", withSites({{"count", 2}, {"wan", wan}, {"region", "eu"}}),
+        "/sites/region", "unknown field");
 
     // Hostile: nesting deep enough to overflow a recursive parser or destructor.
     const std::string deep = std::string(3000, '[') + std::string(3000, ']');

@@ -9,6 +9,7 @@
 // So 26 nodes, 16 x 8 = 128 server links and 8 x 2 = 16 leaf-spine links.
 #include "model/catalog/Catalog.hpp"
 #include "model/fabric/Generators.hpp"
+#include "model/io/DesignFile.hpp"
 #include "views/canvas/BlockItem.hpp"
 #include "views/canvas/CanvasGestures.hpp"
 #include "views/canvas/CanvasView.hpp"
@@ -94,6 +95,7 @@ private Q_SLOTS:
     void addedNodeGetsAnItemUndoRemovesIt();
     void connectAddsOneLinkItem();
     void designResetBuildsEveryItem();
+    void sitesAreDrawnAroundTheFabric();
     void switchesOfARowNeverOverlap();
     void collapseAndExpandAUnit();
     void replacedDesignKeepsViewStateAndItems();
@@ -160,6 +162,30 @@ void tst_TopologyScene::designResetBuildsEveryItem() {
 
     document.newDesign();
     QCOMPARE(countsOf(scene), (Counts{0, 0, 0, 0}));
+}
+
+void tst_TopologyScene::sitesAreDrawnAroundTheFabric() {
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    const QString path = QStringLiteral(FABRICLAB_SOURCE_DIR
+                                        "/samples/two-sites-diloco-2x1024gpu-ib-ndr.fabric.json");
+    document.adopt(fabriclab::model::loadDesign(path.toStdString(), Catalog::builtin()), path);
+    // A frame for this site, one card for the other, the WAN and four notes.
+    QCOMPARE(scene.sitesOverlay().itemCount(), std::size_t{1 + 1 + 1 + 4});
+    const QRectF sites = scene.sitesOverlay().rect();
+    QVERIFY(sites.isValid());
+    // The fabric sits inside site 1's frame, and fitting the canvas shows the other site too.
+    QRectF fabric;
+    for (QGraphicsItem* item : scene.items())
+        if (item->type() == fabriclab::views::NodeItem::Type || item->type() == BlockItem::Type)
+            fabric |= item->sceneBoundingRect();
+    QVERIFY(sites.contains(fabric));
+    QVERIFY(sites.width() > 1.3 * fabric.width());
+    QCOMPARE(scene.contentRect(), fabric | sites);
+
+    document.newDesign();
+    QCOMPARE(scene.sitesOverlay().itemCount(), std::size_t{0});
+    QVERIFY(scene.sitesOverlay().rect().isEmpty());
 }
 
 void tst_TopologyScene::switchesOfARowNeverOverlap() {

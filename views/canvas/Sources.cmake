@@ -11,4 +11,5 @@ target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/LinkNoteItem.cpp
   ${CMAKE_CURRENT_LIST_DIR}/NodeItem.cpp
   ${CMAKE_CURRENT_LIST_DIR}/SceneItems.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/SitesOverlay.cpp
   ${CMAKE_CURRENT_LIST_DIR}/TopologyScene.cpp)

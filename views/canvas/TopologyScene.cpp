@@ -438,6 +438,10 @@ void TopologyScene::rebuild(Rebuild how) {
                       model::levelOfDetail(m_document.topology(), m_collapsed),
                       model::failedElements(m_document.topology(), m_document.design().failures));
     restoreSelection(nodes, links);
+    if (const auto& sites = m_document.design().sites)
+        m_sites.show(*this, m_items.contentRect(), *sites);
+    else
+        m_sites.clear(*this);
     growSceneRect(!edited);
     rebuildBundleLabels();
     if (m_lessonShown) // collapsing or expanding a group keeps the lesson on the canvas

@@ -5,6 +5,7 @@
 #include "model/layout/LevelOfDetail.hpp"
 #include "views/canvas/LinkItem.hpp"
 #include "views/canvas/SceneItems.hpp"
+#include "views/canvas/SitesOverlay.hpp"
 #include "views/document/TopologyDocument.hpp"
 
 #include <QGraphicsScene>
@@ -59,7 +60,9 @@ public:
     /// Top-most node or block item under a scene point, or nullptr.
     QGraphicsItem* endpointItemAt(QPointF scenePos) const;
     /// Everything drawn, scene units; empty for an empty design.
-    QRectF contentRect() const { return m_items.contentRect(); }
+    QRectF contentRect() const { return m_items.contentRect() | m_sites.rect(); }
+    /// Training across sites as drawn around the fabric (empty for a single site).
+    const SitesOverlay& sitesOverlay() const { return m_sites; }
 
     /// One tier of switches or servers as the canvas labels it: where its row lies
     /// (the mean height of its nodes, scene units) and how many nodes it holds.
@@ -177,6 +180,7 @@ private:
     bool m_lessonShown = false;
     std::unordered_map<std::uint32_t, float> m_lessonLoad; ///< the step shown, for rebuilds
     std::unordered_map<std::uint32_t, QString> m_lessonNotes;
+    SitesOverlay m_sites;
     std::vector<QGraphicsItem*> m_bundleLabels; ///< widest bundle first; owned by the scene
     double m_viewScale = 1;
     std::vector<QGraphicsItem*> m_notes; ///< owned by the scene, listed to be removed

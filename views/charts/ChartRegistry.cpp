@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/charts/ChartRegistry.hpp"
 
+#include "views/charts/AcrossSitesChart.hpp"
 #include "views/charts/BisectionChart.hpp"
 #include "views/charts/BusBandwidthChart.hpp"
 #include "views/charts/CompareChart.hpp"
@@ -35,9 +36,10 @@ std::span<const ChartKind> chartKinds() {
         kind<StepTimeChart>(Dashboard | FollowsRun | Exported | PresentedByDefault),
         kind<CostChart>(Dashboard | FollowsRun | Exported),
         kind<ScalingChart>(Dashboard | Exported), // fed by the scaling study
-        kind<CompareChart>(Exported),             // the Compare panel's
-        kind<MeasuredChart>({}),                  // the accuracy dialog's
-        kind<LinkUtilizationChart>({}),           // the Explain panel's
+        kind<AcrossSitesChart>(Dashboard | FollowsRun | Exported | OnlyWithData),
+        kind<CompareChart>(Exported),   // the Compare panel's
+        kind<MeasuredChart>({}),        // the accuracy dialog's
+        kind<LinkUtilizationChart>({}), // the Explain panel's
     };
     return kinds;
 }

@@ -20,6 +20,9 @@ enum class ChartPlace {
     FollowsRun = 0x2,         ///< fed each run's report (ChartPanel::showRunReport)
     Exported = 0x4,           ///< written by --export-charts and drawn in the report
     PresentedByDefault = 0x8, ///< on screen when a presentation starts without a story
+    /// Only where the design gives it figures (training across sites): the dashboard and the
+    /// report leave it out otherwise, rather than show a placeholder every design has.
+    OnlyWithData = 0x10,
 };
 Q_DECLARE_FLAGS(ChartPlaces, ChartPlace)
 

@@ -3,6 +3,7 @@
 # Every <QChart...> include stays in this folder: Qt Charts is deprecated from Qt 6.10, and
 # one folder is what a move to Qt Graphs will have to touch.
 target_sources(fabriclab_views PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/AcrossSitesChart.cpp
   ${CMAKE_CURRENT_LIST_DIR}/BisectionChart.cpp
   ${CMAKE_CURRENT_LIST_DIR}/BusBandwidthChart.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ChartPanel.cpp

@@ -4,6 +4,7 @@
 
 #include "views/canvas/CanvasView.hpp"
 #include "views/charts/ChartPanel.hpp"
+#include "views/charts/ChartRegistry.hpp"
 #include "views/models/CompareTableModel.hpp"
 #include "views/models/NumberFormat.hpp"
 #include "views/report/PagedReport.hpp"
@@ -152,6 +153,9 @@ void addCharts(PagedReport& report, const DesignReportInputs& in) {
     report.addParagraph(tr("Each chart below is the one the app shows for this design, drawn by "
                            "the same chart from the same simulation."));
     for (ChartPanel* chart : in.charts) {
+        const ChartKind* kind = findChartKind(chart->name());
+        if (!chart->hasData() && kind && kind->places.testFlag(ChartPlace::OnlyWithData))
+            continue; // a chart only some designs have (training across sites)
         report.addSubheading(chart->title());
         if (!chart->hasData()) {
             report.addNote(tr("Not computed for this design."));

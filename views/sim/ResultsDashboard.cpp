@@ -159,7 +159,9 @@ void ResultsDashboard::layoutCharts() {
             if (chart->name() == name && !shown.contains(chart))
                 shown << chart;
     if (shown.isEmpty())
-        shown = charts();
+        for (ChartPanel* chart : charts())
+            if (!onlyWithData(chart) || chart->hasData())
+                shown << chart;
     for (ChartPanel* chart : charts())
         chart->setVisible(shown.contains(chart));
     for (int i = 0; i < shown.size(); ++i)
@@ -169,6 +171,11 @@ void ResultsDashboard::layoutCharts() {
     for (int column = 0; column < std::min<int>(static_cast<int>(shown.size()), kChartColumns);
          ++column)
         grid->setColumnStretch(column, 1);
+}
+
+bool ResultsDashboard::onlyWithData(const ChartPanel* chart) {
+    const ChartKind* kind = findChartKind(chart->name());
+    return kind && kind->places.testFlag(ChartPlace::OnlyWithData);
 }
 
 void ResultsDashboard::focusCharts(const QStringList& names) {
@@ -207,8 +214,12 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
     for (const QString& id : chartIds(ChartPlace::FollowsRun))
         if (ChartPanel* chart = findChild<ChartPanel*>(id))
             m_pending.push_back([this, chart, result] {
+                const bool wasShown = chart->isVisibleTo(this);
                 chart->showRunReport(
                     {result->report, m_full && m_shown == result ? &*m_full : nullptr});
+                // A chart shown only with figures comes and goes with them.
+                if (onlyWithData(chart) && m_focus.isEmpty() && wasShown != chart->hasData())
+                    layoutCharts();
             });
     // The playback clock follows the timeline the throughput chart draws.
     m_pending.push_back([this, result] {
@@ -224,6 +235,15 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
     startFullBisection();
     showState(m_runState);
 }
+
+namespace {
+
+/// A share of time spent training, to a tenth of a percent: DiLoCo's 99.7 % is not 100 %.
+QString trainingShare(double fraction) {
+    return QStringLiteral("%1%").arg(numberText(fraction * 100, 1));
+}
+
+} // namespace
 
 QString ResultsDashboard::summaryFor(const model::RunReport& r) const {
     const sim::EffectiveBisection& effective = m_full ? m_full->effective : r.effective;
@@ -261,6 +281,13 @@ QString ResultsDashboard::summaryFor(const model::RunReport& r) const {
                      r.serving->usesFabric ? tr(" (KV hand-over %1 on the fabric)")
                                                  .arg(durationText(r.serving->kvTransferSeconds))
                                            : tr(" (inside each server's NVLink)"));
+    if (r.sites)
+        text += tr(" · %1 sites: synchronous step %2 (%3 training), DiLoCo %4 (%5)")
+                    .arg(numberText(r.sites->sites.count),
+                         durationText(r.sites->synchronous.stepSeconds),
+                         trainingShare(r.sites->synchronous.utilization),
+                         durationText(r.sites->diloco.stepSeconds),
+                         trainingShare(r.sites->diloco.utilization));
     text += tr(" · capex %1").arg(usdText(r.cost.capex.value));
     QStringList warnings;
     for (const std::string* refusal : {&r.collectiveRefusal, &r.stepRefusal, &r.servingRefusal})
