@@ -18,6 +18,7 @@
 #include "views/panels/FailurePanel.hpp"
 #include "views/panels/InspectorPanel.hpp"
 #include "views/panels/PalettePanel.hpp"
+#include "views/panels/SitesPanel.hpp"
 #include "views/panels/StatusFigures.hpp"
 #include "views/panels/ThemedIcon.hpp"
 #include "views/present/PresentationMode.hpp"
@@ -223,6 +224,10 @@ void MainWindow::buildDocks() {
     QDockWidget* storyDock =
         dock(tr("Story"), QStringLiteral("StoryDock"), m_story, Qt::LeftDockWidgetArea);
     tabifyDockWidget(failureDock, storyDock);
+    auto* sites = new views::SitesPanel(m_document, this);
+    QDockWidget* sitesDock =
+        dock(tr("Sites"), QStringLiteral("SitesDock"), sites, Qt::LeftDockWidgetArea);
+    tabifyDockWidget(storyDock, sitesDock);
     failureDock->raise();
     // The inspector's table needs the height; the fabric panel is a few lines.
     resizeDocks({inspectorDock, fabricDock}, {520, 260}, Qt::Vertical);

@@ -8,6 +8,7 @@ target_sources(fabriclab_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/InspectorPanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/PalettePanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/PropertyDelegate.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/SitesPanel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/StatusFigures.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ThemedIcon.cpp)
 
