@@ -17,18 +17,20 @@ constexpr std::array<std::pair<GpuArchitecture, std::string_view>, 4> kArchitect
     {GpuArchitecture::Blackwell, "blackwell"},
 }};
 
-constexpr std::array<std::pair<Routing, std::string_view>, 4> kRoutings{{
+constexpr std::array<std::pair<Routing, std::string_view>, 5> kRoutings{{
     {Routing::Ecmp, "ecmp"},
     {Routing::Adaptive, "adaptive"},
     {Routing::Spray, "spray"},
     {Routing::Valiant, "valiant"},
+    {Routing::Ugal, "ugal"},
 }};
 
-constexpr std::array<std::pair<Routing, std::string_view>, 4> kRoutingDescriptions{{
+constexpr std::array<std::pair<Routing, std::string_view>, 5> kRoutingDescriptions{{
     {Routing::Ecmp, "static ECMP"},
     {Routing::Adaptive, "adaptive routing"},
     {Routing::Spray, "packet spraying"},
     {Routing::Valiant, "Valiant routing"},
+    {Routing::Ugal, "UGAL routing"},
 }};
 
 constexpr std::array<std::pair<NcclTuner, std::string_view>, 2> kTuners{{

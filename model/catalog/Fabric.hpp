@@ -14,7 +14,7 @@ namespace fabriclab::model {
 /// (sim/routing/RoutingPolicies.cpp). Static ECMP hashes each flow onto one path; adaptive
 /// switches share it out by what each path can carry; spraying (Ultra Ethernet) splits it
 /// evenly over every path, whatever their state.
-enum class Routing { Ecmp, Adaptive, Spray, Valiant };
+enum class Routing { Ecmp, Adaptive, Spray, Valiant, Ugal };
 /// Whose choice of algorithm and protocol a fabric's jobs run: NCCL's own cost model, or a
 /// tuner plugin the fabric's jobs load in its place (sim::runCollective dispatches on it).
 enum class NcclTuner { Nccl, AwsOfiNccl };

@@ -471,6 +471,25 @@ OtherRoutings startOtherRoutings(const Topology& simulated, const Fabric& fabric
     return started;
 }
 
+/// The adversarial pattern on a dragonfly under the fabric's routing (on `network`), then
+/// under each routing the report weighs beside it; nothing on other fabrics.
+std::vector<RoutingGroupShift> groupShiftByRouting(const Topology& simulated,
+                                                   const sim::FabricNetwork& network,
+                                                   const RunReport& report,
+                                                   const RunOptions& options) {
+    std::vector<RoutingGroupShift> shifts;
+    const auto own = sim::groupShift(network, options.stop);
+    if (!own)
+        return shifts;
+    shifts.push_back({report.fabric.routing, *own});
+    for (const RoutingBisection& other : report.otherRoutings) {
+        const sim::FabricNetwork routed(simulated, withRouting(report.fabric, other.routing),
+                                        options.seed);
+        shifts.push_back({other.routing, sim::groupShift(routed, options.stop).value_or(*own)});
+    }
+    return shifts;
+}
+
 /// The results of startOtherRoutings, in the order started; `own` is the fabric's own.
 std::vector<RoutingBisection> takeOtherRoutings(const OtherRoutings& started,
                                                 const sim::EffectiveBisection& own) {
@@ -610,6 +629,8 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
                                             {options.trainTokens, report.training->gpuHourUsd});
     }
     report.otherRoutings = takeOtherRoutings(otherRoutings, report.effective);
+    if (options.detail && options.bisection)
+        report.groupShift = groupShiftByRouting(asRun.simulated(), network, report, options);
     enterStage(options, "done", 1000);
     return report;
 }
@@ -738,6 +759,15 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
     json["ownership"] = ownershipJson(r.ownership);
     if (r.sites)
         json["sites"] = sitesJson(*r.sites);
+    if (!r.groupShift.empty()) {
+        nlohmann::ordered_json shifts = nlohmann::ordered_json::array();
+        for (const RoutingGroupShift& s : r.groupShift)
+            shifts.push_back({{"routing", std::string(toString(s.routing))},
+                              {"offeredGbps", rounded(s.shift.offeredGbps, 3)},
+                              {"capacityGbps", rounded(s.shift.capacityGbps, 3)},
+                              {"deliveredGbps", rounded(s.shift.deliveredGbps, 3)}});
+        json["groupShift"] = std::move(shifts);
+    }
     // Only when there is something to say, so reports of sound designs keep their shape.
     if (!r.failures.empty())
         json["failures"] = r.failures;

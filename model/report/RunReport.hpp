@@ -11,6 +11,7 @@
 #include "model/sim/BusBandwidthCurve.hpp"
 #include "model/sim/Collectives.hpp"
 #include "model/sim/EffectiveBisection.hpp"
+#include "model/sim/GroupShift.hpp"
 #include "model/sim/Playback.hpp"
 #include "model/workload/MemoryPerGpu.hpp"
 #include "model/workload/ServingEstimate.hpp"
@@ -97,6 +98,12 @@ struct RoutingBisection {
     sim::EffectiveBisection effective;
 };
 
+/// The adversarial pattern of a dragonfly under one routing.
+struct RoutingGroupShift {
+    Routing routing;
+    sim::GroupShift shift;
+};
+
 /// What one design delivers and costs: the figures `fabriclab-cli run` prints.
 struct RunReport {
     std::string designName;
@@ -144,6 +151,9 @@ struct RunReport {
     /// The same bisection traffic under every other routing, in model::Routing's order:
     /// shows what the fabric's routing wins or loses.
     std::vector<RoutingBisection> otherRoutings;
+    /// On a dragonfly: the shift-by-one-group pattern (sim::groupShift) under the fabric's
+    /// routing, then each of otherRoutings in its order; empty elsewhere.
+    std::vector<RoutingGroupShift> groupShift;
     std::vector<sim::BusBwPoint> busBwCurve; ///< the design's collective, 8 B to 8 GiB
     std::optional<sim::Playback> playback;   ///< the design's collective, frame by frame
 };

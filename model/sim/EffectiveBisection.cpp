@@ -40,6 +40,8 @@ public:
             return;
         }
         bool keep = !m_routedOnce;
+        if (!m_routedOnce)
+            expectPattern();
         m_routedOnce = true;
         Route route;
         const auto pass = [&] {
@@ -71,6 +73,22 @@ public:
     }
 
 private:
+    /// The draw's flows, both ways on every NIC, for a routing that weighs whole patterns.
+    void expectPattern() const {
+        if (!m_network.weighsPatterns())
+            return;
+        std::vector<std::pair<Endpoint, Endpoint>> pairs;
+        for (std::size_t i = 0; i < m_first.size() && i < m_second.size(); ++i) {
+            const int nics =
+                std::min(m_network.nicCount(m_first[i]), m_network.nicCount(m_second[i]));
+            for (int nic = 0; nic < nics; ++nic) {
+                pairs.emplace_back(Endpoint{m_first[i], nic}, Endpoint{m_second[i], nic});
+                pairs.emplace_back(Endpoint{m_second[i], nic}, Endpoint{m_first[i], nic});
+            }
+        }
+        m_network.expectFlows(pairs);
+    }
+
     const FabricNetwork& m_network;
     const std::vector<model::NodeId>& m_first;
     const std::vector<model::NodeId>& m_second;

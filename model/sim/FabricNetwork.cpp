@@ -132,6 +132,18 @@ void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey,
     route.elements.push_back({sink.down, 1.0});
 }
 
+void FabricNetwork::expectFlows(std::span<const std::pair<Endpoint, Endpoint>> flows) const {
+    if (!m_routing->weighsPatterns())
+        return;
+    std::vector<routing::ExpectedFlow> expected;
+    expected.reserve(flows.size());
+    for (const auto& [from, to] : flows)
+        if (from.server != to.server)
+            expected.push_back(
+                {cable(from).switchNode, cable(to).switchNode, nicGoodput(from).value});
+    m_routing->expectFlows(expected);
+}
+
 model::Seconds FabricNetwork::latency(const Route& route) const {
     if (route.elements.empty())
         return model::Seconds(0);

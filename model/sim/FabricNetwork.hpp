@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace fabriclab::sim {
@@ -109,6 +110,13 @@ public:
     /// The same route, appended to `elements` (cleared first) without allocating: for
     /// callers routing many flows. Returns switch hops and metres through `route`.
     void routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey, Route& route) const;
+
+    /// Whether the routing chooses paths from a whole pattern (UGAL on a dragonfly), so a
+    /// caller about to route one should first list its flows to expectFlows.
+    bool weighsPatterns() const { return m_routing->weighsPatterns(); }
+    /// The pattern about to be routed, as pairs of NICs, for a routing that weighs whole
+    /// patterns; nothing for the others. A pattern routed again needs no second call.
+    void expectFlows(std::span<const std::pair<Endpoint, Endpoint>> flows) const;
 
     /// Start-up latency of a transfer on a route: NIC on both sides, each switch, wire.
     model::Seconds latency(const Route& route) const;

@@ -113,6 +113,7 @@ private:
         m_local.assign(m_count, 0);
         m_elementCount.reserve(m_count);
         Route route; // one for every transfer: routing allocates nothing per flow
+        expectTransfers(m_network, m_transfers);
         for (std::uint32_t i = 0; i < m_count; ++i) {
             // Routing a million flows takes a while: look at the stop token on the way.
             if ((i & kStopPollMask) == 0)
@@ -342,6 +343,16 @@ SimulationResult FlowSimulator::run(const FabricNetwork& network,
                                     const SimulationOptions& options,
                                     const std::function<void(const Progress&)>& progress) const {
     return Run(network, transfers, std::move(stop), options).run(progress);
+}
+
+void expectTransfers(const FabricNetwork& network, std::span<const Transfer> transfers) {
+    if (!network.weighsPatterns())
+        return;
+    std::vector<std::pair<Endpoint, Endpoint>> pairs;
+    pairs.reserve(transfers.size());
+    for (const Transfer& t : transfers)
+        pairs.emplace_back(t.from, t.to);
+    network.expectFlows(pairs);
 }
 
 SimulationResult scaleSizes(const SimulationResult& result, double factor) {

@@ -61,6 +61,11 @@ struct SimulationResult {
     bool independent = true;     ///< no transfer waited on another: all released at 0
 };
 
+/// Lists the transfers to a routing that weighs whole patterns (FabricNetwork::expectFlows)
+/// before they are routed; nothing for any other routing. Every caller that routes a set of
+/// transfers at once calls it first, so they all see the same routes.
+void expectTransfers(const FabricNetwork& network, std::span<const Transfer> transfers);
+
 /// The result the same transfers would give with every size multiplied by `factor`.
 /// Exact for independent transfers: max-min rates do not depend on sizes, so every rate
 /// change happens `factor` times later, while each transfer's start-up latency stays.

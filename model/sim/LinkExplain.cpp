@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/sim/LinkExplain.hpp"
 
+#include "model/sim/FlowSimulator.hpp"
 #include "model/sim/FlowSolver.hpp"
 
 #include <algorithm>
@@ -138,6 +139,7 @@ std::vector<LinkExplanation> explainLinks(const FabricNetwork& network,
     std::vector<Route> routes;
     routes.reserve(transfers.size());
     std::vector<char> used(network.channelCount(), 0);
+    expectTransfers(network, transfers);
     for (const Transfer& t : transfers) {
         routes.push_back(network.route(t.from, t.to, t.flowKey));
         const VariableId v = solver->addVariable();

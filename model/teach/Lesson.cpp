@@ -91,6 +91,7 @@ public:
                     kept = std::max(kept, load);
                 }
             }
+        sim::expectTransfers(m_network, transfers);
         for (std::size_t i = 0; i < transfers.size(); ++i) {
             const sim::Route route =
                 m_network.route(transfers[i].from, transfers[i].to, transfers[i].flowKey);
@@ -393,7 +394,6 @@ model::NcclTestsOptions engineOptions(Lesson lesson, double bytes) {
 std::string_view toString(Lesson lesson) {
     return model::enumName(kNames, lesson);
 }
-
 
 std::string_view title(Lesson lesson) {
     return model::enumName(kTitles, lesson);

@@ -242,13 +242,15 @@ void tst_FabricNetwork::twinsRouteAsTheirOwnSpread() {
 void tst_FabricNetwork::everyRoutingHasAPolicy() {
     // The catalog's routings each name a policy in the registry, with its channel layout:
     // ECMP hashes cable by cable, adaptive spreads over bundles and groups.
-    for (const auto routing : {model::Routing::Ecmp, model::Routing::Adaptive,
-                               model::Routing::Spray, model::Routing::Valiant})
+    for (const auto routing :
+         {model::Routing::Ecmp, model::Routing::Adaptive, model::Routing::Spray,
+          model::Routing::Valiant, model::Routing::Ugal})
         QVERIFY(sim::routing::routingPolicyFor(routing).routing == routing);
     QVERIFY(!sim::routing::routingPolicyFor(model::Routing::Ecmp).layout.bundleIsOneChannel);
     QVERIFY(sim::routing::routingPolicyFor(model::Routing::Adaptive).layout.groupChannels);
     QVERIFY(sim::routing::routingPolicyFor(model::Routing::Valiant).dragonflyOnly);
-    QCOMPARE(sim::routing::routingPolicies().size(), std::size_t{4});
+    QVERIFY(sim::routing::routingPolicyFor(model::Routing::Ugal).dragonflyOnly);
+    QCOMPARE(sim::routing::routingPolicies().size(), std::size_t{5});
 }
 
 void tst_FabricNetwork::aDegradedCableSlowsEachRouting_data() {

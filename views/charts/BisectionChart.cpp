@@ -30,6 +30,8 @@ QString legendName(model::Routing routing) {
         return ChartPanel::tr("spraying");
     case model::Routing::Valiant:
         return ChartPanel::tr("Valiant");
+    case model::Routing::Ugal:
+        return ChartPanel::tr("UGAL");
     case model::Routing::Ecmp:
         break;
     }
@@ -101,6 +103,21 @@ void BisectionChart::showReport(const model::RunReport& r, const model::Effectiv
             m_bars.push_back(
                 {label, mine.capacityGbps / 2, mine.carriedGbps / 2, carriedByOthers(index)});
     }
+    // On a dragonfly, the adversarial pattern beside the random halves: where minimal,
+    // Valiant and UGAL routing part.
+    if (!r.groupShift.empty()) {
+        const auto deliveredUnder = [&](model::Routing routing) {
+            for (const model::RoutingGroupShift& s : r.groupShift)
+                if (s.routing == routing)
+                    return s.shift.deliveredGbps;
+            return 0.0;
+        };
+        std::vector<double> others;
+        for (const model::Routing routing : m_others)
+            others.push_back(deliveredUnder(routing));
+        m_bars.push_back({tr("Group shift"), r.groupShift.front().shift.capacityGbps,
+                          deliveredUnder(m_ownRouting), others});
+    }
     const QString draws = effective.seeds == 1
                               ? tr("one random draw")
                               : tr("%1 random draws").arg(numberText(effective.seeds));
@@ -119,6 +136,17 @@ void BisectionChart::showReport(const model::RunReport& r, const model::Effectiv
                     .arg(routingName(other.routing), bandwidthText(other.effective.gbps),
                          percentText(other.effective.ratio));
     text += tr(". Tier bars: each tier's cables and what the traffic puts on them, per direction.");
+    if (!r.groupShift.empty()) {
+        QStringList under;
+        for (const model::RoutingGroupShift& s : r.groupShift)
+            under << tr("%1 %2").arg(legendName(s.routing),
+                                     percentText(s.shift.deliveredGbps / s.shift.offeredGbps));
+        text += tr(" Group shift (every server sending to its twin in the next group, the "
+                   "pattern that defeats minimal routing on a dragonfly): %1 of what the "
+                   "servers inject; the global links could carry %2 of it.")
+                    .arg(under.join(tr(", ")), percentText(r.groupShift.front().shift.capacityGbps /
+                                                           r.groupShift.front().shift.offeredGbps));
+    }
     if (m_preview)
         text += tr(" A %1-draw preview, kept quick for live edits: the %2-draw figure "
                    "fabriclab-cli reports replaces it once computed.")

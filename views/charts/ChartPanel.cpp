@@ -250,6 +250,8 @@ QColor ChartPanel::routingColor(model::Routing routing) {
         return QColor(140, 90, 190);
     case model::Routing::Valiant:
         return QColor(200, 70, 110);
+    case model::Routing::Ugal:
+        return QColor(40, 150, 170);
     case model::Routing::Ecmp:
         break;
     }

@@ -77,7 +77,8 @@ public:
     QChart* chart() const { return m_chart; }
 
     /// The colour of a routing mode in every chart and legend, whatever the fabric runs:
-    /// static ECMP orange, adaptive routing green, packet spraying purple.
+    /// static ECMP orange, adaptive routing green, packet spraying purple, Valiant rose, UGAL
+    /// teal.
     static QColor routingColor(model::Routing routing);
     /// The colour of capacity (the min cut, a tier's cables) beside what routing delivers.
     static QColor capacityColor();

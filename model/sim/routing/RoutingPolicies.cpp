@@ -4,6 +4,7 @@
 
 #include "model/sim/routing/EcmpRouting.hpp"
 #include "model/sim/routing/SpreadRouting.hpp"
+#include "model/sim/routing/UgalRouting.hpp"
 #include "model/sim/routing/ValiantRouting.hpp"
 
 #include <array>
@@ -25,6 +26,7 @@ constexpr std::array kPolicies{
                        &make<SpreadRouting, SpreadWeight::ByCables>},
     RoutingPolicyEntry{model::Routing::Valiant, ValiantRouting::kLayout, &make<ValiantRouting>,
                        true},
+    RoutingPolicyEntry{model::Routing::Ugal, UgalRouting::kLayout, &make<UgalRouting>, true},
 };
 
 } // namespace

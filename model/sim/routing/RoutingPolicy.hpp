@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 
 namespace fabriclab::sim::routing {
 
@@ -18,9 +19,24 @@ namespace fabriclab::sim::routing {
 ///
 /// A policy owns its route caches, which fill as it routes: its methods are const to the
 /// caller and not safe to share between threads. Each thread routes on its own clone.
+/// One flow of a pattern about to be routed, as a policy that weighs whole patterns sees it.
+struct ExpectedFlow {
+    std::uint32_t from = 0; ///< switch index where the flow enters the fabric
+    std::uint32_t to = 0;   ///< switch index where it leaves
+    double gbps = 0;        ///< what its source NIC can send
+};
+
 class RoutingPolicy {
 public:
     virtual ~RoutingPolicy() = default;
+    /// Whether the policy chooses its paths from the whole pattern (UGAL): only then do
+    /// callers list a pattern's flows for expectFlows.
+    virtual bool weighsPatterns() const { return false; }
+    /// The flows of the pattern routed next, before any of them: a policy that weighs
+    /// patterns decides from their load here, once, so the routes do not depend on the
+    /// order the flows are routed in (a pattern routed twice routes alike). Routes asked
+    /// for without it are those of an empty pattern.
+    virtual void expectFlows(std::span<const ExpectedFlow> /*flows*/) const {}
     /// A copy, caches included, for another thread.
     virtual std::unique_ptr<RoutingPolicy> clone() const = 0;
     /// Switches a route from switch `from` to switch `to` crosses after `from`; -1 when the

@@ -80,6 +80,24 @@ std::uint32_t ValiantRouting::detour(int a, int b, std::uint64_t flowKey) const 
     return points[below(flowKey ^ kSwitchSalt, static_cast<std::uint32_t>(points.size()))];
 }
 
+std::vector<double> ValiantRouting::globalCapacityGbps() const {
+    const auto g = static_cast<std::size_t>(groupCount());
+    std::vector<double> capacity(g * g, 0.0);
+    const model::Topology& topology = *m_s->topology;
+    for (const auto& [id, link] : topology.links()) {
+        if (!isGlobal(topology, link))
+            continue;
+        const int a = m_group[m_s->index.at(link.a)];
+        const int b = m_group[m_s->index.at(link.b)];
+        if (a < 0 || b < 0)
+            continue;
+        const double gbps = link.speed.value * link.count;
+        capacity[static_cast<std::size_t>(a) * g + static_cast<std::size_t>(b)] += gbps;
+        capacity[static_cast<std::size_t>(b) * g + static_cast<std::size_t>(a)] += gbps;
+    }
+    return capacity;
+}
+
 int ValiantRouting::hops(std::uint32_t from, std::uint32_t to) const {
     const int a = m_group[from];
     const int b = m_group[to];

@@ -34,6 +34,14 @@ public:
     void appendMiddle(std::uint32_t from, std::uint32_t to, std::uint64_t flowKey,
                       Route& route) const override;
 
+    /// Groups it detours between: 0 on a fabric without three.
+    int groupCount() const { return static_cast<int>(m_gateways.size()); }
+    /// A switch's group (its position among the groups), -1 outside every group.
+    int groupOf(std::uint32_t switchIndex) const { return m_group[switchIndex]; }
+    /// Gb/s of global links from group a to group b (each direction alike), row a, column b,
+    /// groupCount() x groupCount().
+    std::vector<double> globalCapacityGbps() const;
+
 private:
     /// The detour switch a flow from group `a` to group `b` takes.
     std::uint32_t detour(int a, int b, std::uint64_t flowKey) const;

@@ -1,0 +1,77 @@
+// SPDX-FileCopyrightText: FabricLab authors
+// SPDX-License-Identifier: MIT
+#include "model/sim/GroupShift.hpp"
+
+#include "model/core/Cancellation.hpp"
+#include "model/sim/FlowSimulator.hpp"
+#include "model/sim/FlowSolver.hpp"
+#include "model/sim/routing/ValiantRouting.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace fabriclab::sim {
+
+std::optional<GroupShift> groupShift(const FabricNetwork& network, std::stop_token stop) {
+    const model::Topology& topology = network.topology();
+    if (routing::dragonflyGroups(topology) < 3)
+        return std::nullopt;
+    // Servers by the group they sit in, in topology order.
+    std::map<int, std::vector<model::NodeId>> byGroup;
+    for (const model::NodeId server : network.servers())
+        byGroup[topology.node(server).placement.pod].push_back(server);
+    std::vector<const std::vector<model::NodeId>*> groups;
+    for (const auto& [pod, servers] : byGroup)
+        if (pod >= 0)
+            groups.push_back(&servers);
+    if (groups.size() < 3)
+        return std::nullopt;
+
+    std::vector<Transfer> transfers;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const auto& from = *groups[g];
+        const auto& to = *groups[(g + 1) % groups.size()];
+        for (std::size_t i = 0; i < std::min(from.size(), to.size()); ++i)
+            for (int nic = 0; nic < std::min(network.nicCount(from[i]), network.nicCount(to[i]));
+                 ++nic)
+                transfers.push_back({{from[i], nic}, {to[i], nic}, 1, {}, 0, 0});
+    }
+    GroupShift result;
+    const auto solver = makeSolver("heap");
+    solver->setStopToken(stop);
+    std::vector<double> capacities(network.channelCount());
+    for (std::uint32_t c = 0; c < capacities.size(); ++c)
+        capacities[c] = network.capacityGbps(c);
+    solver->addConstraints(capacities);
+    expectTransfers(network, transfers);
+    std::vector<VariableId> flows;
+    flows.reserve(transfers.size());
+    Route route;
+    for (const Transfer& t : transfers) {
+        model::throwIfStopped(stop);
+        result.offeredGbps += network.nicGoodput(t.from).value;
+        network.routeInto(t.from, t.to, t.flowKey, route);
+        const VariableId v = solver->addVariable();
+        for (const PathElement& e : route.elements)
+            solver->expand(v, ConstraintId{e.channel}, e.fraction);
+        flows.push_back(v);
+    }
+    solver->solve();
+    for (const VariableId v : flows)
+        result.deliveredGbps += solver->rate(v);
+
+    // Every flow crosses at least one global link: the global links out of every group, one
+    // direction, bound what any routing delivers.
+    double global = 0;
+    for (const auto& [id, link] : topology.links()) {
+        const model::Node& a = topology.node(link.a);
+        const model::Node& b = topology.node(link.b);
+        if (a.kind != model::NodeKind::Server && a.kind == b.kind && a.placement.pod >= 0 &&
+            b.placement.pod >= 0 && a.placement.pod != b.placement.pod)
+            global += 2 * link.speed.value * link.count; // out of each end's group
+    }
+    result.capacityGbps = std::min(result.offeredGbps, global);
+    return result;
+}
+
+} // namespace fabriclab::sim
