@@ -471,23 +471,26 @@ OtherRoutings startOtherRoutings(const Topology& simulated, const Fabric& fabric
     return started;
 }
 
-/// The adversarial pattern on a dragonfly under the fabric's routing (on `network`), then
-/// under each routing the report weighs beside it; nothing on other fabrics.
-std::vector<RoutingGroupShift> groupShiftByRouting(const Topology& simulated,
-                                                   const sim::FabricNetwork& network,
-                                                   const RunReport& report,
-                                                   const RunOptions& options) {
-    std::vector<RoutingGroupShift> shifts;
-    const auto own = sim::groupShift(network, options.stop);
-    if (!own)
+/// The adversarial pattern on a dragonfly under the fabric's routing, then under each
+/// routing startOtherRoutings weighs (in its order), on a thread of its own beside the rest
+/// of the run; nothing to wait for on other fabrics.
+std::future<std::vector<RoutingGroupShift>>
+startGroupShifts(const Topology& simulated, const Fabric& fabric, const RunOptions& options) {
+    if (sim::routing::dragonflyGroups(simulated) == 0)
+        return {};
+    std::vector<Routing> routings{fabric.routing};
+    for (const sim::routing::RoutingPolicyEntry& policy : sim::routing::routingPolicies())
+        if (policy.routing != fabric.routing)
+            routings.push_back(policy.routing);
+    return std::async(std::launch::async, [&simulated, &options, fabric, routings] {
+        std::vector<RoutingGroupShift> shifts;
+        for (const Routing routing : routings) {
+            const sim::FabricNetwork network(simulated, withRouting(fabric, routing), options.seed);
+            if (const auto shift = sim::groupShift(network, options.stop))
+                shifts.push_back({routing, *shift});
+        }
         return shifts;
-    shifts.push_back({report.fabric.routing, *own});
-    for (const RoutingBisection& other : report.otherRoutings) {
-        const sim::FabricNetwork routed(simulated, withRouting(report.fabric, other.routing),
-                                        options.seed);
-        shifts.push_back({other.routing, sim::groupShift(routed, options.stop).value_or(*own)});
-    }
-    return shifts;
+    });
 }
 
 /// The results of startOtherRoutings, in the order started; `own` is the fabric's own.
@@ -607,9 +610,12 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
 
     enterStage(options, "effective bisection", 100);
     OtherRoutings otherRoutings;
-    if (options.detail && options.bisection)
+    std::future<std::vector<RoutingGroupShift>> groupShifts;
+    if (options.detail && options.bisection) {
         otherRoutings =
             startOtherRoutings(asRun.simulated(), report.fabric, report.bisection, options);
+        groupShifts = startGroupShifts(asRun.simulated(), report.fabric, options);
+    }
     const sim::FabricNetwork network = collectiveThread.builtNetwork.get();
     if (options.bisection)
         report.effective =
@@ -629,8 +635,8 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
                                             {options.trainTokens, report.training->gpuHourUsd});
     }
     report.otherRoutings = takeOtherRoutings(otherRoutings, report.effective);
-    if (options.detail && options.bisection)
-        report.groupShift = groupShiftByRouting(asRun.simulated(), network, report, options);
+    if (groupShifts.valid())
+        report.groupShift = groupShifts.get();
     enterStage(options, "done", 1000);
     return report;
 }

@@ -12,6 +12,7 @@
 #include "model/io/DesignFile.hpp"
 #include "views/canvas/BlockItem.hpp"
 #include "views/canvas/CanvasGestures.hpp"
+#include "views/canvas/CanvasText.hpp"
 #include "views/canvas/CanvasView.hpp"
 #include "views/canvas/LinkItem.hpp"
 #include "views/canvas/NodeItem.hpp"
@@ -34,6 +35,7 @@ using fabriclab::model::NodeId;
 using fabriclab::model::NodeKind;
 using fabriclab::views::BlockItem;
 using fabriclab::views::CanvasGestures;
+using fabriclab::views::CanvasText;
 using fabriclab::views::CanvasTool;
 using fabriclab::views::CanvasView;
 using fabriclab::views::LinkItem;
@@ -96,6 +98,7 @@ private Q_SLOTS:
     void connectAddsOneLinkItem();
     void designResetBuildsEveryItem();
     void sitesAreDrawnAroundTheFabric();
+    void dragonflyPodsAreGroups();
     void switchesOfARowNeverOverlap();
     void collapseAndExpandAUnit();
     void replacedDesignKeepsViewStateAndItems();
@@ -186,6 +189,23 @@ void tst_TopologyScene::sitesAreDrawnAroundTheFabric() {
     document.newDesign();
     QCOMPARE(scene.sitesOverlay().itemCount(), std::size_t{0});
     QVERIFY(scene.sitesOverlay().rect().isEmpty());
+}
+
+void tst_TopologyScene::dragonflyPodsAreGroups() {
+    // A dragonfly's pods are its groups, and the canvas calls them so; a fat-tree's stay pods.
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    document.adopt(generated(document, "dragonfly", 512), QString());
+    QCOMPARE(scene.podNoun(), CanvasText::PodNoun::Group);
+    QStringList titles;
+    for (QGraphicsItem* item : scene.items())
+        if (const auto* block = qgraphicsitem_cast<const BlockItem*>(item))
+            titles << block->look().title;
+    QVERIFY2(titles.contains(QStringLiteral("group 1")), qPrintable(titles.join(u',')));
+    QVERIFY(!titles.join(u',').contains(QStringLiteral("pod")));
+
+    document.adopt(generated(document, "fat-tree", 320), QString());
+    QCOMPARE(scene.podNoun(), CanvasText::PodNoun::Pod);
 }
 
 void tst_TopologyScene::switchesOfARowNeverOverlap() {

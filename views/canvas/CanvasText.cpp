@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/canvas/CanvasText.hpp"
 
+#include "model/sim/routing/ValiantRouting.hpp"
 #include "views/models/NumberFormat.hpp"
 
 #include <QCoreApplication>
@@ -50,7 +51,12 @@ QString kindName(model::NodeKind kind) {
     return {};
 }
 
-QString placementLine(const model::Node& node) {
+QString podName(int pod, CanvasText::PodNoun noun) {
+    return noun == CanvasText::PodNoun::Group ? tr("group %1").arg(pod + 1)
+                                              : tr("pod %1").arg(pod + 1);
+}
+
+QString placementLine(const model::Node& node, CanvasText::PodNoun noun) {
     const model::Placement& placement = node.placement;
     QStringList parts;
     if (placement.rail >= 0)
@@ -59,22 +65,26 @@ QString placementLine(const model::Node& node) {
         parts << (node.kind == model::NodeKind::Spine ? tr("plane %1") : tr("unit %1"))
                      .arg(placement.group + 1);
     if (placement.pod >= 0)
-        parts << tr("pod %1").arg(placement.pod + 1);
+        parts << podName(placement.pod, noun);
     return parts.join(QStringLiteral(" · "));
 }
 
 } // namespace
 
-QString CanvasText::groupTitle(model::GroupKey key) {
+CanvasText::PodNoun CanvasText::podNounOf(const model::Topology& topology) {
+    return sim::routing::dragonflyGroups(topology) > 0 ? PodNoun::Group : PodNoun::Pod;
+}
+
+QString CanvasText::groupTitle(model::GroupKey key, PodNoun noun) {
     switch (key.tier) {
     case model::GroupTier::Spines:
         if (key.group >= 0)
             return tr("plane %1 spines").arg(key.group + 1);
-        return key.pod >= 0 ? tr("pod %1 spines").arg(key.pod + 1) : tr("spines");
+        return key.pod >= 0 ? tr("%1 spines").arg(podName(key.pod, noun)) : tr("spines");
     case model::GroupTier::Cores:
         return tr("cores");
     case model::GroupTier::Pod:
-        return tr("pod %1").arg(key.pod + 1);
+        return podName(key.pod, noun);
     case model::GroupTier::Unit:
         break;
     }
@@ -96,7 +106,7 @@ QString CanvasText::tierLabel(model::NodeKind kind, int count) {
     return tr("Servers · %1").arg(n);
 }
 
-QString CanvasText::groupShortTitle(model::GroupKey key) {
+QString CanvasText::groupShortTitle(model::GroupKey key, PodNoun noun) {
     switch (key.tier) {
     case model::GroupTier::Spines:
         if (key.group >= 0)
@@ -105,7 +115,7 @@ QString CanvasText::groupShortTitle(model::GroupKey key) {
     case model::GroupTier::Cores:
         return tr("C");
     case model::GroupTier::Pod:
-        return tr("P%1").arg(key.pod + 1);
+        return (noun == PodNoun::Group ? tr("G%1") : tr("P%1")).arg(key.pod + 1);
     case model::GroupTier::Unit:
         break;
     }
@@ -158,7 +168,7 @@ QString CanvasText::blockGpusShort(const model::Block& block) {
 QString CanvasText::endpointName(const model::Topology& topology, const model::Endpoint& endpoint) {
     if (const auto* id = std::get_if<model::NodeId>(&endpoint))
         return topology.contains(*id) ? QString::fromStdString(topology.node(*id).name) : QString();
-    return groupTitle(std::get<model::GroupKey>(endpoint));
+    return groupTitle(std::get<model::GroupKey>(endpoint), podNounOf(topology));
 }
 
 QString CanvasText::nodeToolTip(const model::Topology& topology, model::NodeId id) {
@@ -177,16 +187,16 @@ QString CanvasText::nodeToolTip(const model::Topology& topology, model::NodeId i
         lines << tr("%1 × %2 ports, %3 in use")
                      .arg(count(node.sw.radix), rate(node.sw.portSpeed), count(used));
     }
-    if (const QString placement = placementLine(node); !placement.isEmpty())
+    if (const QString placement = placementLine(node, podNounOf(topology)); !placement.isEmpty())
         lines << placement;
     return lines.join(QStringLiteral("<br>"));
 }
 
-QString CanvasText::blockToolTip(const model::Block& block) {
+QString CanvasText::blockToolTip(const model::Block& block, PodNoun noun) {
     QStringList lines;
-    QString title = QStringLiteral("<b>%1</b>").arg(groupTitle(block.key));
-    if (block.key.pod >= 0)
-        title += QStringLiteral(" · ") + tr("pod %1").arg(block.key.pod + 1);
+    QString title = QStringLiteral("<b>%1</b>").arg(groupTitle(block.key, noun));
+    if (block.key.pod >= 0 && block.key.tier != model::GroupTier::Pod)
+        title += QStringLiteral(" · ") + podName(block.key.pod, noun);
     lines << title;
     lines << blockCounts(block) + QStringLiteral(", ") + blockGpus(block);
     if (!block.rails.empty())

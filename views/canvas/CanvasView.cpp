@@ -438,7 +438,7 @@ void CanvasView::contextMenuEvent(QContextMenuEvent* event) {
     QMenu menu(this);
     if (const auto key = m_scene->groupAt(scenePos)) {
         const bool collapsed = m_scene->isCollapsed(*key);
-        const QString title = CanvasText::groupTitle(*key);
+        const QString title = CanvasText::groupTitle(*key, m_scene->podNoun());
         menu.addAction(collapsed ? tr("Expand %1").arg(title) : tr("Collapse %1").arg(title), this,
                        [this, key = *key, collapsed] { m_scene->setCollapsed(key, !collapsed); });
     }
