@@ -13,7 +13,9 @@ using namespace generator;
 namespace {
 
 /// Units (rail groups or racks) per pod: as asked, or as many as a spine's downlinks reach.
-int unitsPerPod(const GeneratorParams& p, const LeafTierPlan& plan, int spineDownlinks) {
+/// A spine of one plane reaches only that plane's `leavesPerUnit` leaves of each unit.
+int unitsPerPod(const GeneratorParams& p, const LeafTierPlan& plan, int leavesPerUnit,
+                int spineDownlinks) {
     if (p.serversPerPod) {
         if (*p.serversPerPod % plan.serversPerUnit != 0)
             throw GeneratorError("serversPerPod", "serversPerPod must be a multiple of the " +
@@ -22,9 +24,9 @@ int unitsPerPod(const GeneratorParams& p, const LeafTierPlan& plan, int spineDow
                                                       std::to_string(*p.serversPerPod));
         return std::min(plan.units, *p.serversPerPod / plan.serversPerUnit);
     }
-    const int fit = spineDownlinks / plan.leavesPerUnit;
+    const int fit = spineDownlinks / leavesPerUnit;
     if (fit == 0)
-        throw GeneratorError("spineRadix", "a pod needs " + std::to_string(plan.leavesPerUnit) +
+        throw GeneratorError("spineRadix", "a pod needs " + std::to_string(leavesPerUnit) +
                                                " leaf ports per spine, a radix-" +
                                                std::to_string(p.spineRadix) + " spine at " +
                                                ratioText(p.spineOversubscription) + " has " +
@@ -36,10 +38,15 @@ int unitsPerPod(const GeneratorParams& p, const LeafTierPlan& plan, int spineDow
 
 Topology generateFatTree(const GeneratorParams& p) {
     const LeafTierPlan plan = planLeafTier(p);
+    // Planes: each equal group of rails gets spines and cores of its own, a fat-tree per
+    // plane over the same servers (their rails meet over NVLink only).
+    const int planeCount = p.planes.value_or(1);
+    checkPlanes(p, plan.leavesPerUnit);
+    const int leavesPerUnitPlane = plan.leavesPerUnit / planeCount;
     const int spineDown = maxDownlinks(p.spineRadix, p.spineOversubscription);
-    const int podUnits = unitsPerPod(p, plan, spineDown);
+    const int podUnits = unitsPerPod(p, plan, leavesPerUnitPlane, spineDown);
     const int pods = (plan.units + podUnits - 1) / podUnits;
-    const int leavesPerPod = podUnits * plan.leavesPerUnit;
+    const int leavesPerPod = podUnits * leavesPerUnitPlane; // of one plane
 
     const auto [uplinksPerLeaf, spinesPerPod] =
         spreadUplinks(leavesPerPod, plan.uplinksPerLeaf,
@@ -63,26 +70,35 @@ Topology generateFatTree(const GeneratorParams& p) {
 
     Topology topology;
     int serversLeft = p.servers;
-    std::vector<std::vector<NodeId>> planes(static_cast<std::size_t>(spinesPerPod));
-    std::vector<std::vector<NodeId>> podSpines;
+    // Per plane, per pod: the plane's spines in that pod.
+    std::vector<std::vector<std::vector<NodeId>>> podSpines(static_cast<std::size_t>(planeCount));
     for (int pod = 0; pod < pods; ++pod) {
         const auto leaves =
             addServersAndLeaves(topology, p, plan, pod * podUnits, podUnits, pod, serversLeft);
-        auto spines =
-            addSwitches(topology, NodeKind::Spine, spinesPerPod, p.spineRadix, p.nicSpeed, pod);
-        wireEvenly(topology, leaves, spines, uplinksPerLeaf, p.nicSpeed);
-        podSpines.push_back(std::move(spines));
+        for (int plane = 0; plane < planeCount; ++plane) {
+            // Leaves come unit by unit, rail by rail: rail r is in plane r / (rails / planes).
+            std::vector<NodeId> planeLeaves;
+            for (std::size_t i = 0; i < leaves.size(); ++i)
+                if (static_cast<int>(i) % plan.leavesPerUnit / leavesPerUnitPlane == plane)
+                    planeLeaves.push_back(leaves[i]);
+            auto spines =
+                addSwitches(topology, NodeKind::Spine, spinesPerPod, p.spineRadix, p.nicSpeed, pod);
+            wireEvenly(topology, planeLeaves, spines, uplinksPerLeaf, p.nicSpeed);
+            podSpines[static_cast<std::size_t>(plane)].push_back(std::move(spines));
+        }
     }
     if (pods > 1) {
-        // Core plane j serves spine j of every pod, as in the classic k-ary fat-tree.
-        for (int plane = 0; plane < spinesPerPod; ++plane) {
-            const auto cores =
-                addSwitches(topology, NodeKind::Core, coresPerPlane, p.coreRadix, p.nicSpeed, -1);
-            std::vector<NodeId> lower;
-            for (const auto& spines : podSpines)
-                lower.push_back(spines[static_cast<std::size_t>(plane)]);
-            wireEvenly(topology, lower, cores, spineUp, p.nicSpeed);
-        }
+        // Core group j of a plane serves spine j of every pod of that plane, as in the
+        // classic k-ary fat-tree.
+        for (const auto& planeSpines : podSpines)
+            for (int j = 0; j < spinesPerPod; ++j) {
+                const auto cores = addSwitches(topology, NodeKind::Core, coresPerPlane, p.coreRadix,
+                                               p.nicSpeed, -1);
+                std::vector<NodeId> lower;
+                for (const auto& spines : planeSpines)
+                    lower.push_back(spines[static_cast<std::size_t>(j)]);
+                wireEvenly(topology, lower, cores, spineUp, p.nicSpeed);
+            }
     }
     return topology;
 }
@@ -95,7 +111,7 @@ const GeneratorEntry& fatTreeKind() {
         &kRailOptimized,    &kLeafRadix,
         &kSpineRadix,       &kCoreRadix,
         &kOversubscription, &kSpineOversubscription,
-        &kServersPerPod,
+        &kServersPerPod,    &kPlanes,
     };
     static const GeneratorEntry entry{
         .kind = "fat-tree",

@@ -141,10 +141,10 @@ inline constexpr GeneratorField kServersPerPod{
 inline constexpr GeneratorField kPlanes{
     .key = "planes",
     .label = "Planes",
-    .help = "Rail-optimized leaf-spine: independent fabrics, each with spines of its own "
-            "for an equal group of rails (8 planes on 8 rails: one plane per NIC, as "
-            "DeepSeek's multi-plane fat-tree). Traffic crosses planes only inside a server, "
-            "over NVLink.",
+    .help = "Rail-optimized leaf-spine or fat-tree: independent fabrics, each with switches "
+            "of its own above the leaves for an equal group of rails (8 planes on 8 rails: "
+            "one plane per NIC, as DeepSeek's multi-plane fat-tree). Traffic crosses planes "
+            "only inside a server, over NVLink.",
     .type = GeneratorField::Type::Count,
     .member = &GeneratorParams::planes,
     .whenAbsent = "Fewest that fit",

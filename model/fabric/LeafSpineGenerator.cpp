@@ -10,24 +10,6 @@ namespace fabriclab::model {
 
 using namespace generator;
 
-namespace {
-
-/// Refuses a plane count the leaves cannot be split into.
-void checkPlanes(const GeneratorParams& p, int rails) {
-    if (!p.planes || *p.planes == 1)
-        return;
-    if (!p.railOptimized)
-        throw GeneratorError("planes", "planes split a rail-optimized fabric by rail; a "
-                                       "top-of-rack fabric has one plane (set railOptimized, "
-                                       "or planes to 1)");
-    if (rails % *p.planes != 0)
-        throw GeneratorError(
-            "planes", std::to_string(*p.planes) + " planes cannot share " + std::to_string(rails) +
-                          " rails equally; use a divisor of " + std::to_string(rails));
-}
-
-} // namespace
-
 Topology generateLeafSpine(const GeneratorParams& p) {
     validateRequest(p);
     Topology topology;

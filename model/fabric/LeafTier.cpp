@@ -214,4 +214,17 @@ void wireEvenly(Topology& topology, const std::vector<NodeId>& lower,
                                   defaultLengthMeters(LinkMedium::Optics)});
 }
 
+void checkPlanes(const GeneratorParams& p, int rails) {
+    if (!p.planes || *p.planes == 1)
+        return;
+    if (!p.railOptimized)
+        throw GeneratorError("planes", "planes split a rail-optimized fabric by rail; a "
+                                       "top-of-rack fabric has one plane (set railOptimized, "
+                                       "or planes to 1)");
+    if (rails % *p.planes != 0)
+        throw GeneratorError(
+            "planes", std::to_string(*p.planes) + " planes cannot share " + std::to_string(rails) +
+                          " rails equally; use a divisor of " + std::to_string(rails));
+}
+
 } // namespace fabriclab::model::generator

@@ -65,6 +65,10 @@ std::vector<NodeId> addServersAndLeaves(Topology& topology, const GeneratorParam
 void wireEvenly(Topology& topology, const std::vector<NodeId>& lower,
                 const std::vector<NodeId>& upper, int uplinksPerLower, Gbps speed);
 
+/// Refuses a plane count the leaves of `rails` rails cannot be split into: planes split a
+/// rail-optimized fabric by rail, an equal group of rails each.
+void checkPlanes(const GeneratorParams& p, int rails);
+
 /// Adds `count` switches of `kind` named "<kind>-<n>" continuing the tier's numbering.
 std::vector<NodeId> addSwitches(Topology& topology, NodeKind kind, int count, int radix, Gbps speed,
                                 int pod);

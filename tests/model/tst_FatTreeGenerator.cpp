@@ -12,6 +12,9 @@
 #include <QStringList>
 #include <QTest>
 
+#include <map>
+#include <set>
+
 // moc (Qt 6.4) cannot parse C++20 <concepts>, which these headers pull in.
 #ifndef Q_MOC_RUN
 #include "model/fabric/Generators.hpp"
@@ -36,6 +39,11 @@ GeneratorParams withPodSize(GeneratorParams p, int serversPerPod) {
     return p;
 }
 
+GeneratorParams withPlanes(GeneratorParams p, int planes) {
+    p.planes = planes;
+    return p;
+}
+
 } // namespace
 
 class tst_FatTreeGenerator : public QObject {
@@ -45,6 +53,7 @@ private Q_SLOTS:
     void counts_data();
     void counts();
     void singlePodHasNoCore();
+    void planesNeverMeet();
     void refusals_data();
     void refusals();
 };
@@ -106,6 +115,20 @@ void tst_FatTreeGenerator::counts_data() {
     QTest::addRow("1024 srv x 2 NIC, ToR, radix 64, 1:1/1:1 (2 pods)")
         << request(1024, 2, false, 64, 64, 64, 1.0, 1.0) << 2 << 64 << 64 << 64 << 2048 << 2048
         << 2048 << 16;
+    // Planes: each plane is a fat-tree of its own rails. 8,192 srv x 8 NIC, radix 64, a
+    // plane per rail: d = 32 -> 256 units of 32 servers, one leaf of each plane per unit;
+    // sd = 32 -> 32 units per pod -> 8 pods; 32 leaves of a plane per pod, u = 32 -> 32 spines
+    // of the plane per pod; su = 32; c >= 8 x 32 / 64 = 4 per spine index -> 128 cores a
+    // plane. Totals 2,048 leaves, 8 x 8 x 32 = 2,048 spines, 1,024 cores: a non-blocking
+    // Clos has the same counts whole or in planes (65,536 NIC ports = k^3 / 4 at k = 64).
+    QTest::addRow("8192 srv x 8 NIC, rail, radix 64, 8 planes (65,536 GPUs)")
+        << withPlanes(request(8192, 8, true, 64, 64, 64, 1.0, 1.0), 8) << 8 << 2048 << 2048 << 1024
+        << 65536 << 65536 << 65536 << 8;
+    // 2 planes of 4 rails: 4 leaves of a plane per unit -> 8 units per pod -> 4 pods; 32 leaves
+    // of a plane per pod -> 32 spines; c >= 4 x 32 / 64 = 2 per index, 16 cables each.
+    QTest::addRow("1024 srv x 8 NIC, rail, radix 64, 2 planes")
+        << withPlanes(request(1024, 8, true, 64, 64, 64, 1.0, 1.0), 2) << 4 << 256 << 256 << 128
+        << 8192 << 8192 << 8192 << 16;
 }
 
 void tst_FatTreeGenerator::counts() {
@@ -170,6 +193,35 @@ void tst_FatTreeGenerator::singlePodHasNoCore() {
     QVERIFY(topology.problems().empty());
 }
 
+void tst_FatTreeGenerator::planesNeverMeet() {
+    // 4 planes of 2 rails each: every spine serves leaves of one plane, every core spines of
+    // one plane, so traffic crosses planes only inside a server.
+    const Topology topology =
+        generateFatTree(withPlanes(request(2048, 8, true, 64, 64, 64, 1.0, 1.0), 4));
+    std::map<NodeId, std::set<int>> planesOf; // spine or core -> planes below it
+    for (const auto& [id, link] : topology.links())
+        if (linkTier(topology, link) == LinkTier::LeafSpine) {
+            const bool aIsLeaf = topology.node(link.a).kind == NodeKind::Leaf;
+            const Node& leaf = topology.node(aIsLeaf ? link.a : link.b);
+            QVERIFY(leaf.placement.rail >= 0);
+            planesOf[aIsLeaf ? link.b : link.a].insert(leaf.placement.rail / 2);
+        }
+    for (const auto& [id, link] : topology.links())
+        if (linkTier(topology, link) == LinkTier::SpineCore) {
+            const bool aIsSpine = topology.node(link.a).kind == NodeKind::Spine;
+            const auto& below = planesOf[aIsSpine ? link.a : link.b];
+            planesOf[aIsSpine ? link.b : link.a].insert(below.begin(), below.end());
+        }
+    QVERIFY(!planesOf.empty());
+    std::set<int> seen;
+    for (const auto& [node, planes] : planesOf) {
+        QCOMPARE(planes.size(), std::size_t{1});
+        seen.insert(*planes.begin());
+    }
+    QCOMPARE(seen.size(), std::size_t{4});
+    QVERIFY(topology.problems().empty());
+}
+
 void tst_FatTreeGenerator::refusals_data() {
     QTest::addColumn<GeneratorParams>("params");
     QTest::addColumn<QString>("field");
@@ -194,6 +246,12 @@ void tst_FatTreeGenerator::refusals_data() {
         << withPodSize(request(256, 8, true, 64, 64, 64, 1.0, 1.0), 0)
         << QStringLiteral("serversPerPod")
         << QStringList{QStringLiteral("between 1 and 131072"), QStringLiteral("got 0")};
+    QTest::addRow("3 planes on 8 rails")
+        << withPlanes(request(256, 8, true, 64, 64, 64, 1.0, 1.0), 3) << QStringLiteral("planes")
+        << QStringList{QStringLiteral("3 planes cannot share 8 rails")};
+    QTest::addRow("planes on a top-of-rack fat-tree")
+        << withPlanes(request(256, 8, false, 64, 64, 64, 1.0, 1.0), 2) << QStringLiteral("planes")
+        << QStringList{QStringLiteral("top-of-rack fabric has one plane")};
     QTest::addRow("zero servers") << request(0, 8, true, 64, 64, 64, 1.0, 1.0)
                                   << QStringLiteral("servers")
                                   << QStringList{QStringLiteral("between 1 and 131072"),
