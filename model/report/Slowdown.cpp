@@ -218,6 +218,25 @@ std::vector<SlowdownReason> explainSlowdown(const Design& design, const RunRepor
                  {},
                  {}});
 
+    // 4d. The pattern that tells a dragonfly's routings apart: every group to the next.
+    if (!report.groupShift.empty()) {
+        const sim::GroupShift& own = report.groupShift.front().shift;
+        std::string others;
+        for (std::size_t i = 1; i < report.groupShift.size(); ++i)
+            others += std::string(i == 1 ? "" : ", ") +
+                      std::string(describe(report.groupShift[i].routing)) + " " +
+                      percent(report.groupShift[i].shift.deliveredGbps / own.offeredGbps);
+        reasons.push_back(
+            {"Sending every group's traffic to the next group, the pattern minimal routing "
+             "handles worst on a dragonfly, " +
+                 std::string(describe(report.fabric.routing)) + " delivers " +
+                 percent(own.deliveredGbps / own.offeredGbps) + " of what the servers inject (" +
+                 others + "); the global links could carry " +
+                 percent(own.capacityGbps / own.offeredGbps) + " of it.",
+             {},
+             {}});
+    }
+
     // 5. Failures.
     if (!design.failures.empty()) {
         const FailedElements failed = failedElements(topology, design.failures);

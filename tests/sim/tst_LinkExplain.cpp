@@ -79,6 +79,7 @@ private Q_SLOTS:
     void slowdownNamesOversubscriptionAndFailures();
     void slowdownNamesTheTierItWaitsOn();
     void slowdownWeighsValiantOnADragonfly();
+    void slowdownWeighsTheGroupShift();
     void manyLinksFromOneSolveMatchOneByOne();
 };
 
@@ -247,6 +248,27 @@ void tst_LinkExplain::slowdownWeighsValiantOnADragonfly() {
     const std::string text = valiantReason("dragonfly-plus-4096gpu-ib-ndr.fabric.json");
     QVERIFY2(text.find("where adaptive routing keeps") != std::string::npos, text.c_str());
     QVERIFY(valiantReason("workshop-16gpu-leaf-spine.fabric.json").empty());
+}
+
+void tst_LinkExplain::slowdownWeighsTheGroupShift() {
+    // The dragonfly+ sample: Explain names what each routing delivers when every group sends
+    // to the next, the report's own figures, UGAL's among them.
+    const model::Design design =
+        model::loadDesign(FABRICLAB_SOURCE_DIR "/samples/dragonfly-plus-4096gpu-ib-ndr.fabric.json",
+                          model::Catalog::builtin());
+    model::RunOptions options;
+    options.detail = true;
+    const model::RunReport report = model::runDesign(design, model::Catalog::builtin(), options);
+    QCOMPARE(report.groupShift.size(), std::size_t{5}); // own routing and four others
+    std::string text;
+    for (const auto& reason : model::explainSlowdown(design, report))
+        if (reason.text.rfind("Sending every group's traffic", 0) == 0)
+            text = reason.text;
+    QVERIFY2(text.find("UGAL routing") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("Valiant routing") != std::string::npos, text.c_str());
+    // No routing delivers more than the global links carry.
+    for (const auto& s : report.groupShift)
+        QVERIFY(s.shift.deliveredGbps <= s.shift.capacityGbps * (1 + 1e-9));
 }
 
 void tst_LinkExplain::manyLinksFromOneSolveMatchOneByOne() {
