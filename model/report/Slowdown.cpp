@@ -231,8 +231,9 @@ std::vector<SlowdownReason> explainSlowdown(const Design& design, const RunRepor
              "handles worst on a dragonfly, " +
                  std::string(describe(report.fabric.routing)) + " delivers " +
                  percent(own.deliveredGbps / own.offeredGbps) + " of what the servers inject (" +
-                 others + "); the global links could carry " +
-                 percent(own.capacityGbps / own.offeredGbps) + " of it.",
+                 others + "); no routing can deliver more than " +
+                 percent(own.capacityGbps / own.offeredGbps) +
+                 ", each flow crossing its direct global links or at least two.",
              {},
              {}});
     }

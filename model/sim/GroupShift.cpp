@@ -60,17 +60,32 @@ std::optional<GroupShift> groupShift(const FabricNetwork& network, std::stop_tok
     for (const VariableId v : flows)
         result.deliveredGbps += solver->rate(v);
 
-    // Every flow crosses at least one global link: the global links out of every group, one
-    // direction, bound what any routing delivers.
-    double global = 0;
+    // A flow either crosses the direct global links to the next group (one global hop) or
+    // detours over at least two. With D the direct links' capacity towards the next group and
+    // T every global link's (both directions), direct + 2 x detoured <= T and direct <= D, so
+    // no routing delivers more than (T + D) / 2.
+    std::map<int, int> next; // pod -> the pod its servers send to
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        next[topology.node(groups[g]->front()).placement.pod] =
+            topology.node(groups[(g + 1) % groups.size()]->front()).placement.pod;
+    const auto ahead = [&](int from, int to) {
+        const auto found = next.find(from);
+        return found != next.end() && found->second == to;
+    };
+    double total = 0;
+    double direct = 0;
     for (const auto& [id, link] : topology.links()) {
         const model::Node& a = topology.node(link.a);
         const model::Node& b = topology.node(link.b);
-        if (a.kind != model::NodeKind::Server && a.kind == b.kind && a.placement.pod >= 0 &&
-            b.placement.pod >= 0 && a.placement.pod != b.placement.pod)
-            global += 2 * link.speed.value * link.count; // out of each end's group
+        if (a.kind == model::NodeKind::Server || a.kind != b.kind || a.placement.pod < 0 ||
+            b.placement.pod < 0 || a.placement.pod == b.placement.pod)
+            continue;
+        const double gbps = link.speed.value * link.count;
+        total += 2 * gbps; // each direction
+        direct += gbps * ((ahead(a.placement.pod, b.placement.pod) ? 1 : 0) +
+                          (ahead(b.placement.pod, a.placement.pod) ? 1 : 0));
     }
-    result.capacityGbps = std::min(result.offeredGbps, global);
+    result.capacityGbps = std::min(result.offeredGbps, (total + direct) / 2);
     return result;
 }
 

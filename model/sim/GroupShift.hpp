@@ -15,8 +15,9 @@ namespace fabriclab::sim {
 /// minimal, Valiant and UGAL routing part (docs/reference/design-space.md §2).
 struct GroupShift {
     double offeredGbps = 0; ///< what the NICs inject
-    double capacityGbps =
-        0; ///< the most global links can carry out of every group, at most offered
+    /// The most any routing can deliver: a flow crosses its groups' direct global links or
+    /// at least two global links, so at most (direct + all global) / 2, and at most offered.
+    double capacityGbps = 0;
     double deliveredGbps = 0; ///< at the flows' max-min fair rates, every flow active at once
 };
 

@@ -218,9 +218,13 @@ void tst_UgalRouting::groupShiftAsTheReportRunsIt() {
         QVERIFY(shift.has_value());
         QVERIFY(std::abs(shift->deliveredGbps / shift->offeredGbps -
                          throughputShare(routing, true, 1)) < 1e-9);
-        // No routing carries more than the global links out of every group.
+        // The bound, (every global link + the direct ones) / 2, is the 2/3 of the injection
+        // worked out above when the global links carry a group's whole injection; the
+        // generator leaves the few spine ports that do not divide evenly among the other
+        // groups unused, so a little less here, never more.
+        const double bound = shift->capacityGbps / shift->offeredGbps;
+        QVERIFY2(bound > 0.6 && bound <= 2.0 / 3 + 1e-9, qPrintable(QString::number(bound)));
         QVERIFY(shift->deliveredGbps <= shift->capacityGbps * (1 + 1e-9));
-        QVERIFY(shift->capacityGbps <= shift->offeredGbps);
     }
     // A fat-tree has no groups to shift between.
     model::GeneratorParams fatTree;

@@ -143,7 +143,8 @@ void BisectionChart::showReport(const model::RunReport& r, const model::Effectiv
                                      percentText(s.shift.deliveredGbps / s.shift.offeredGbps));
         text += tr(" Group shift (every server sending to its twin in the next group, the "
                    "pattern that defeats minimal routing on a dragonfly): %1 of what the "
-                   "servers inject; the global links could carry %2 of it.")
+                   "servers inject; no routing can deliver more than %2, each flow crossing "
+                   "its direct global links or at least two (the capacity bar).")
                     .arg(under.join(tr(", ")), percentText(r.groupShift.front().shift.capacityGbps /
                                                            r.groupShift.front().shift.offeredGbps));
     }
