@@ -83,6 +83,12 @@ Topology generateFatTree(const GeneratorParams& p) {
                     planeLeaves.push_back(leaves[i]);
             auto spines =
                 addSwitches(topology, NodeKind::Spine, spinesPerPod, p.spineRadix, p.nicSpeed, pod);
+            if (planeCount > 1)
+                for (const NodeId spine : spines) {
+                    Node node = topology.node(spine);
+                    node.placement.group = plane; // drawn as its plane's block in the pod
+                    topology.replaceNode(spine, std::move(node));
+                }
             wireEvenly(topology, planeLeaves, spines, uplinksPerLeaf, p.nicSpeed);
             podSpines[static_cast<std::size_t>(plane)].push_back(std::move(spines));
         }
