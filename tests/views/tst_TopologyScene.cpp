@@ -99,6 +99,7 @@ private Q_SLOTS:
     void designResetBuildsEveryItem();
     void sitesAreDrawnAroundTheFabric();
     void dragonflyPodsAreGroups();
+    void fatTreePlanesAreSpineBlocks();
     void switchesOfARowNeverOverlap();
     void collapseAndExpandAUnit();
     void replacedDesignKeepsViewStateAndItems();
@@ -206,6 +207,26 @@ void tst_TopologyScene::dragonflyPodsAreGroups() {
 
     document.adopt(generated(document, "fat-tree", 320), QString());
     QCOMPARE(scene.podNoun(), CanvasText::PodNoun::Pod);
+}
+
+void tst_TopologyScene::fatTreePlanesAreSpineBlocks() {
+    // A fat-tree in 2 planes: with its first pod open and the rest folded, the pod's spines
+    // are two blocks, one a plane, as a planed leaf-spine's are.
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    auto design = generated(document, "fat-tree", 1024);
+    design.generator->planes = 2;
+    design.topology = fabriclab::model::generate(*design.generator);
+    document.adopt(std::move(design), QString());
+    scene.collapseAll();
+    scene.setCollapsed(GroupKey{0, -1, fabriclab::model::GroupTier::Pod}, false);
+    for (const int plane : {0, 1}) {
+        const GroupKey spines{0, plane, fabriclab::model::GroupTier::Spines};
+        scene.setCollapsed(spines, true);
+        const BlockItem* block = scene.blockItem(spines);
+        QVERIFY2(block, qPrintable(QString::number(plane)));
+        QCOMPARE(block->look().title, QStringLiteral("plane %1 spines").arg(plane + 1));
+    }
 }
 
 void tst_TopologyScene::switchesOfARowNeverOverlap() {
