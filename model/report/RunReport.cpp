@@ -631,8 +631,9 @@ RunReport runDesign(const Design& design, const Catalog& catalog, const RunOptio
             trainingOf(report, *job.workload, catalog, options, asRun.simulated().gpuCount());
         priceOwnership(report, job.workload, catalog, options, report.step->tokensPerSecond);
         if (design.sites)
-            report.sites = trainAcrossSites(*report.step, *job.workload, *design.sites,
-                                            {options.trainTokens, report.training->gpuHourUsd});
+            report.sites = trainAcrossSites(
+                *report.step, *job.workload, *design.sites,
+                {options.trainTokens, report.training->gpuHourUsd, asRun.simulated().gpuCount()});
     }
     report.otherRoutings = takeOtherRoutings(otherRoutings, report.effective);
     if (groupShifts.valid())

@@ -122,7 +122,7 @@ TrainingAcrossSites trainAcrossSites(const StepTime& siteStep, const Workload& w
                                      const Sites& sites, const AcrossSitesPricing& pricing) {
     TrainingAcrossSites t;
     t.sites = sites;
-    t.gpus = workload.gpus() * sites.count;
+    t.gpus = (pricing.siteGpus > 0 ? pricing.siteGpus : workload.gpus()) * sites.count;
     t.siteStepSeconds = siteStep.stepSeconds;
     t.parameters = workload.model.spec.paramsB * 1e9;
     t.trainTokens = pricing.trainTokens;
@@ -173,13 +173,15 @@ TrainingAcrossSites trainAcrossSites(const StepTime& siteStep, const Workload& w
 
 std::vector<AcrossSitesLine> describeAcrossSites(const TrainingAcrossSites& t) {
     const WanLinks& wan = t.sites.wan;
+    // Below 100 Gb/s with a decimal (a 0.4 Gb/s WAN is not "0"), whole above.
+    const auto gbps = [](double value) {
+        return value < 1 ? fixed(value, 3) : value < 100 ? fixed(value, 1) : grouped(value);
+    };
     std::string link = std::to_string(t.sites.count) + " sites, " +
                        grouped(static_cast<double>(t.gpus)) + " GPUs; WAN " +
-                       grouped(wan.gbps * wan.links) + " Gb/s a span (" +
-                       std::to_string(wan.links) + " x " + grouped(wan.gbps) + "G), " +
-                       fixed(wan.latencyMs, 1) + " ms one way, ";
+                       gbps(wan.gbps * wan.links) + " Gb/s a span (" + std::to_string(wan.links) +
+                       " x " + gbps(wan.gbps) + "G), " + fixed(wan.latencyMs, 1) + " ms one way, ";
     link += t.wanUsdPerMonth ? usd(*t.wanUsdPerMonth) + " a month" : std::string("not priced");
-    const auto gbps = [](double value) { return value < 100 ? fixed(value, 1) : grouped(value); };
     const auto size = [](double paramsB) {
         return paramsB < 1 ? fixed(paramsB * 1000, 0) + "M"
                            : fixed(paramsB, paramsB < 10 ? 1 : 0) + "B";

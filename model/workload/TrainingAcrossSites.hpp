@@ -73,6 +73,9 @@ struct TrainingAcrossSites {
 struct AcrossSitesPricing {
     double trainTokens = 1e12;
     double gpuHourUsd = 0; ///< the rental price of one of the workload's GPUs
+    /// GPUs a site rents, as the single-site training estimate charges them (every GPU of
+    /// its connected servers); 0: the workload's own.
+    long long siteGpus = 0;
 };
 
 /// Training the workload on every site at once. `siteStep` is one site's step as the

@@ -12,6 +12,8 @@
 #include <QSpinBox>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace fabriclab::views {
 namespace {
 
@@ -21,6 +23,7 @@ constexpr int kMaxSites = 64;
 constexpr int kMaxCircuits = 4096;
 constexpr int kMaxInnerSteps = 1'000'000;
 constexpr int kBits[] = {4, 8, 16, 32};
+constexpr double kUnpriced = -1;
 
 } // namespace
 
@@ -45,11 +48,12 @@ SitesPanel::SitesPanel(TopologyDocument& document, QWidget* parent)
         tr("Circuits on each span of the ring of sites (two sites share one span)"));
     m_latency->setObjectName(QStringLiteral("wanLatency"));
     m_latency->setRange(0, 1000);
-    m_latency->setDecimals(1);
+    m_latency->setDecimals(3); // what a file may hold survives an edit of another field
     m_latency->setSuffix(tr(" ms"));
     m_lease->setObjectName(QStringLiteral("wanLease"));
-    m_lease->setRange(0, 1e9);
-    m_lease->setDecimals(0);
+    // The minimum, one below $0, stands for "not priced": a lease of $0 is a price.
+    m_lease->setRange(kUnpriced, 1e9);
+    m_lease->setDecimals(2);
     m_lease->setGroupSeparatorShown(true);
     m_lease->setPrefix(QStringLiteral("$"));
     m_lease->setSpecialValueText(tr("not priced"));
@@ -86,6 +90,15 @@ SitesPanel::SitesPanel(TopologyDocument& document, QWidget* parent)
         connect(box, &QDoubleSpinBox::valueChanged, this, &SitesPanel::fieldsEdited);
     connect(m_bits, &QComboBox::currentIndexChanged, this, &SitesPanel::fieldsEdited);
     connect(&m_document, &TopologyDocument::changed, this, &SitesPanel::syncFromDocument);
+    // Another design opened: an edit still settling belongs to the one before, and is
+    // dropped rather than written onto this one. (A replaced design is this one, perhaps
+    // with the panel's own previous edit landing: the edit in progress still counts.)
+    connect(&m_document, &TopologyDocument::designReset, this, [this](DesignReset how) {
+        if (how != DesignReset::Opened)
+            return;
+        m_commit->stop();
+        syncFromDocument();
+    });
     syncFromDocument();
 }
 
@@ -97,8 +110,8 @@ std::optional<model::Sites> SitesPanel::sitesShown() const {
     sites.wan.gbps = m_gbps->value();
     sites.wan.links = m_links->value();
     sites.wan.latencyMs = m_latency->value();
-    if (m_lease->value() > 0)
-        sites.wan.usdPerLinkMonth = m_lease->value();
+    if (m_lease->value() > kUnpriced)
+        sites.wan.usdPerLinkMonth = std::max(0.0, m_lease->value());
     sites.outer.innerSteps = m_innerSteps->value();
     sites.outer.payloadBits = m_bits->currentData().toInt();
     sites.outer.overlapSteps = std::min(m_overlap->value(), sites.outer.innerSteps - 1);
@@ -120,7 +133,7 @@ void SitesPanel::syncFromDocument() {
         m_gbps->setValue(sites.wan.gbps);
         m_links->setValue(sites.wan.links);
         m_latency->setValue(sites.wan.latencyMs);
-        m_lease->setValue(sites.wan.usdPerLinkMonth.value_or(0));
+        m_lease->setValue(sites.wan.usdPerLinkMonth.value_or(kUnpriced));
         m_innerSteps->setValue(sites.outer.innerSteps);
         m_bits->setCurrentIndex(m_bits->findData(sites.outer.payloadBits));
         m_overlap->setRange(0, sites.outer.innerSteps - 1);

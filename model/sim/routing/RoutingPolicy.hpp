@@ -35,7 +35,8 @@ public:
     /// The flows of the pattern routed next, before any of them: a policy that weighs
     /// patterns decides from their load here, once, so the routes do not depend on the
     /// order the flows are routed in (a pattern routed twice routes alike). Routes asked
-    /// for without it are those of an empty pattern.
+    /// for after it follow that pattern until the next call; an empty list (or none ever)
+    /// routes as an empty pattern.
     virtual void expectFlows(std::span<const ExpectedFlow> /*flows*/) const {}
     /// A copy, caches included, for another thread.
     virtual std::unique_ptr<RoutingPolicy> clone() const = 0;

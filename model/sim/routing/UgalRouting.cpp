@@ -5,6 +5,7 @@
 #include "model/core/Hash.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace fabriclab::sim::routing {
 namespace {
@@ -85,18 +86,25 @@ void UgalRouting::expectFlows(std::span<const ExpectedFlow> flows) const {
                 // how loaded a detour's links are on average (the worse of its two hops).
                 const double own = d * (1 - m_share[at(a, b)]);
                 const double background = (load[at(a, b)] - own) / direct;
+                // Only groups with global links to both ends can carry a detour (a failure or
+                // an edit may leave a pair of groups without any).
                 double detourLoad = 0;
+                int detourGroups = 0;
                 for (std::size_t c = 0; c < g; ++c)
-                    if (c != a && c != b)
+                    if (c != a && c != b && m_capacity[at(a, c)] > 0 && m_capacity[at(c, b)] > 0) {
                         detourLoad += std::max(load[at(a, c)] / m_capacity[at(a, c)],
                                                load[at(c, b)] / m_capacity[at(c, b)]);
-                detourLoad /= others;
+                        ++detourGroups;
+                    }
+                if (detourGroups == 0)
+                    continue;
+                detourLoad /= detourGroups;
                 // Balance: background + (d - x) / direct = hops x (detourLoad + x / spread),
                 // the detoured x spread over every other group's links.
-                const double spread = others * meanCapacity;
+                const double spread = detourGroups * meanCapacity;
                 const double x = (background + d / direct - kDetourHops * detourLoad) /
                                  (1 / direct + kDetourHops / spread);
-                const double share = std::clamp(x / d, 0.0, 1.0);
+                const double share = std::isfinite(x) ? std::clamp(x / d, 0.0, 1.0) : 0.0;
                 m_share[at(a, b)] = pass == 0 ? share : 0.5 * (m_share[at(a, b)] + share);
             }
     }
