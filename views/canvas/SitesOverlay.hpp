@@ -25,6 +25,8 @@ public:
     /// What it covers, empty when nothing is drawn: the canvas fits it into view.
     QRectF rect() const { return m_rect; }
     std::size_t itemCount() const { return m_items.size(); }
+    /// Everything drawn: frames, cards, the WAN and its notes (LinkNoteItems).
+    const std::vector<QGraphicsItem*>& items() const { return m_items; }
 
 private:
     std::vector<QGraphicsItem*> m_items; ///< owned by the scene while shown

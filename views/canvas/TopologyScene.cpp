@@ -618,6 +618,11 @@ void TopologyScene::renderForPrint(QPainter& painter, const QRectF& target, cons
                 label->setFlag(QGraphicsItem::ItemIgnoresTransformations, !print);
                 label->setScale(scale);
             }
+        for (QGraphicsItem* label : m_sites.items()) // the sites' notes, not their frames
+            if (label->type() == LinkNoteItem::Type) {
+                label->setFlag(QGraphicsItem::ItemIgnoresTransformations, !print);
+                label->setScale(scale);
+            }
     };
     scaleNotes(true, noteScale);
     render(&painter, target, source, Qt::KeepAspectRatio);
@@ -638,6 +643,9 @@ bool TopologyScene::event(QEvent* event) {
             for (QGraphicsItem* label : *labels)
                 if (label->type() == LinkNoteItem::Type)
                     static_cast<LinkNoteItem*>(label)->fitFont();
+        for (QGraphicsItem* label : m_sites.items())
+            if (label->type() == LinkNoteItem::Type)
+                static_cast<LinkNoteItem*>(label)->fitFont();
         declutterBundleLabels();
     }
     return QGraphicsScene::event(event);
