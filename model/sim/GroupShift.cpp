@@ -80,11 +80,10 @@ std::optional<GroupShift> groupShift(const FabricNetwork& network, std::stop_tok
     double total = 0;
     double direct = 0;
     for (const auto& [id, link] : topology.links()) {
+        if (!routing::isGlobalLink(topology, link))
+            continue;
         const model::Node& a = topology.node(link.a);
         const model::Node& b = topology.node(link.b);
-        if (a.kind == model::NodeKind::Server || a.kind != b.kind || a.placement.pod < 0 ||
-            b.placement.pod < 0 || a.placement.pod == b.placement.pod)
-            continue;
         const double gbps = link.speed.value * link.count;
         total += 2 * gbps; // each direction
         direct += gbps * ((ahead(a.placement.pod, b.placement.pod) ? 1 : 0) +

@@ -51,6 +51,11 @@ const ChartKind* findChartKind(QStringView id) {
     return nullptr;
 }
 
+bool onlyWithData(QStringView id) {
+    const ChartKind* kind = findChartKind(id);
+    return kind && kind->places.testFlag(ChartPlace::OnlyWithData);
+}
+
 QStringList chartIds(ChartPlace place) {
     QStringList ids;
     for (const ChartKind& kind : chartKinds())

@@ -41,6 +41,8 @@ struct ChartKind {
 std::span<const ChartKind> chartKinds();
 /// nullptr when no kind has that id.
 const ChartKind* findChartKind(QStringView id);
+/// Whether the kind called `id` is shown only with figures (ChartPlace::OnlyWithData).
+bool onlyWithData(QStringView id);
 /// The ids of the kinds in a place, in registry order.
 QStringList chartIds(ChartPlace place);
 

@@ -143,9 +143,7 @@ void SitesPanel::syncFromDocument() {
     const bool hasWorkload = design.workload.has_value();
     m_count->setEnabled(hasWorkload);
     const bool several = hasWorkload && design.sites.has_value();
-    for (QWidget* field : std::initializer_list<QWidget*>{m_gbps, m_links, m_latency, m_lease,
-                                                          m_innerSteps, m_bits, m_overlap})
-        field->setEnabled(several);
+    enableSiteFields(several);
     m_note->setText(!hasWorkload ? tr("Sites train the design's workload, and this design has "
                                       "none: add one to its file to train across sites.")
                     : several    ? tr("The canvas draws the other sites and the WAN; the "
@@ -159,11 +157,14 @@ void SitesPanel::fieldsEdited() {
     if (m_syncing)
         return;
     m_overlap->setMaximum(m_innerSteps->value() - 1);
-    const bool several = m_count->value() >= 2;
+    enableSiteFields(m_count->value() >= 2);
+    m_commit->start();
+}
+
+void SitesPanel::enableSiteFields(bool several) {
     for (QWidget* field : std::initializer_list<QWidget*>{m_gbps, m_links, m_latency, m_lease,
                                                           m_innerSteps, m_bits, m_overlap})
         field->setEnabled(several);
-    m_commit->start();
 }
 
 void SitesPanel::commit() {

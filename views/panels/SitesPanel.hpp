@@ -37,6 +37,8 @@ private:
     void syncFromDocument();
     void fieldsEdited();
     void commit();
+    /// The WAN's and the outer loop's fields, which mean something only for several sites.
+    void enableSiteFields(bool several);
 
     TopologyDocument& m_document;
     QSpinBox* m_count;

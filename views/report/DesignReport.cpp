@@ -153,8 +153,7 @@ void addCharts(PagedReport& report, const DesignReportInputs& in) {
     report.addParagraph(tr("Each chart below is the one the app shows for this design, drawn by "
                            "the same chart from the same simulation."));
     for (ChartPanel* chart : in.charts) {
-        const ChartKind* kind = findChartKind(chart->name());
-        if (!chart->hasData() && kind && kind->places.testFlag(ChartPlace::OnlyWithData))
+        if (!chart->hasData() && onlyWithData(chart->name()))
             continue; // a chart only some designs have (training across sites)
         report.addSubheading(chart->title());
         if (!chart->hasData()) {

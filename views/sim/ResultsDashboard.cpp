@@ -160,7 +160,7 @@ void ResultsDashboard::layoutCharts() {
                 shown << chart;
     if (shown.isEmpty())
         for (ChartPanel* chart : charts())
-            if (!onlyWithData(chart) || chart->hasData())
+            if (!onlyWithData(chart->name()) || chart->hasData())
                 shown << chart;
     for (ChartPanel* chart : charts())
         chart->setVisible(shown.contains(chart));
@@ -171,11 +171,6 @@ void ResultsDashboard::layoutCharts() {
     for (int column = 0; column < std::min<int>(static_cast<int>(shown.size()), kChartColumns);
          ++column)
         grid->setColumnStretch(column, 1);
-}
-
-bool ResultsDashboard::onlyWithData(const ChartPanel* chart) {
-    const ChartKind* kind = findChartKind(chart->name());
-    return kind && kind->places.testFlag(ChartPlace::OnlyWithData);
 }
 
 void ResultsDashboard::focusCharts(const QStringList& names) {
@@ -218,7 +213,8 @@ void ResultsDashboard::showResult(const RunResultPtr& result) {
                 chart->showRunReport(
                     {result->report, m_full && m_shown == result ? &*m_full : nullptr});
                 // A chart shown only with figures comes and goes with them.
-                if (onlyWithData(chart) && m_focus.isEmpty() && wasShown != chart->hasData())
+                if (onlyWithData(chart->name()) && m_focus.isEmpty() &&
+                    wasShown != chart->hasData())
                     layoutCharts();
             });
     // The playback clock follows the timeline the throughput chart draws.

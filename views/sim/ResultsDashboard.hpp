@@ -91,8 +91,6 @@ private:
 
     void showFrame(double seconds);
     void updateNextChart();
-    /// A chart the dashboard shows only when it has figures (ChartPlace::OnlyWithData).
-    static bool onlyWithData(const ChartPanel* chart);
     void layoutCharts();
     /// The header's figures for the shown result, with the full bisection once it is in.
     QString summaryFor(const model::RunReport& report) const;

@@ -19,18 +19,11 @@ std::uint32_t below(std::uint64_t hash, std::uint32_t n) {
     return static_cast<std::uint32_t>(((model::mix(hash) >> 32) * n) >> 32);
 }
 
-bool isGlobal(const model::Topology& topology, const model::Link& link) {
-    const model::Node& a = topology.node(link.a);
-    const model::Node& b = topology.node(link.b);
-    return a.kind != model::NodeKind::Server && a.kind == b.kind && a.placement.pod >= 0 &&
-           b.placement.pod >= 0 && a.placement.pod != b.placement.pod;
-}
-
 /// Per pod with global links, its switches that have them.
 std::map<int, std::set<model::NodeId>> gatewaysByPod(const model::Topology& topology) {
     std::map<int, std::set<model::NodeId>> gateways;
     for (const auto& [id, link] : topology.links())
-        if (isGlobal(topology, link)) {
+        if (isGlobalLink(topology, link)) {
             gateways[topology.node(link.a).placement.pod].insert(link.a);
             gateways[topology.node(link.b).placement.pod].insert(link.b);
         }
@@ -38,6 +31,13 @@ std::map<int, std::set<model::NodeId>> gatewaysByPod(const model::Topology& topo
 }
 
 } // namespace
+
+bool isGlobalLink(const model::Topology& topology, const model::Link& link) {
+    const model::Node& a = topology.node(link.a);
+    const model::Node& b = topology.node(link.b);
+    return a.kind != model::NodeKind::Server && a.kind == b.kind && a.placement.pod >= 0 &&
+           b.placement.pod >= 0 && a.placement.pod != b.placement.pod;
+}
 
 int dragonflyGroups(const model::Topology& topology) {
     const auto groups = static_cast<int>(gatewaysByPod(topology).size());
@@ -85,7 +85,7 @@ std::vector<double> ValiantRouting::globalCapacityGbps() const {
     std::vector<double> capacity(g * g, 0.0);
     const model::Topology& topology = *m_s->topology;
     for (const auto& [id, link] : topology.links()) {
-        if (!isGlobal(topology, link))
+        if (!isGlobalLink(topology, link))
             continue;
         const int a = m_group[m_s->index.at(link.a)];
         const int b = m_group[m_s->index.at(link.b)];

@@ -10,6 +10,9 @@
 
 namespace fabriclab::sim::routing {
 
+/// Whether a link is a dragonfly's global link: between switches of one tier in two pods.
+bool isGlobalLink(const model::Topology& topology, const model::Link& link);
+
 /// Groups of a dragonfly: the pods whose switches have links to switches of other pods at
 /// their own tier (global links). Fewer than three and Valiant has no group to detour
 /// through: 0 then.
