@@ -62,6 +62,14 @@ int switchPlanes(const Topology& topology) {
         .count;
 }
 
+int portsPerNic(const Topology& topology) {
+    int most = 1;
+    for (const auto& [id, node] : topology.nodes())
+        if (node.kind == NodeKind::Server)
+            most = std::max(most, node.server.portsPerNic);
+    return most;
+}
+
 ServerReach serverReach(const Topology& topology) {
     const Components parts = components(topology);
     std::vector<char> cabled(parts.componentOf.size(), 0);

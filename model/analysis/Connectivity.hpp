@@ -14,6 +14,10 @@ namespace fabriclab::model {
 /// rails meet over NVLink only. 0 without switches.
 int switchPlanes(const Topology& topology);
 
+/// The most ports per NIC of any server (ServerProps::portsPerNic): above 1, the switch
+/// planes are NIC-port planes, each holding every rail, and a flow is sprayed over them.
+int portsPerNic(const Topology& topology);
+
 /// Which servers fabric-wide figures can cover. A stray server (placed and not cabled
 /// yet, or cabled into a separate island) takes no part in traffic across the fabric;
 /// rather than make the whole design's figures zero, they cover the connected part that

@@ -32,6 +32,8 @@ std::optional<std::string> nodeRangeProblem(const Node& node) {
             return p;
         if (auto p = outside("NIC Gb/s", node.server.nicSpeed.value, 1, kMaxGbps))
             return p;
+        if (auto p = outside("ports per NIC", node.server.portsPerNic, 1, kMaxPortsPerNic))
+            return p;
         return outside("scale-up GB/s", node.server.scaleUpGBps, 1, kMaxScaleUpGBps);
     }
     if (auto p = outside("radix", node.sw.radix, 1, kMaxRadix))

@@ -16,6 +16,9 @@ namespace fabriclab::model {
 namespace limits {
 inline constexpr double kMaxGbps = 3200;   ///< per port or cable
 inline constexpr int kMaxPerServer = 1024; ///< GPUs or NICs in one server
+/// Ports of one multiplane NIC: ConnectX-8 splits into 4 planes, MRC runs 8 of 100G per
+/// 800G NIC (docs/reference/design-space.md §1); 64 leaves room without inviting typos.
+inline constexpr int kMaxPortsPerNic = 64;
 inline constexpr int kMaxRadix = 4096;
 inline constexpr int kMaxParallel = 4096;   ///< cables in one link
 inline constexpr int kMaxFailures = 100000; ///< entries in a design's failures list

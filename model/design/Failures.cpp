@@ -20,11 +20,13 @@ constexpr std::array<std::pair<FailureKind, std::string_view>, 2> kKinds{{
 }};
 
 constexpr std::string_view kRailPrefix = "rail-";
+constexpr std::string_view kPlanePrefix = "plane-";
 
-std::optional<int> railNumber(std::string_view element) {
-    if (!element.starts_with(kRailPrefix))
+/// N of "<prefix>N", N >= 1; nullopt for anything else.
+std::optional<int> numbered(std::string_view prefix, std::string_view element) {
+    if (!element.starts_with(prefix))
         return std::nullopt;
-    const std::string_view digits = element.substr(kRailPrefix.size());
+    const std::string_view digits = element.substr(prefix.size());
     int number = 0;
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
     if (error != std::errc() || end != digits.data() + digits.size() || number < 1)
@@ -56,6 +58,10 @@ std::string railElement(int rail) {
     return std::string(kRailPrefix) + std::to_string(rail + 1);
 }
 
+std::string planeElement(int plane) {
+    return std::string(kPlanePrefix) + std::to_string(plane + 1);
+}
+
 ElementIndex::ElementIndex(const Topology& topology) : m_topology(topology) {
     for (const auto& [id, link] : topology.links()) {
         m_between[std::minmax(link.a.value, link.b.value)].push_back(id);
@@ -76,9 +82,15 @@ std::optional<FailureTarget> ElementIndex::resolve(std::string_view element) con
         target.nodes.push_back(*node);
         return target;
     }
-    if (const auto rail = railNumber(element)) {
+    if (const auto rail = numbered(kRailPrefix, element)) {
         for (const auto& [id, node] : m_topology.nodes())
             if (node.kind == NodeKind::Leaf && node.placement.rail == *rail - 1)
+                target.nodes.push_back(id);
+        return target.nodes.empty() ? std::nullopt : std::optional(target);
+    }
+    if (const auto plane = numbered(kPlanePrefix, element)) {
+        for (const auto& [id, node] : m_topology.nodes())
+            if (isSwitch(node.kind) && node.placement.plane == *plane - 1)
                 target.nodes.push_back(id);
         return target.nodes.empty() ? std::nullopt : std::optional(target);
     }
@@ -107,7 +119,7 @@ Topology applyFailures(const Topology& topology, const std::vector<Failure>& fai
         const auto target = index.resolve(failure.element);
         if (!target)
             throw std::invalid_argument("failure of \"" + failure.element +
-                                        "\": the design has no such node, link or rail");
+                                        "\": the design has no such node, link, rail or plane");
         for (const NodeId id : target->nodes) {
             if (failure.kind == FailureKind::Down) {
                 left.removeNode(id);
@@ -192,6 +204,16 @@ std::vector<Failure> loseOneRail(const Topology& topology) {
     if (first < 0)
         return {};
     return {Failure{railElement(first), FailureKind::Down, 0, 1}};
+}
+
+std::vector<Failure> loseOnePlane(const Topology& topology) {
+    int first = -1;
+    for (const auto& [id, node] : topology.nodes())
+        if (isSwitch(node.kind) && node.placement.plane >= 0)
+            first = first < 0 ? node.placement.plane : std::min(first, node.placement.plane);
+    if (first < 0)
+        return {};
+    return {Failure{planeElement(first), FailureKind::Down, 0, 1}};
 }
 
 std::vector<Failure> loseLinksAtRandom(const Topology& topology, double share, std::uint64_t seed) {

@@ -65,6 +65,9 @@ std::optional<FailureTarget> resolveElement(const Topology& topology, std::strin
 std::string linkElement(const Topology& topology, const Link& link);
 /// The id of a rail (0-based in placements, 1-based for people): "rail-4".
 std::string railElement(int rail);
+/// The id of a NIC-port plane (Placement::plane, 0-based; 1-based for people): "plane-2",
+/// every switch of that plane.
+std::string planeElement(int plane);
 
 /// The fabric left when the failures happen: failed nodes leave with their links, failed
 /// cables leave their links (a link with none left goes), degraded elements keep their
@@ -99,6 +102,9 @@ Topology afterFailures(const Topology& topology, const std::vector<Failure>& fai
 std::vector<Failure> loseOneSpine(const Topology& topology);
 /// Every leaf of the first rail down.
 std::vector<Failure> loseOneRail(const Topology& topology);
+/// Every switch of the first NIC-port plane down ("plane-1"): each multiplane NIC loses one
+/// port; empty without such planes.
+std::vector<Failure> loseOnePlane(const Topology& topology);
 /// `share` of the switch-to-switch cables down, picked by `seed` so a scenario replays the
 /// same way: whole links where all their cables are picked, else the picked cables.
 std::vector<Failure> loseLinksAtRandom(const Topology& topology, double share, std::uint64_t seed);

@@ -118,6 +118,7 @@ const GeneratorEntry& fatTreeKind() {
         &kSpineRadix,       &kCoreRadix,
         &kOversubscription, &kSpineOversubscription,
         &kServersPerPod,    &kPlanes,
+        &kPortsPerNic,
     };
     static const GeneratorEntry entry{
         .kind = "fat-tree",

@@ -149,6 +149,17 @@ inline constexpr GeneratorField kPlanes{
     .member = &GeneratorParams::planes,
     .whenAbsent = "Fewest that fit",
 };
+inline constexpr GeneratorField kPortsPerNic{
+    .key = "portsPerNic",
+    .label = "Ports per NIC",
+    .help = "Multiplane NICs: each NIC's ports go to planes of their own at the NIC speed "
+            "divided by the ports (an 800G ConnectX-8 as 4 planes of 200G), every plane "
+            "holding every rail; a flow is sprayed evenly over the planes. Switch radixes "
+            "count ports at that lower speed.",
+    .type = GeneratorField::Type::Count,
+    .member = &GeneratorParams::portsPerNic,
+    .whenAbsent = "One port per NIC",
+};
 
 } // namespace generator_fields
 } // namespace fabriclab::model

@@ -30,6 +30,10 @@ struct GeneratorParams {
     /// Leaf-spine only: independent planes of spines, each serving an equal group of rails
     /// (8 on 8 rails: DeepSeek's multi-plane fat-tree); the fewest that fit when absent.
     std::optional<int> planes;
+    /// Ports of each NIC, each in its own plane at nicGbps / portsPerNic: the fabric is built
+    /// once per port, every plane holding every rail (ConnectX-8 multiplane, MRC); one port
+    /// per NIC when absent.
+    std::optional<int> portsPerNic;
     /// A kind's own parameters beyond the shared ones, by design-file key.
     std::map<std::string, double, std::less<>> extra;
 

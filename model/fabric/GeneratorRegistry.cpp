@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/fabric/GeneratorError.hpp"
 #include "model/fabric/Generators.hpp"
+#include "model/fabric/PortPlanes.hpp"
 #include "model/layout/TieredLayout.hpp"
 
 #include <algorithm>
@@ -81,7 +82,9 @@ Topology generate(const GeneratorParams& params) {
     if (!entry)
         throw GeneratorError("kind", "unknown generator kind '" + params.kind + "' (expected " +
                                          generatorKindList() + ")");
-    Topology topology = entry->generate(params);
+    Topology topology = entry->reads(generator_fields::kPortsPerNic.key)
+                            ? generator::buildPortPlanes(params, entry->generate)
+                            : entry->generate(params);
     layoutTiers(topology);
     return topology;
 }

@@ -84,7 +84,7 @@ const GeneratorEntry& leafSpineKind() {
     using namespace generator_fields;
     static const GeneratorField* const fields[] = {
         &kServers,   &kGpusPerServer, &kNicsPerServer,    &kNicGbps, &kRailOptimized,
-        &kLeafRadix, &kSpineRadix,    &kOversubscription, &kPlanes,
+        &kLeafRadix, &kSpineRadix,    &kOversubscription, &kPlanes,  &kPortsPerNic,
     };
     static const GeneratorEntry entry{
         .kind = "leaf-spine",

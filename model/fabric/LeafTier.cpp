@@ -193,7 +193,7 @@ std::vector<NodeId> addServersAndLeaves(Topology& topology, const GeneratorParam
             server.server.gpus = p.gpusPerServer;
             server.server.nics = p.nicsPerServer;
             server.server.nicSpeed = p.nicSpeed;
-            server.placement = Placement{pod, unit, -1};
+            server.placement = Placement{pod, unit, -1, -1};
             const NodeId serverId = topology.addNode(std::move(server));
             for (const NodeId leaf : unitLeaves)
                 topology.addLink(Link{serverId, leaf, p.nicSpeed, plan.portsPerServerLeaf, medium,

@@ -158,10 +158,11 @@ PodShape shapeOf(const GeneratorParams& p) {
     return s;
 }
 
-void placeInGroup(Topology& topology, const std::vector<NodeId>& ids, int group) {
+void placeInGroup(Topology& topology, const std::vector<NodeId>& ids, int group, int rail = -1) {
     for (const NodeId id : ids) {
         Node node = topology.node(id);
         node.placement.group = group;
+        node.placement.rail = rail;
         topology.replaceNode(id, std::move(node));
     }
 }
@@ -188,7 +189,7 @@ Topology generateSuperPod(const GeneratorParams& p) {
                 railLeaves.push_back(leaves[i]);
             const auto spines = addSwitches(topology, NodeKind::Spine, s.spinesPerGroup,
                                             p.spineRadix, p.nicSpeed, unit);
-            placeInGroup(topology, spines, rail);
+            placeInGroup(topology, spines, rail, rail); // drawn as the rail's spines
             wireEvenly(topology, railLeaves, spines, s.uplinksPerLeaf, p.nicSpeed);
             for (std::size_t g = 0; g < spines.size(); ++g)
                 spinesByGroup[g].push_back(spines[g]);

@@ -186,8 +186,10 @@ private:
         const auto stated = [&](std::string_view key) { return entry.reads(key) && g.has(key); };
         if (!stated("nicGbps"))
             p.nicSpeed = fabric.portSpeed;
+        // A multiplane NIC's ports run at its speed over the ports, and so do the switches.
+        const int ports = std::max(1, p.portsPerNic.value_or(1));
         const auto radixOf = [&](const std::string& part) {
-            return switchRadixAt(fabric, m_catalog.prices(), part, p.nicSpeed);
+            return switchRadixAt(fabric, m_catalog.prices(), part, Gbps(p.nicSpeed.value / ports));
         };
         const FabricHardware& parts = fabric.hardware;
         if (!stated("leafRadix"))
@@ -250,8 +252,8 @@ private:
     }
 
     Node readNode(const JsonCursor& n, const Design& design, bool& needsLayout) const {
-        n.allowOnly({"id", "kind", "x", "y", "gpus", "nics", "nicGbps", "scaleUpGBps", "radix",
-                     "portGbps", "pod", "group", "rail"});
+        n.allowOnly({"id", "kind", "x", "y", "gpus", "nics", "nicGbps", "portsPerNic",
+                     "scaleUpGBps", "radix", "portGbps", "pod", "group", "rail", "plane"});
         Node node;
         node.name = n["id"].string();
         if (node.name.empty() || node.name.size() > kMaxNameLength)
@@ -280,8 +282,10 @@ private:
                 n, "nicGbps", 1, kMaxGbps, gen ? gen->nicSpeed.value : fabric.portSpeed.value));
             node.server.scaleUpGBps =
                 readNumber(n, "scaleUpGBps", 1, kMaxScaleUpGBps, node.server.scaleUpGBps);
+            node.server.portsPerNic = readInt(n, "portsPerNic", 1, kMaxPortsPerNic,
+                                              gen ? gen->portsPerNic.value_or(1) : 1);
         } else {
-            for (auto key : {"gpus", "nics", "nicGbps", "scaleUpGBps"})
+            for (auto key : {"gpus", "nics", "nicGbps", "portsPerNic", "scaleUpGBps"})
                 if (n.has(key))
                     n[key].fail("a switch has no \"" + std::string(key) +
                                 "\"; that belongs to servers");
@@ -301,6 +305,7 @@ private:
         node.placement.pod = readInt(n, "pod", 0, kMaxNodes, -1);
         node.placement.group = readInt(n, "group", 0, kMaxNodes, -1);
         node.placement.rail = readInt(n, "rail", 0, kMaxNodes, -1);
+        node.placement.plane = readInt(n, "plane", 0, kMaxNodes, -1);
         return node;
     }
 

@@ -73,6 +73,8 @@ nlohmann::json nodeJson(const Node& node) {
         n["gpus"] = node.server.gpus;
         n["nics"] = node.server.nics;
         n["nicGbps"] = number(node.server.nicSpeed.value);
+        if (node.server.portsPerNic > 1)
+            n["portsPerNic"] = node.server.portsPerNic;
         n["scaleUpGBps"] = number(node.server.scaleUpGBps);
     } else {
         n["radix"] = node.sw.radix;
@@ -84,6 +86,8 @@ nlohmann::json nodeJson(const Node& node) {
         n["group"] = node.placement.group;
     if (node.placement.rail >= 0)
         n["rail"] = node.placement.rail;
+    if (node.placement.plane >= 0)
+        n["plane"] = node.placement.plane;
     return n;
 }
 

@@ -20,10 +20,15 @@ struct PortCursor {
     int ports = 0;       ///< ports it has at its link speed (radix, or NICs for a server)
     int split = 1;       ///< links per cage (Ethernet breakout)
     bool server = false; ///< nicK instead of a switch port
+    int nics = 0;        ///< a server's NICs: with several ports each, cable p x nics + i
+    int portsPerNic = 1; ///< is NIC i's port p, "nicIpP"
     bool ethernet = false;
 };
 
 std::string portName(const PortCursor& cursor, int index) {
+    if (cursor.server && cursor.portsPerNic > 1 && cursor.nics > 0)
+        return "nic" + std::to_string(index % cursor.nics) + "p" +
+               std::to_string(index / cursor.nics);
     if (cursor.server)
         return "nic" + std::to_string(index);
     if (!cursor.ethernet)
@@ -39,7 +44,9 @@ PortCursor cursorFor(const Node& node, const Fabric& fabric, const PriceCatalog&
     cursor.ethernet = fabric.transport != "infiniband";
     if (node.kind == NodeKind::Server) {
         cursor.server = true;
-        cursor.ports = node.server.nics;
+        cursor.ports = node.server.cablePorts();
+        cursor.nics = node.server.nics;
+        cursor.portsPerNic = node.server.portsPerNic;
         return cursor;
     }
     cursor.ports = node.sw.radix;

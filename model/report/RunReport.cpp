@@ -281,13 +281,14 @@ std::vector<std::string> recordBuild(const Design& design, const FabricAsRun& as
             report.failures.push_back(describe(failure));
         else
             setAside.push_back("failure of \"" + failure.element +
-                               "\" set aside: the design has no such node, link or rail");
+                               "\" set aside: the design has no such node, link, rail or plane");
     }
     requireRunnable(asRun.topology(), asRun.simulated(), asRun.reach());
     report.gpus = design.topology.gpuCount();
     report.servers = design.topology.serverCount();
     report.switches = design.topology.switchCounts();
     report.switchPlanes = switchPlanes(design.topology);
+    report.portsPerNic = portsPerNic(design.topology);
     return setAside;
 }
 
@@ -721,7 +722,8 @@ nlohmann::ordered_json reportToJson(const RunReport& r) {
          {{"leaf", r.switches.leaf},
           {"spine", r.switches.spine},
           {"core", r.switches.core},
-          {"planes", r.switchPlanes}}},
+          {"planes", r.switchPlanes},
+          {"portsPerNic", r.portsPerNic}}},
         {"bisection",
          {{"theoreticalGbps", rounded(r.bisection.minCut.value, 3)},
           {"effectiveGbps", rounded(r.effective.gbps, 3)},

@@ -114,6 +114,8 @@ struct RunReport {
     /// Parts the switches fall into (model::switchPlanes): more than 1 where groups of
     /// rails have spines of their own, whose rails meet over NVLink only.
     int switchPlanes = 1;
+    /// model::portsPerNic: above 1, the planes are NIC-port planes holding every rail.
+    int portsPerNic = 1;
     BisectionResult bisection;
     sim::EffectiveBisection effective;
     sim::CollectiveResult collective;

@@ -5,6 +5,7 @@
 #include "model/core/Hash.hpp"
 #include "model/sim/routing/RoutingPolicies.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace fabriclab::sim {
@@ -70,23 +71,54 @@ std::span<const model::LinkId> FabricNetwork::linksOf(std::uint32_t channel) con
 }
 
 int FabricNetwork::nicCount(model::NodeId server) const {
-    return server.value < m_s->nics.size() ? static_cast<int>(m_s->nics[server.value].size()) : 0;
+    if (server.value >= m_s->nics.size())
+        return 0;
+    if (portCount(server) > 1)
+        return m_s->nicsOf[server.value];
+    return static_cast<int>(m_s->nics[server.value].size());
+}
+
+int FabricNetwork::portCount(model::NodeId server) const {
+    return server.value < m_s->portsPerNic.size() ? m_s->portsPerNic[server.value] : 1;
+}
+
+const routing::FabricStructure::Cable* FabricNetwork::portCable(Endpoint endpoint, int port) const {
+    const model::NodeId server = endpoint.server;
+    if (endpoint.nic < 0 || endpoint.nic >= nicCount(server) || port < 0 ||
+        port >= portCount(server))
+        return nullptr;
+    const auto& cables = m_s->nics[server.value];
+    if (portCount(server) == 1)
+        return &cables[static_cast<std::size_t>(endpoint.nic)];
+    const std::int32_t at =
+        m_s->portSlots[server.value]
+                      [static_cast<std::size_t>(port * nicCount(server) + endpoint.nic)];
+    return at < 0 ? nullptr : &cables[static_cast<std::size_t>(at)];
 }
 
 const routing::FabricStructure::Cable& FabricNetwork::cable(Endpoint endpoint) const {
-    const std::vector<routing::FabricStructure::Cable>* cables =
-        endpoint.server.value < m_s->nics.size() ? &m_s->nics[endpoint.server.value] : nullptr;
-    if (!cables || endpoint.nic < 0 || endpoint.nic >= static_cast<int>(cables->size()))
-        throw std::invalid_argument("server " + m_s->topology->node(endpoint.server).name +
-                                    " has no NIC " + std::to_string(endpoint.nic));
-    return (*cables)[static_cast<std::size_t>(endpoint.nic)];
+    for (int port = 0; port < portCount(endpoint.server); ++port)
+        if (const auto* found = portCable(endpoint, port))
+            return *found;
+    throw std::invalid_argument("server " + m_s->topology->node(endpoint.server).name +
+                                " has no NIC " + std::to_string(endpoint.nic));
 }
 
 model::Gbps FabricNetwork::nicGoodput(Endpoint endpoint) const {
-    return model::Gbps(m_s->capacity[cable(endpoint).up]);
+    cable(endpoint); // throws naming a missing NIC
+    double gbps = 0;
+    for (int port = 0; port < portCount(endpoint.server); ++port)
+        if (const auto* found = portCable(endpoint, port))
+            gbps += m_s->capacity[found->up];
+    return model::Gbps(gbps);
 }
-std::uint32_t FabricNetwork::nicDown(Endpoint endpoint) const {
-    return cable(endpoint).down;
+
+std::vector<std::uint32_t> FabricNetwork::nicDowns(Endpoint endpoint) const {
+    std::vector<std::uint32_t> downs;
+    for (int port = 0; port < portCount(endpoint.server); ++port)
+        if (const auto* found = portCable(endpoint, port))
+            downs.push_back(found->down);
+    return downs;
 }
 
 bool FabricNetwork::reaches(Endpoint from, Endpoint to) const {
@@ -108,28 +140,63 @@ void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey,
     route.wireMeters = 0;
     if (from.server == to.server)
         return; // inside the scale-up domain: no fabric involved
-    const routing::FabricStructure::Cable& source = cable(from);
-    int switchHops = m_routing->hops(source.switchNode, cable(to).switchNode);
-    for (int k = 1; switchHops < 0 && k < nicCount(to.server); ++k) {
-        to.nic = (to.nic + 1) % nicCount(to.server);
-        switchHops = m_routing->hops(source.switchNode, cable(to).switchNode);
+    const int ports = portCount(from.server);
+    if (ports == 1) {
+        appendPort(from, to, cable(from), 0, 1.0, flowKey, route);
+        return;
     }
-    if (switchHops < 0)
+    // A multiplane NIC sprays each flow evenly over the ports it has cabled, port p into
+    // plane p, where the destination's port p waits (a destination with fewer ports takes
+    // it on p mod its). A port a failure took gets no share: the NIC sprays over the rest.
+    int cabled = 0;
+    for (int port = 0; port < ports; ++port)
+        cabled += portCable(from, port) != nullptr;
+    if (cabled == 0)
+        cable(from); // names the missing NIC
+    for (int port = 0; port < ports; ++port)
+        if (const auto* source = portCable(from, port))
+            appendPort(from, to, *source, port % portCount(to.server), 1.0 / cabled, flowKey, route,
+                       port);
+}
+
+void FabricNetwork::appendPort(Endpoint from, Endpoint to,
+                               const routing::FabricStructure::Cable& source, int toPort,
+                               double fraction, std::uint64_t flowKey, Route& route,
+                               int fromPort) const {
+    // The destination NIC's cable in the source's plane, or, where no switch path joins
+    // them (rail planes, a failure), the first NIC from `to` on that the source reaches,
+    // which hands the data over NVLink (PXN).
+    const routing::FabricStructure::Cable* sink = nullptr;
+    int switchHops = -1;
+    const int nics = nicCount(to.server);
+    if (to.nic < 0 || to.nic >= nics)
+        throw std::invalid_argument("server " + m_s->topology->node(to.server).name +
+                                    " has no NIC " + std::to_string(to.nic));
+    for (int k = 0; switchHops < 0 && k < std::max(1, nics); ++k) {
+        if (k > 0)
+            to.nic = (to.nic + 1) % nics;
+        sink = portCable(to, toPort);
+        switchHops = sink ? m_routing->hops(source.switchNode, sink->switchNode) : -1;
+    }
+    if (switchHops < 0 || !sink)
         throw std::invalid_argument("no path from " + m_s->topology->node(from.server).name +
                                     " to " + m_s->topology->node(to.server).name);
-    const routing::FabricStructure::Cable& sink = cable(to);
+    const std::size_t first = route.elements.size();
     route.elements.push_back({source.up, 1.0});
-    route.wireMeters = source.meters + sink.meters;
-    route.switchHops = switchHops + 1;
+    route.wireMeters = std::max(route.wireMeters, source.meters + sink->meters);
+    route.switchHops = std::max(route.switchHops, switchHops + 1);
 
-    if (source.switchNode != sink.switchNode) {
+    if (source.switchNode != sink->switchNode) {
         const auto key =
             mix(m_seed ^ mix(from.server.value * 131ULL + static_cast<std::uint64_t>(from.nic)) ^
                 mix((to.server.value * 131ULL + static_cast<std::uint64_t>(to.nic)) << 1) ^
-                mix(flowKey << 2));
-        m_routing->appendMiddle(source.switchNode, sink.switchNode, key, route);
+                mix(flowKey << 2) ^ static_cast<std::uint64_t>(fromPort));
+        m_routing->appendMiddle(source.switchNode, sink->switchNode, key, route);
     }
-    route.elements.push_back({sink.down, 1.0});
+    route.elements.push_back({sink->down, 1.0});
+    if (fraction != 1.0)
+        for (std::size_t i = first; i < route.elements.size(); ++i)
+            route.elements[i].fraction *= fraction;
 }
 
 void FabricNetwork::expectFlows(std::span<const std::pair<Endpoint, Endpoint>> flows) const {
@@ -137,10 +204,17 @@ void FabricNetwork::expectFlows(std::span<const std::pair<Endpoint, Endpoint>> f
         return;
     std::vector<routing::ExpectedFlow> expected;
     expected.reserve(flows.size());
-    for (const auto& [from, to] : flows)
-        if (from.server != to.server)
-            expected.push_back(
-                {cable(from).switchNode, cable(to).switchNode, nicGoodput(from).value});
+    for (const auto& [from, to] : flows) {
+        if (from.server == to.server)
+            continue;
+        for (int port = 0; port < portCount(from.server); ++port) {
+            const auto* source = portCable(from, port);
+            const auto* sink = portCable(to, port % portCount(to.server));
+            if (source && sink)
+                expected.push_back(
+                    {source->switchNode, sink->switchNode, m_s->capacity[source->up]});
+        }
+    }
     m_routing->expectFlows(expected);
 }
 

@@ -88,20 +88,25 @@ public:
     /// the fabric's regularity the router found.
     std::size_t twinnedSwitches() const;
 
-    /// Servers in topology order, and how many NICs (cables) each has.
+    /// Servers in topology order, and how many NICs each has: its cables, or its cables
+    /// over its ports per NIC on a multiplane server.
     const std::vector<model::NodeId>& servers() const { return m_s->servers; }
     int nicCount(model::NodeId server) const;
-    /// Goodput of one NIC.
+    /// Ports of each of the server's NICs, each in its own plane (1 but for multiplane NICs).
+    int portCount(model::NodeId server) const;
+    /// Goodput of one NIC, all its ports together.
     model::Gbps nicGoodput(Endpoint endpoint) const;
-    /// Channel carrying the NIC's traffic out of the fabric, to the server.
-    std::uint32_t nicDown(Endpoint endpoint) const;
+    /// Channels carrying the NIC's traffic out of the fabric, to the server: one per port
+    /// cabled (one but on a multiplane server).
+    std::vector<std::uint32_t> nicDowns(Endpoint endpoint) const;
 
     /// Whether a switch path joins the two NICs (false across rail planes, whose spines
     /// serve separate groups of rails).
     bool reaches(Endpoint from, Endpoint to) const;
 
-    /// Route from one NIC to another. `flowKey` picks the ECMP member (hash of the
-    /// endpoints, the key and the seed), so a run is reproducible and reseedable. Where no
+    /// Route from one NIC to another; from a multiplane NIC, 1/P of the flow on each port's
+    /// plane to the destination NIC's port in the same plane. `flowKey` picks the ECMP member (hash
+    /// of the endpoints, the key and the seed), so a run is reproducible and reseedable. Where no
     /// switch path joins them (rail planes, with a failure shifting one server's NICs), the
     /// destination server takes the data on its first NIC from `to` on that the source
     /// reaches, and forwards it over NVLink, as NCCL's PXN does. Throws
@@ -122,7 +127,15 @@ public:
     model::Seconds latency(const Route& route) const;
 
 private:
+    /// The NIC's cable on `port`; nullptr for no such NIC or port, or a port a failure took.
+    const routing::FabricStructure::Cable* portCable(Endpoint endpoint, int port) const;
+    /// The NIC's first cabled port; throws std::invalid_argument naming a missing NIC.
     const routing::FabricStructure::Cable& cable(Endpoint endpoint) const;
+    /// Appends one port's share of a route: `fraction` of the flow leaving on `source` to
+    /// port `toPort` of `to` (or of the first NIC after it that the source reaches).
+    void appendPort(Endpoint from, Endpoint to, const routing::FabricStructure::Cable& source,
+                    int toPort, double fraction, std::uint64_t flowKey, Route& route,
+                    int fromPort = 0) const;
 
     std::shared_ptr<const routing::FabricStructure> m_s;
     std::unique_ptr<routing::RoutingPolicy> m_routing;

@@ -28,13 +28,17 @@ std::vector<double> channelCapacities(const FabricNetwork& network,
     const double incast = network.fabric().incastEfficiency;
     if (incast >= 1)
         return capacity;
-    std::map<std::uint32_t, std::set<std::pair<std::uint32_t, int>>> senders;
+    std::map<std::pair<std::uint32_t, int>, std::set<std::pair<std::uint32_t, int>>> senders;
     for (const Transfer& t : transfers)
         if (t.from.server != t.to.server)
-            senders[network.nicDown(t.to)].insert({t.from.server.value, t.from.nic});
-    for (const auto& [channel, sources] : senders)
-        if (sources.size() > 1)
-            capacity[channel] *= incast;
+            senders[{t.to.server.value, t.to.nic}].insert({t.from.server.value, t.from.nic});
+    for (const auto& [receiver, sources] : senders) {
+        if (sources.size() < 2)
+            continue;
+        for (const std::uint32_t down :
+             network.nicDowns({model::NodeId{receiver.first}, receiver.second}))
+            capacity[down] *= incast;
+    }
     return capacity;
 }
 

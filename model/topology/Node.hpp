@@ -33,6 +33,13 @@ struct ServerProps {
     int nics = 8;             ///< fabric NICs, one per rail
     Gbps nicSpeed{400};       ///< line rate of each NIC
     double scaleUpGBps = 450; ///< scale-up bandwidth per GPU per direction, GB/s
+    /// Ports of each NIC, each cabled into its own plane at nicSpeed / portsPerNic; a flow
+    /// is sprayed evenly over them (ConnectX-8 multiplane, MRC). The server's cables are
+    /// plane by plane: port p of NIC i is cable p x nics + i.
+    int portsPerNic = 1;
+
+    /// The most cables the server takes: a cable per NIC port.
+    int cablePorts() const { return nics * portsPerNic; }
 };
 
 /// What a switch offers: how many ports and how fast each is.
@@ -47,6 +54,7 @@ struct Placement {
     int pod = -1;   ///< three-tier pod index
     int group = -1; ///< scalable unit / rail group (rail-optimized) or leaf block; a spine's plane
     int rail = -1;  ///< rail index of a rail leaf
+    int plane = -1; ///< the NIC-port plane a switch belongs to (servers with portsPerNic > 1)
 };
 
 struct Node {

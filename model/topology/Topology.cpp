@@ -144,7 +144,9 @@ std::optional<NodeId> Topology::findNode(std::string_view name) const {
 Gbps Topology::usableCapacity(const Link& link) const {
     const auto portSpeed = [this](NodeId id) {
         const Node& n = node(id);
-        return n.kind == NodeKind::Server ? n.server.nicSpeed : n.sw.portSpeed;
+        // A multiplane NIC's cable is one port of it: the NIC's speed over its ports.
+        return n.kind == NodeKind::Server ? n.server.nicSpeed / n.server.portsPerNic
+                                          : n.sw.portSpeed;
     };
     return std::min({link.speed, portSpeed(link.a), portSpeed(link.b)}) * link.count;
 }
@@ -250,9 +252,10 @@ std::vector<std::string> Topology::problems() const {
                             std::to_string(node.sw.radix));
         if (node.kind == NodeKind::Server && used == 0)
             found.push_back("server " + node.name + ": is not connected to any switch");
-        if (node.kind == NodeKind::Server && used > node.server.nics)
+        if (node.kind == NodeKind::Server && used > node.server.cablePorts())
             found.push_back("server " + node.name + ": uses " + std::to_string(used) +
-                            " NIC ports, has " + std::to_string(node.server.nics) + " NICs");
+                            " NIC ports, has " + std::to_string(node.server.cablePorts()) +
+                            (node.server.portsPerNic > 1 ? " (NICs x ports)" : " NICs"));
     }
     return found;
 }

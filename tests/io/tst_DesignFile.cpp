@@ -528,6 +528,21 @@ void tst_DesignFile::refusesBadDocument_data() {
         "/nodes/2/id", "duplicate node id");
     row("unknown node kind", patched(exp, {{"nodes", {{{"id", "srv-1"}, {"kind", "router"}}}}}),
         "/nodes/0/kind", "unknown node kind");
+    row("server with 0 ports per NIC",
+        patched(exp, {{"nodes", {{{"id", "srv-1"}, {"kind", "server"}, {"portsPerNic", 0}}}}}),
+        "/nodes/0/portsPerNic", "whole number from 1 to 64");
+    row("server with 65 ports per NIC",
+        patched(exp, {{"nodes", {{{"id", "srv-1"}, {"kind", "server"}, {"portsPerNic", 65}}}}}),
+        "/nodes/0/portsPerNic", "whole number from 1 to 64");
+    row("switch with ports per NIC",
+        patched(exp, {{"nodes", {{{"id", "leaf-1"}, {"kind", "leaf"}, {"portsPerNic", 2}}}}}),
+        "/nodes/0/portsPerNic", "belongs to servers");
+    row("generator with 0 ports per NIC",
+        patched(gen, {{"generator", {{"servers", 16}, {"portsPerNic", 0}}}}),
+        "/generator/portsPerNic", "between 1 and 64");
+    row("generator ports per NIC and planes",
+        patched(gen, {{"generator", {{"servers", 16}, {"portsPerNic", 2}, {"planes", 2}}}}),
+        "/generator/planes", "already a plane");
     row("link count 0",
         patched(exp, {{"links", {{{"a", "srv-1"}, {"b", "leaf-1"}, {"count", 0}}}}}),
         "/links/0/count", "whole number from 1");

@@ -100,6 +100,8 @@ private Q_SLOTS:
     void sitesAreDrawnAroundTheFabric();
     void dragonflyPodsAreGroups();
     void fatTreePlanesAreSpineBlocks();
+    void portPlanesAreSpineBlocks();
+    void superPodSpinesServeRails();
     void switchesOfARowNeverOverlap();
     void collapseAndExpandAUnit();
     void replacedDesignKeepsViewStateAndItems();
@@ -197,7 +199,7 @@ void tst_TopologyScene::dragonflyPodsAreGroups() {
     TopologyDocument document(Catalog::builtin());
     TopologyScene scene(document);
     document.adopt(generated(document, "dragonfly", 512), QString());
-    QCOMPARE(scene.podNoun(), CanvasText::PodNoun::Group);
+    QVERIFY(scene.nouns().podsAreGroups);
     QStringList titles;
     for (QGraphicsItem* item : scene.items())
         if (const auto* block = qgraphicsitem_cast<const BlockItem*>(item))
@@ -206,7 +208,7 @@ void tst_TopologyScene::dragonflyPodsAreGroups() {
     QVERIFY(!titles.join(u',').contains(QStringLiteral("pod")));
 
     document.adopt(generated(document, "fat-tree", 320), QString());
-    QCOMPARE(scene.podNoun(), CanvasText::PodNoun::Pod);
+    QVERIFY(!scene.nouns().podsAreGroups);
 }
 
 void tst_TopologyScene::fatTreePlanesAreSpineBlocks() {
@@ -227,6 +229,45 @@ void tst_TopologyScene::fatTreePlanesAreSpineBlocks() {
         QVERIFY2(block, qPrintable(QString::number(plane)));
         QCOMPARE(block->look().title, QStringLiteral("plane %1 spines").arg(plane + 1));
     }
+}
+
+void tst_TopologyScene::portPlanesAreSpineBlocks() {
+    // 256 servers whose 800G NICs each split into two 400G planes: every plane's spines are a
+    // block of their own ("plane 2 spines"), and the switches say which plane they are in.
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    auto design = generated(document, "leaf-spine", 256);
+    design.generator->nicSpeed = fabriclab::model::Gbps(800);
+    design.generator->portsPerNic = 2;
+    design.topology = fabriclab::model::generate(*design.generator);
+    document.adopt(std::move(design), QString());
+    QVERIFY(!scene.nouns().spinesServeRails);
+    for (const int plane : {0, 1}) {
+        const GroupKey spines{-1, plane, fabriclab::model::GroupTier::Spines};
+        scene.setCollapsed(spines, true);
+        const BlockItem* block = scene.blockItem(spines);
+        QVERIFY2(block, qPrintable(QString::number(plane)));
+        QCOMPARE(block->look().title, QStringLiteral("plane %1 spines").arg(plane + 1));
+        QCOMPARE(block->look().shortTitle, QStringLiteral("PL%1").arg(plane + 1));
+    }
+}
+
+void tst_TopologyScene::superPodSpinesServeRails() {
+    // A SuperPOD's spine-leaf groups each serve one rail, and are called by it.
+    TopologyDocument document(Catalog::builtin());
+    TopologyScene scene(document);
+    auto design = generated(document, "superpod", 16);
+    design.generator->gpusPerServer = 72;
+    design.generator->nicsPerServer = 72;
+    design.topology = fabriclab::model::generate(*design.generator);
+    document.adopt(std::move(design), QString());
+    QVERIFY(scene.nouns().spinesServeRails);
+    const GroupKey spines{0, 2, fabriclab::model::GroupTier::Spines};
+    scene.setCollapsed(spines, true);
+    const BlockItem* block = scene.blockItem(spines);
+    QVERIFY(block);
+    QCOMPARE(block->look().title, QStringLiteral("rail 3 spines"));
+    QCOMPARE(block->look().shortTitle, QStringLiteral("R3"));
 }
 
 void tst_TopologyScene::switchesOfARowNeverOverlap() {

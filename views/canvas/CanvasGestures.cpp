@@ -84,7 +84,7 @@ bool CanvasGestures::refuseBlock(const QGraphicsItem* item) {
     const auto* block = qgraphicsitem_cast<const BlockItem*>(item);
     if (block)
         m_message(tr("Links join nodes: expand %1 first (double-click it).")
-                      .arg(CanvasText::groupTitle(block->key(), m_scene.podNoun())));
+                      .arg(CanvasText::groupTitle(block->key(), m_scene.nouns())));
     return block != nullptr;
 }
 

@@ -51,40 +51,50 @@ QString kindName(model::NodeKind kind) {
     return {};
 }
 
-QString podName(int pod, CanvasText::PodNoun noun) {
-    return noun == CanvasText::PodNoun::Group ? tr("group %1").arg(pod + 1)
-                                              : tr("pod %1").arg(pod + 1);
+QString podName(int pod, CanvasText::Nouns nouns) {
+    return nouns.podsAreGroups ? tr("group %1").arg(pod + 1) : tr("pod %1").arg(pod + 1);
 }
 
-QString placementLine(const model::Node& node, CanvasText::PodNoun noun) {
+QString placementLine(const model::Node& node, CanvasText::Nouns nouns) {
     const model::Placement& placement = node.placement;
     QStringList parts;
     if (placement.rail >= 0)
         parts << tr("rail %1").arg(placement.rail + 1);
-    if (placement.group >= 0)
-        parts << (node.kind == model::NodeKind::Spine ? tr("plane %1") : tr("unit %1"))
-                     .arg(placement.group + 1);
+    if (placement.plane >= 0)
+        parts << tr("plane %1").arg(placement.plane + 1); // a NIC-port plane
+    if (placement.group >= 0 && node.kind == model::NodeKind::Spine && placement.plane < 0)
+        parts << tr("plane %1").arg(placement.group + 1);
+    else if (placement.group >= 0 && node.kind != model::NodeKind::Spine)
+        parts << tr("unit %1").arg(placement.group + 1);
     if (placement.pod >= 0)
-        parts << podName(placement.pod, noun);
+        parts << podName(placement.pod, nouns);
     return parts.join(QStringLiteral(" · "));
 }
 
 } // namespace
 
-CanvasText::PodNoun CanvasText::podNounOf(const model::Topology& topology) {
-    return sim::routing::dragonflyGroups(topology) > 0 ? PodNoun::Group : PodNoun::Pod;
+CanvasText::Nouns CanvasText::nounsOf(const model::Topology& topology) {
+    Nouns nouns;
+    nouns.podsAreGroups = sim::routing::dragonflyGroups(topology) > 0;
+    for (const auto& [id, node] : topology.nodes())
+        if (node.kind == model::NodeKind::Spine && node.placement.rail >= 0) {
+            nouns.spinesServeRails = true;
+            break;
+        }
+    return nouns;
 }
 
-QString CanvasText::groupTitle(model::GroupKey key, PodNoun noun) {
+QString CanvasText::groupTitle(model::GroupKey key, Nouns nouns) {
     switch (key.tier) {
     case model::GroupTier::Spines:
         if (key.group >= 0)
-            return tr("plane %1 spines").arg(key.group + 1);
-        return key.pod >= 0 ? tr("%1 spines").arg(podName(key.pod, noun)) : tr("spines");
+            return (nouns.spinesServeRails ? tr("rail %1 spines") : tr("plane %1 spines"))
+                .arg(key.group + 1);
+        return key.pod >= 0 ? tr("%1 spines").arg(podName(key.pod, nouns)) : tr("spines");
     case model::GroupTier::Cores:
         return tr("cores");
     case model::GroupTier::Pod:
-        return podName(key.pod, noun);
+        return podName(key.pod, nouns);
     case model::GroupTier::Unit:
         break;
     }
@@ -106,16 +116,16 @@ QString CanvasText::tierLabel(model::NodeKind kind, int count) {
     return tr("Servers · %1").arg(n);
 }
 
-QString CanvasText::groupShortTitle(model::GroupKey key, PodNoun noun) {
+QString CanvasText::groupShortTitle(model::GroupKey key, Nouns nouns) {
     switch (key.tier) {
     case model::GroupTier::Spines:
         if (key.group >= 0)
-            return tr("PL%1").arg(key.group + 1);
+            return (nouns.spinesServeRails ? tr("R%1") : tr("PL%1")).arg(key.group + 1);
         return key.pod >= 0 ? tr("S%1").arg(key.pod + 1) : tr("S");
     case model::GroupTier::Cores:
         return tr("C");
     case model::GroupTier::Pod:
-        return (noun == PodNoun::Group ? tr("G%1") : tr("P%1")).arg(key.pod + 1);
+        return (nouns.podsAreGroups ? tr("G%1") : tr("P%1")).arg(key.pod + 1);
     case model::GroupTier::Unit:
         break;
     }
@@ -168,7 +178,7 @@ QString CanvasText::blockGpusShort(const model::Block& block) {
 QString CanvasText::endpointName(const model::Topology& topology, const model::Endpoint& endpoint) {
     if (const auto* id = std::get_if<model::NodeId>(&endpoint))
         return topology.contains(*id) ? QString::fromStdString(topology.node(*id).name) : QString();
-    return groupTitle(std::get<model::GroupKey>(endpoint), podNounOf(topology));
+    return groupTitle(std::get<model::GroupKey>(endpoint), nounsOf(topology));
 }
 
 QString CanvasText::nodeToolTip(const model::Topology& topology, model::NodeId id) {
@@ -181,22 +191,26 @@ QString CanvasText::nodeToolTip(const model::Topology& topology, model::NodeId i
     const int used = topology.portsUsed(id);
     if (node.kind == model::NodeKind::Server) {
         lines << plural(node.server.gpus, "%1 GPU", "%1 GPUs");
-        lines << tr("%1 × %2 NICs, %3 cabled")
-                     .arg(count(node.server.nics), rate(node.server.nicSpeed), count(used));
+        lines << (node.server.portsPerNic > 1
+                      ? tr("%1 × %2 NICs of %3 ports (one per plane), %4 cabled")
+                            .arg(count(node.server.nics), rate(node.server.nicSpeed),
+                                 count(node.server.portsPerNic), count(used))
+                      : tr("%1 × %2 NICs, %3 cabled")
+                            .arg(count(node.server.nics), rate(node.server.nicSpeed), count(used)));
     } else {
         lines << tr("%1 × %2 ports, %3 in use")
                      .arg(count(node.sw.radix), rate(node.sw.portSpeed), count(used));
     }
-    if (const QString placement = placementLine(node, podNounOf(topology)); !placement.isEmpty())
+    if (const QString placement = placementLine(node, nounsOf(topology)); !placement.isEmpty())
         lines << placement;
     return lines.join(QStringLiteral("<br>"));
 }
 
-QString CanvasText::blockToolTip(const model::Block& block, PodNoun noun) {
+QString CanvasText::blockToolTip(const model::Block& block, Nouns nouns) {
     QStringList lines;
-    QString title = QStringLiteral("<b>%1</b>").arg(groupTitle(block.key, noun));
+    QString title = QStringLiteral("<b>%1</b>").arg(groupTitle(block.key, nouns));
     if (block.key.pod >= 0 && block.key.tier != model::GroupTier::Pod)
-        title += QStringLiteral(" · ") + podName(block.key.pod, noun);
+        title += QStringLiteral(" · ") + podName(block.key.pod, nouns);
     lines << title;
     lines << blockCounts(block) + QStringLiteral(", ") + blockGpus(block);
     if (!block.rails.empty())

@@ -10,21 +10,28 @@
 
 namespace fabriclab::views {
 
+/// What a design's pods and blocks of spines are called (CanvasText::nounsOf).
+struct CanvasNouns {
+    /// A dragonfly's pods are its groups (they have global links between them).
+    bool podsAreGroups = false;
+    /// A block of spines serves one rail (a SuperPOD's spine-leaf groups, whose spines carry
+    /// their rail), rather than being a plane.
+    bool spinesServeRails = false;
+};
+
 /// The words the canvas shows: block labels, hover tooltips and tool hints. Tooltips are
 /// composed from the model when asked, so they are never stale.
 class CanvasText {
 public:
-    /// What a pod is called: a pod of a fat-tree, a group of a dragonfly (podNounOf).
-    enum class PodNoun { Pod, Group };
-    /// A dragonfly's pods are its groups (they have global links between them).
-    static PodNoun podNounOf(const model::Topology& topology);
+    using Nouns = CanvasNouns;
+    static Nouns nounsOf(const model::Topology& topology);
 
     /// "unit 3": one-based, like node names.
-    static QString groupTitle(model::GroupKey key, PodNoun noun = PodNoun::Pod);
+    static QString groupTitle(model::GroupKey key, Nouns nouns = {});
     /// A tier row's label: "Spines · 512".
     static QString tierLabel(model::NodeKind kind, int count);
     /// The title cut to what a narrow card can show: "P3" for pod 3, "U12" for unit 12.
-    static QString groupShortTitle(model::GroupKey key, PodNoun noun = PodNoun::Pod);
+    static QString groupShortTitle(model::GroupKey key, Nouns nouns = {});
     /// A count as every figure of the app is written, thousands grouped: "1,024".
     static QString count(long long n);
     /// "800 Gb/s", "3.2 Tb/s", "1.6 Pb/s".
@@ -39,7 +46,7 @@ public:
     static QString endpointName(const model::Topology& topology, const model::Endpoint& endpoint);
 
     static QString nodeToolTip(const model::Topology& topology, model::NodeId id);
-    static QString blockToolTip(const model::Block& block, PodNoun noun = PodNoun::Pod);
+    static QString blockToolTip(const model::Block& block, Nouns nouns = {});
     /// Speed x count per kind of cable, medium, endpoints and summed capacity.
     static QString edgeToolTip(const model::Topology& topology, const model::Edge& edge);
     /// What a tool does, for the status bar when it is picked.

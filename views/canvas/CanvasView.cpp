@@ -438,7 +438,7 @@ void CanvasView::contextMenuEvent(QContextMenuEvent* event) {
     QMenu menu(this);
     if (const auto key = m_scene->groupAt(scenePos)) {
         const bool collapsed = m_scene->isCollapsed(*key);
-        const QString title = CanvasText::groupTitle(*key, m_scene->podNoun());
+        const QString title = CanvasText::groupTitle(*key, m_scene->nouns());
         menu.addAction(collapsed ? tr("Expand %1").arg(title) : tr("Collapse %1").arg(title), this,
                        [this, key = *key, collapsed] { m_scene->setCollapsed(key, !collapsed); });
     }
@@ -477,6 +477,9 @@ void CanvasView::addFailureActions(QMenu& menu, QPointF scenePos) {
             if (n.kind == model::NodeKind::Leaf && n.placement.rail >= 0)
                 offer(model::railElement(n.placement.rail),
                       tr("rail %1").arg(n.placement.rail + 1));
+            if (model::isSwitch(n.kind) && n.placement.plane >= 0)
+                offer(model::planeElement(n.placement.plane),
+                      tr("NIC-port plane %1").arg(n.placement.plane + 1));
             return;
         }
         if (const auto* link = qgraphicsitem_cast<const LinkItem*>(item)) {

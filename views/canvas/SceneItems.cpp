@@ -58,7 +58,7 @@ void SceneItems::reconcile(const model::Topology& topology, model::VisibleGraph 
                            const model::FailedElements& failed) {
     m_graph = std::move(graph);
     m_failed = failed;
-    m_podNoun = CanvasText::podNounOf(topology);
+    m_nouns = CanvasText::nounsOf(topology);
     m_blockIndex.clear();
     for (std::size_t i = 0; i < m_graph.blocks.size(); ++i)
         m_blockIndex.emplace_hint(m_blockIndex.end(), m_graph.blocks[i].key, i);
@@ -101,9 +101,9 @@ void SceneItems::reconcileBlocks() {
     std::map<model::GroupKey, std::unique_ptr<BlockItem>> next;
     for (const model::Block& block : m_graph.blocks) {
         BlockItem& item = take(m_blocks, next, block.key, m_scene);
-        item.setLook({CanvasText::groupTitle(block.key, m_podNoun), CanvasText::blockCounts(block),
+        item.setLook({CanvasText::groupTitle(block.key, m_nouns), CanvasText::blockCounts(block),
                       CanvasText::blockGpus(block), block.rails,
-                      CanvasText::groupShortTitle(block.key, m_podNoun),
+                      CanvasText::groupShortTitle(block.key, m_nouns),
                       CanvasText::blockGpusShort(block), BlockItem::frameFor(block)});
         item.setPos(block.x, block.y);
     }
@@ -163,7 +163,7 @@ void SceneItems::reconcileFrames(const model::Topology& topology) {
             m_frameMembers[*key].push_back(id);
     std::map<model::GroupKey, std::unique_ptr<GroupFrameItem>> next;
     for (const auto& [key, members] : m_frameMembers)
-        take(m_frames, next, key, m_scene).setTitle(CanvasText::groupTitle(key, m_podNoun));
+        take(m_frames, next, key, m_scene).setTitle(CanvasText::groupTitle(key, m_nouns));
     m_frames.swap(next);
     for (const auto& [key, item] : m_frames)
         updateFrame(key);

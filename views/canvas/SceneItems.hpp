@@ -40,9 +40,9 @@ public:
                    const model::FailedElements& failed = {});
 
     const model::VisibleGraph& graph() const { return m_graph; }
-    /// What the design's pods are called (a dragonfly's are its groups), as of the last
-    /// reconcile.
-    CanvasText::PodNoun podNoun() const { return m_podNoun; }
+    /// What the design's pods and spine blocks are called (a dragonfly's pods are its
+    /// groups), as of the last reconcile.
+    CanvasText::Nouns nouns() const { return m_nouns; }
     /// The block or edge an item was built from; nullptr when it is gone.
     const model::Block* block(model::GroupKey key) const;
     const model::Edge* edge(const EdgeKey& key) const;
@@ -78,7 +78,7 @@ private:
 
     QGraphicsScene& m_scene;
     model::VisibleGraph m_graph;
-    CanvasText::PodNoun m_podNoun = CanvasText::PodNoun::Pod;
+    CanvasText::Nouns m_nouns;
     model::FailedElements m_failed;
     std::map<model::GroupKey, std::size_t> m_blockIndex; ///< into m_graph.blocks
     std::map<EdgeKey, std::size_t> m_edgeIndex;          ///< into m_graph.edges

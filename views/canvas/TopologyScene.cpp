@@ -555,7 +555,7 @@ QString TopologyScene::toolTipFor(const QGraphicsItem* item) const {
         return CanvasText::nodeToolTip(topology, node->id());
     if (const auto* block = qgraphicsitem_cast<const BlockItem*>(item))
         if (const model::Block* data = m_items.block(block->key()))
-            return CanvasText::blockToolTip(*data, m_items.podNoun());
+            return CanvasText::blockToolTip(*data, m_items.nouns());
     if (const auto* link = qgraphicsitem_cast<const LinkItem*>(item))
         if (const model::Edge* edge = m_items.edge(link->key())) {
             QString text = CanvasText::edgeToolTip(topology, *edge);
@@ -571,7 +571,7 @@ QString TopologyScene::toolTipFor(const QGraphicsItem* item) const {
         }
     if (const auto* frame = qgraphicsitem_cast<const GroupFrameItem*>(item))
         return tr("%1 — double-click to collapse")
-            .arg(CanvasText::groupTitle(frame->key(), m_items.podNoun()));
+            .arg(CanvasText::groupTitle(frame->key(), m_items.nouns()));
     return {};
 }
 

@@ -61,8 +61,9 @@ public:
     QGraphicsItem* endpointItemAt(QPointF scenePos) const;
     /// Everything drawn, scene units; empty for an empty design.
     QRectF contentRect() const { return m_items.contentRect() | m_sites.rect(); }
-    /// What the design's pods are called on the canvas: groups on a dragonfly.
-    CanvasText::PodNoun podNoun() const { return m_items.podNoun(); }
+    /// What the design's pods and spine blocks are called on the canvas: groups on a
+    /// dragonfly, rail spines on a SuperPOD.
+    CanvasText::Nouns nouns() const { return m_items.nouns(); }
     /// Training across sites as drawn around the fabric (empty for a single site).
     const SitesOverlay& sitesOverlay() const { return m_sites; }
 

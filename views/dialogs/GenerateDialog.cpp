@@ -360,7 +360,12 @@ void GenerateDialog::showOutcome(const GeneratorPreview::Outcome& outcome) {
         figure("leafSpineCables", static_cast<double>(s.cables.leafSpine));
         figure("spineCoreCables", static_cast<double>(s.cables.spineCore));
         m_planes->setText(
-            s.switches.spine == 0
+            s.portsPerNic > 1
+                ? tr("Each NIC's %1 ports go to %2 planes of their own, every plane holding "
+                     "every rail: a flow is sprayed evenly over the planes.")
+                      .arg(s.portsPerNic)
+                      .arg(s.switchPlanes)
+            : s.switches.spine == 0
                 ? tr("No spine: each of the %1 rail switches is a plane of its own, so traffic "
                      "between rails crosses NVLink first (PXN).")
                       .arg(s.switchPlanes)

@@ -112,7 +112,8 @@ QString TopologyDocument::uniqueName(model::NodeKind kind,
 
 int TopologyDocument::freePorts(model::NodeId id) const {
     const auto& node = topology().node(id);
-    const int ports = node.kind == model::NodeKind::Server ? node.server.nics : node.sw.radix;
+    const int ports =
+        node.kind == model::NodeKind::Server ? node.server.cablePorts() : node.sw.radix;
     return ports - topology().portsUsed(id);
 }
 
@@ -129,6 +130,7 @@ model::NodeId TopologyDocument::addNode(model::NodeKind kind, QPointF position) 
         node.server.gpus = generator->gpusPerServer;
         node.server.nics = generator->nicsPerServer;
         node.server.nicSpeed = generator->nicSpeed;
+        node.server.portsPerNic = generator->portsPerNic.value_or(1);
     } else if (kind == model::NodeKind::Server) {
         // One scale-up domain of the design's GPU (the catalog's default without a
         // workload), one NIC per GPU (a rail each) at the fabric's port speed.
@@ -146,7 +148,10 @@ model::NodeId TopologyDocument::addNode(model::NodeKind kind, QPointF position) 
                         : kind == model::NodeKind::Leaf  ? generator->leafRadix
                         : kind == model::NodeKind::Spine ? generator->spineRadix
                                                          : generator->coreRadix;
-        node.sw.portSpeed = generator ? generator->nicSpeed : fabric.portSpeed;
+        // A multiplane generator's switches run at the NIC speed over its ports.
+        node.sw.portSpeed =
+            generator ? model::Gbps(generator->nicSpeed.value / generator->portsPerNic.value_or(1))
+                      : fabric.portSpeed;
     }
     const model::NodeId id = topology().nextNodeId();
     m_undo.push(new InsertItemsCommand(*this, {{id, node}}, {},
@@ -197,7 +202,7 @@ std::optional<model::LinkId> TopologyDocument::connect(model::NodeId a, model::N
         const model::NodeId id = node == &na ? a : b;
         if (freePorts(id) < 1) {
             const bool server = node->kind == model::NodeKind::Server;
-            const int ports = server ? node->server.nics : node->sw.radix;
+            const int ports = server ? node->server.cablePorts() : node->sw.radix;
             return refuse(tr("%1 has no free %2: all %3 are in use.")
                               .arg(nameOf(topology(), id), server ? tr("NIC") : tr("port"))
                               .arg(ports));
@@ -213,7 +218,9 @@ std::optional<model::LinkId> TopologyDocument::connect(model::NodeId a, model::N
         }
     }
     const auto speedOf = [](const model::Node& n) {
-        return n.kind == model::NodeKind::Server ? n.server.nicSpeed : n.sw.portSpeed;
+        // A multiplane NIC's cable is one of its ports.
+        return n.kind == model::NodeKind::Server ? n.server.nicSpeed / n.server.portsPerNic
+                                                 : n.sw.portSpeed;
     };
     model::Link link;
     link.a = a;

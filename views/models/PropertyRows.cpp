@@ -76,15 +76,24 @@ std::vector<PropertyRow> PropertyRows::forNode(const TopologyDocument& document,
              numberText(node.server.nics),
              node.server.nics,
              {},
-             tr("Fabric NICs (rails) in this server: each takes one cable to a "
-                "switch. %1 of %2 cabled.")
-                 .arg(numberText(topology.portsUsed(id)), numberText(node.server.nics))});
+             tr("Fabric NICs (rails) in this server: each takes a cable to a switch per "
+                "port. %1 of %2 cabled.")
+                 .arg(numberText(topology.portsUsed(id)), numberText(node.server.cablePorts()))});
         rows.push_back({PropertyKey::NicSpeed,
                         tr("NIC speed (Gb/s)"),
                         numberText(node.server.nicSpeed.value),
                         node.server.nicSpeed.value,
                         {},
                         tr("Line rate of each NIC, in Gb/s")});
+        rows.push_back(
+            {PropertyKey::PortsPerNic,
+             tr("Ports per NIC"),
+             numberText(node.server.portsPerNic),
+             node.server.portsPerNic,
+             {},
+             tr("Ports of each NIC, each cabled into a plane of its own at the NIC speed over "
+                "the ports (an 800G ConnectX-8 as 4 planes of 200G); a flow is split evenly "
+                "over them. Port p of NIC i is cable p × NICs + i.")});
         rows.push_back(
             {PropertyKey::Injection,
              tr("Fabric bandwidth"),
@@ -117,7 +126,7 @@ std::vector<PropertyRow> PropertyRows::forNode(const TopologyDocument& document,
     rows.push_back(
         {PropertyKey::PortsFree, tr("Ports free"), numberText(document.freePorts(id)), {}, {}});
     const auto& place = node.placement;
-    if (place.pod >= 0 || place.group >= 0 || place.rail >= 0) {
+    if (place.pod >= 0 || place.group >= 0 || place.rail >= 0 || place.plane >= 0) {
         QStringList parts;
         if (place.pod >= 0)
             parts << tr("pod %1").arg(place.pod);
@@ -125,6 +134,8 @@ std::vector<PropertyRow> PropertyRows::forNode(const TopologyDocument& document,
             parts << tr("group %1").arg(place.group);
         if (place.rail >= 0)
             parts << tr("rail %1").arg(place.rail);
+        if (place.plane >= 0)
+            parts << tr("NIC-port plane %1").arg(place.plane);
         rows.push_back(
             {PropertyKey::Placement, tr("Placement"), parts.join(QStringLiteral(", ")), {}, {}});
     }

@@ -27,6 +27,7 @@ enum class PropertyKey {
     Gpus,
     Nics,
     NicSpeed,
+    PortsPerNic,
     Injection,
     ScaleUp,
     PortsUsed,

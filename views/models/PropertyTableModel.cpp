@@ -290,10 +290,22 @@ bool PropertyTableModel::editNode(PropertyKey property, const QVariant& value) {
         break;
     }
     case PropertyKey::Nics: {
-        const auto nics = whole(tr("NICs"), std::max(1, used), model::limits::kMaxPerServer, inUse);
+        // Each NIC takes a cable per port.
+        const int ports = before.server.portsPerNic;
+        const auto nics = whole(tr("NICs"), std::max(1, (used + ports - 1) / ports),
+                                model::limits::kMaxPerServer, inUse);
         if (!nics)
             return false;
         after.server.nics = *nics;
+        break;
+    }
+    case PropertyKey::PortsPerNic: {
+        const int nics = before.server.nics;
+        const auto ports = whole(tr("Ports per NIC"), std::max(1, (used + nics - 1) / nics),
+                                 model::limits::kMaxPortsPerNic, inUse);
+        if (!ports)
+            return false;
+        after.server.portsPerNic = *ports;
         break;
     }
     case PropertyKey::Gpus: {
@@ -328,6 +340,7 @@ bool PropertyTableModel::editNode(PropertyKey property, const QVariant& value) {
     }
     if (after.name == before.name && after.server.gpus == before.server.gpus &&
         after.server.nics == before.server.nics &&
+        after.server.portsPerNic == before.server.portsPerNic &&
         after.server.nicSpeed == before.server.nicSpeed &&
         after.server.scaleUpGBps == before.server.scaleUpGBps &&
         after.sw.radix == before.sw.radix && after.sw.portSpeed == before.sw.portSpeed)

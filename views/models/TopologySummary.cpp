@@ -7,8 +7,8 @@
 namespace fabriclab::views {
 
 TopologySummary TopologySummary::of(const model::Topology& topology) {
-    return {topology.gpuCount(), topology.serverCount(), topology.switchCounts(),
-            topology.cableCounts(), model::switchPlanes(topology)};
+    return {topology.gpuCount(),    topology.serverCount(),        topology.switchCounts(),
+            topology.cableCounts(), model::switchPlanes(topology), model::portsPerNic(topology)};
 }
 
 } // namespace fabriclab::views

@@ -14,6 +14,7 @@ struct TopologySummary {
     model::TierCounts switches;
     model::CableCounts cables;
     int switchPlanes = 1; ///< model::switchPlanes
+    int portsPerNic = 1;  ///< model::portsPerNic
 
     static TopologySummary of(const model::Topology& topology);
 };

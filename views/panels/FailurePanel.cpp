@@ -18,7 +18,7 @@
 namespace fabriclab::views {
 namespace {
 
-enum Scenario { LoseSpine, LoseRail, LoseLinks };
+enum Scenario { LoseSpine, LoseRail, LoseLinks, LosePlane };
 /// The share of switch-to-switch cables "lose links at random" takes.
 constexpr double kRandomShare = 0.05;
 /// Below this many switch-to-switch cables a 5% draw can pick none (0.95^200 < 0.004%
@@ -36,7 +36,8 @@ FailurePanel::FailurePanel(TopologyDocument& document, QWidget* parent)
     : QWidget(parent), m_document(document),
       m_loseSpine(new QPushButton(tr("Lose one spine"), this)),
       m_loseRail(new QPushButton(tr("Lose a rail"), this)),
-      m_loseLinks(new QPushButton(tr("Lose 5% of links"), this)), m_list(new QListWidget(this)),
+      m_loseLinks(new QPushButton(tr("Lose 5% of links"), this)),
+      m_losePlane(new QPushButton(tr("Lose a plane"), this)), m_list(new QListWidget(this)),
       m_summary(new QLabel(this)), m_restoreSelected(new QPushButton(tr("Restore selected"), this)),
       m_restoreAll(new QPushButton(tr("Restore all"), this)) {
     QPushButton* spine = m_loseSpine;
@@ -45,6 +46,8 @@ FailurePanel::FailurePanel(TopologyDocument& document, QWidget* parent)
     spine->setObjectName(QStringLiteral("loseSpine"));
     rail->setObjectName(QStringLiteral("loseRail"));
     links->setObjectName(QStringLiteral("loseLinks"));
+    m_losePlane->setObjectName(QStringLiteral("losePlane"));
+    m_losePlane->hide();
     m_restoreSelected->setObjectName(QStringLiteral("restoreSelected"));
     m_restoreAll->setObjectName(QStringLiteral("restoreAll"));
     m_list->setObjectName(QStringLiteral("failureList"));
@@ -57,7 +60,8 @@ FailurePanel::FailurePanel(TopologyDocument& document, QWidget* parent)
     auto* buttons = new QGridLayout;
     buttons->addWidget(spine, 0, 0);
     buttons->addWidget(rail, 0, 1);
-    buttons->addWidget(links, 1, 0, 1, 2);
+    buttons->addWidget(links, 1, 0);
+    buttons->addWidget(m_losePlane, 1, 1);
     auto* restore = new QGridLayout;
     restore->addWidget(m_restoreSelected, 0, 0);
     restore->addWidget(m_restoreAll, 0, 1);
@@ -73,6 +77,8 @@ FailurePanel::FailurePanel(TopologyDocument& document, QWidget* parent)
             [this] { addScenario(tr("Lose a rail"), LoseRail); });
     connect(links, &QPushButton::clicked, this,
             [this] { addScenario(tr("Lose 5% of links"), LoseLinks); });
+    connect(m_losePlane, &QPushButton::clicked, this,
+            [this] { addScenario(tr("Lose a plane"), LosePlane); });
     connect(m_restoreSelected, &QPushButton::clicked, this, &FailurePanel::restoreSelected);
     connect(m_restoreAll, &QPushButton::clicked, this, &FailurePanel::restoreAll);
     connect(m_list, &QListWidget::itemSelectionChanged, this,
@@ -104,7 +110,7 @@ void FailurePanel::offerScenarios() {
     const DesignFactsResult* facts = DesignFacts::of(m_document).current();
     if (!facts) {
         // For a moment after an edit; ready() brings the scenarios back.
-        for (QPushButton* button : {m_loseSpine, m_loseRail, m_loseLinks}) {
+        for (QPushButton* button : {m_loseSpine, m_loseRail, m_loseLinks, m_losePlane}) {
             button->setEnabled(false);
             button->setToolTip(tr("Working out what this design can lose\u2026"));
         }
@@ -159,6 +165,18 @@ void FailurePanel::offerScenarios() {
             : tr("Fail 5% of the cables between switches, picked the same way each time for "
                  "the same design"));
     m_loseLinks->setEnabled(drawsSome);
+
+    // Only multiplane designs have NIC-port planes; elsewhere the button would only wait.
+    m_losePlane->setVisible(!e.loseOnePlane.empty());
+    if (!e.loseOnePlane.empty()) {
+        const QString plane = QString::fromStdString(e.loseOnePlane.front().element);
+        m_losePlane->setToolTip(failed(e.loseOnePlane)
+                                    ? tr("%1 is down already.").arg(plane)
+                                    : tr("Take every switch of %1 out: each NIC loses one port "
+                                         "and sprays over the others")
+                                          .arg(plane));
+        m_losePlane->setEnabled(!failed(e.loseOnePlane));
+    }
 }
 
 void FailurePanel::addScenario(const QString& text, int scenario) {
@@ -171,6 +189,9 @@ void FailurePanel::addScenario(const QString& text, int scenario) {
         break;
     case LoseRail:
         added = model::loseOneRail(topology);
+        break;
+    case LosePlane:
+        added = model::loseOnePlane(topology);
         break;
     default:
         // A new draw each time: a second press loses another 5%, not the same links.

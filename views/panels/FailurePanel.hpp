@@ -43,6 +43,7 @@ private:
     QPushButton* m_loseSpine;
     QPushButton* m_loseRail;
     QPushButton* m_loseLinks;
+    QPushButton* m_losePlane; ///< shown for designs with NIC-port planes only
     QListWidget* m_list;
     QLabel* m_summary;
     QPushButton* m_restoreSelected;

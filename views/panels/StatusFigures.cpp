@@ -98,9 +98,15 @@ void StatusFigures::show(const DesignFigures& f) {
     QString tip = tr("Switches by tier: %1 in all").arg(numberText(tiers.total()));
     if (counts.switchPlanes > 1) {
         switches += tr(" · %1 planes").arg(numberText(counts.switchPlanes));
-        tip += tr("\nThe switches form %1 separate planes, each serving its own rails: "
-                  "traffic between rails of different planes crosses NVLink first (PXN).")
-                   .arg(numberText(counts.switchPlanes));
+        tip += counts.portsPerNic > 1
+                   ? tr("\nThe switches form %1 separate planes, one per port of each NIC "
+                        "(%2 ports), every plane holding every rail: a flow is sprayed "
+                        "evenly over them.")
+                         .arg(numberText(counts.switchPlanes))
+                         .arg(counts.portsPerNic)
+                   : tr("\nThe switches form %1 separate planes, each serving its own rails: "
+                        "traffic between rails of different planes crosses NVLink first (PXN).")
+                         .arg(numberText(counts.switchPlanes));
     }
     m_switches->setText(switches);
     m_switches->setToolTip(tip);

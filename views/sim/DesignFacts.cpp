@@ -10,8 +10,9 @@
 namespace fabriclab::views {
 
 DesignFactsResult DesignFactsResult::of(const model::Topology& topology) {
-    return {model::worstLeaf(topology), model::loseOneSpine(topology), model::loseOneRail(topology),
-            topology.switchCounts(), topology.cableCounts().switchToSwitch()};
+    return {model::worstLeaf(topology),   model::loseOneSpine(topology),
+            model::loseOneRail(topology), model::loseOnePlane(topology),
+            topology.switchCounts(),      topology.cableCounts().switchToSwitch()};
 }
 
 DesignFacts& DesignFacts::of(TopologyDocument& document) {

@@ -27,6 +27,7 @@ struct DesignFactsResult {
     std::optional<model::LeafRatio> worstLeaf; ///< model::worstLeaf
     std::vector<model::Failure> loseOneSpine;  ///< model::loseOneSpine
     std::vector<model::Failure> loseOneRail;   ///< model::loseOneRail
+    std::vector<model::Failure> loseOnePlane;  ///< model::loseOnePlane
     model::TierCounts tiers;
     long long switchCables = 0; ///< the cables "lose 5% of links" draws from
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <tuple>
 #include <unordered_map>
 
@@ -222,8 +223,12 @@ void findTwins(FabricStructure& s) {
 void indexNodes(FabricStructure& s, const model::Topology& topology) {
     for (const auto& [id, node] : topology.nodes()) {
         s.index.emplace(id, static_cast<std::uint32_t>(s.index.size()));
-        if (node.kind == NodeKind::Server)
+        if (node.kind == NodeKind::Server) {
             s.servers.push_back(id);
+            if (s.portsPerNic.size() <= id.value)
+                s.portsPerNic.resize(id.value + 1, 1);
+            s.portsPerNic[id.value] = std::max(1, node.server.portsPerNic);
+        }
     }
     s.switchHops.resize(s.index.size());
     s.tier.resize(s.index.size());
@@ -361,6 +366,90 @@ bool hopsHaveUnevenBundles(const FabricStructure& s) {
     return false;
 }
 
+/// Per node index, a number shared by the switches that switch paths join (a plane); -1 for
+/// servers.
+std::vector<int> switchParts(const FabricStructure& s) {
+    std::vector<int> part(s.switchHops.size(), -1);
+    int parts = 0;
+    std::vector<std::uint32_t> stack;
+    for (std::uint32_t start = 0; start < s.switchHops.size(); ++start) {
+        if (part[start] >= 0 || s.tier[start] == 0)
+            continue;
+        part[start] = parts;
+        stack.assign(1, start);
+        while (!stack.empty()) {
+            const std::uint32_t u = stack.back();
+            stack.pop_back();
+            for (const FabricStructure::Hop& hop : s.switchHops[u])
+                if (part[hop.to] < 0) {
+                    part[hop.to] = parts;
+                    stack.push_back(hop.to);
+                }
+        }
+        ++parts;
+    }
+    return part;
+}
+
+/// Finds each multiplane server's NIC ports (FabricStructure::portSlots). A cable's plane is
+/// the Placement::plane of the switch it lands on; in a drawing without planes, the order
+/// in which the server's cables first reach each separate part of the switches when they
+/// reach exactly P parts; else its place in the server's cable list (plane by plane).
+/// Within a plane a cable is keyed by its
+/// switch's rail and its turn among the server's cables to that rail in that plane, and
+/// NIC i is the i-th key of all planes together: so when a failure takes a plane's cable,
+/// the NIC keeps its number by its cables in the other planes, and only that slot empties.
+void assignPorts(FabricStructure& s, const model::Topology& topology) {
+    s.portSlots.resize(s.nics.size());
+    s.nicsOf.assign(s.nics.size(), 0);
+    std::vector<int> parts;
+    for (const model::NodeId server : s.servers) {
+        if (server.value >= s.nics.size() || s.portsPerNic[server.value] <= 1)
+            continue;
+        if (parts.empty())
+            parts = switchParts(s);
+        const int ports = s.portsPerNic[server.value];
+        const auto& cables = s.nics[server.value];
+        const int count = static_cast<int>(cables.size());
+        std::vector<int> reached; // parts in the order the cables first reach them
+        for (const Cable& cable : cables)
+            if (std::find(reached.begin(), reached.end(), parts[cable.switchNode]) == reached.end())
+                reached.push_back(parts[cable.switchNode]);
+        const bool byPart = static_cast<int>(reached.size()) == ports;
+        std::vector<int> planeOf(cables.size());
+        std::vector<std::pair<int, int>> keyOf(cables.size());
+        std::map<std::pair<int, int>, int> turns; // (plane, rail) -> cables so far
+        for (int k = 0; k < count; ++k) {
+            const Cable& cable = cables[static_cast<std::size_t>(k)];
+            const model::Link& link = topology.link(cable.link);
+            const model::Node& sw = topology.node(link.a == server ? link.b : link.a);
+            int plane = sw.placement.plane;
+            if ((plane < 0 || plane >= ports) && byPart)
+                plane = static_cast<int>(
+                    std::find(reached.begin(), reached.end(), parts[cable.switchNode]) -
+                    reached.begin());
+            if (plane < 0 || plane >= ports)
+                plane = k * ports / count;
+            planeOf[static_cast<std::size_t>(k)] = plane;
+            const int rail = sw.placement.rail;
+            keyOf[static_cast<std::size_t>(k)] = {rail, turns[{plane, rail}]++};
+        }
+        std::vector<std::pair<int, int>> keys = keyOf;
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        const int nics = static_cast<int>(keys.size());
+        auto& slots = s.portSlots[server.value];
+        slots.assign(static_cast<std::size_t>(ports * nics), -1);
+        for (int k = 0; k < count; ++k) {
+            const auto nic =
+                std::lower_bound(keys.begin(), keys.end(), keyOf[static_cast<std::size_t>(k)]) -
+                keys.begin();
+            slots[static_cast<std::size_t>(planeOf[static_cast<std::size_t>(k)] * nics + nic)] = k;
+        }
+        s.nicsOf[server.value] = nics;
+    }
+}
+
 } // namespace
 
 bool hasUnevenBundles(const model::Topology& topology) {
@@ -386,6 +475,7 @@ std::shared_ptr<const FabricStructure> FabricStructure::build(const model::Topol
     s.layout = layout;
     indexNodes(s, topology);
     addLinkChannels(s, topology);
+    assignPorts(s, topology);
     noteEqualCostChoice(s);
     s.unevenBundles = hopsHaveUnevenBundles(s);
     s.linkChannels = s.capacity.size();

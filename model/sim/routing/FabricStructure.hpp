@@ -77,6 +77,14 @@ struct FabricStructure {
     /// NIC cables per server, indexed by NodeId value (ids are dense): routing a million
     /// flows looks these up a million times.
     std::vector<std::vector<Cable>> nics;
+    /// Ports of each NIC per server, indexed like `nics` (ServerProps::portsPerNic): a NIC
+    /// of a multiplane server is that many of its cables, one per plane.
+    std::vector<int> portsPerNic;
+    /// For a multiplane server, indexed like `nics`: slot p x nicsOf + i holds the position
+    /// in its `nics` of NIC i's port-p cable, or -1 where a failure took that cable; empty
+    /// for the others, whose NIC i is cable i.
+    std::vector<std::vector<std::int32_t>> portSlots;
+    std::vector<int> nicsOf;              ///< a multiplane server's NICs (slots per plane)
     std::vector<int> tier;                ///< 0 server, 1 leaf, 2 spine, 3 core
     std::vector<std::uint32_t> upGroup;   ///< per node: channel of all its uplinks
     std::vector<std::uint32_t> downGroup; ///< per node: channel of all links from above
