@@ -350,7 +350,8 @@ private:
             for (const Node* end : {&a, &b}) {
                 const NodeId id = end == &a ? link.a : link.b;
                 const int used = ports[id] += link.count;
-                const int limit = end->kind == NodeKind::Server ? end->server.nics : end->sw.radix;
+                const int limit =
+                    end->kind == NodeKind::Server ? end->server.cablePorts() : end->sw.radix;
                 if (used > limit)
                     l.fail(std::string(toString(end->kind)) + " " + end->name + " would use " +
                            std::to_string(used) +

@@ -9,6 +9,8 @@
 #include "model/design/Failures.hpp"
 #include "model/fabric/GeneratorError.hpp"
 #include "model/fabric/Generators.hpp"
+#include "model/io/DesignFile.hpp"
+#include "model/report/RunReport.hpp"
 #include "model/sim/EffectiveBisection.hpp"
 #include "model/sim/FabricNetwork.hpp"
 #include "model/sim/FlowSimulator.hpp"
@@ -85,6 +87,7 @@ private Q_SLOTS:
     void losingAPlaneCostsItsShare_data();
     void losingAPlaneCostsItsShare();
     void drawnByHand();
+    void drawnByHandRunsFromAFile();
 };
 
 void tst_PortPlanes::countsByHand_data() {
@@ -337,6 +340,33 @@ void tst_PortPlanes::drawnByHand() {
     const model::Topology oneLeaf =
         model::applyFailures(t, {{"leaf-b", model::FailureKind::Down, 0, 1}});
     QVERIFY(std::abs(seconds(oneLeaf) / (2 * whole) - 1) < 1e-9);
+}
+
+void tst_PortPlanes::drawnByHandRunsFromAFile() {
+    // The same drawing as a design file (the fuzz seed two-planes-by-hand.json without its
+    // failure): each server's two cables are its NIC's two ports, which the reader allows,
+    // saving keeps, and a run reports as a two-port design of two planes.
+    const std::string text = R"({"format": "fabriclab-design", "version": 1, "name": "two planes",
+        "fabric": "spectrum-x",
+        "nodes": [{"id": "leaf-a", "kind": "leaf", "radix": 64, "portGbps": 400},
+                  {"id": "leaf-b", "kind": "leaf", "radix": 64, "portGbps": 400},
+                  {"id": "srv-1", "kind": "server", "nics": 1, "nicGbps": 800, "portsPerNic": 2},
+                  {"id": "srv-2", "kind": "server", "nics": 1, "nicGbps": 800, "portsPerNic": 2}],
+        "links": [{"a": "srv-1", "b": "leaf-a", "gbps": 400}, {"a": "srv-2", "b": "leaf-a", "gbps": 400},
+                  {"a": "srv-1", "b": "leaf-b", "gbps": 400}, {"a": "srv-2", "b": "leaf-b", "gbps": 400}],
+        "collective": {"op": "allreduce", "bytes": 1048576, "algorithm": "auto"}})";
+    const model::Catalog& catalog = model::Catalog::builtin();
+    const model::Design design = model::parseDesign(text, "two planes", catalog);
+    const model::Design again =
+        model::parseDesign(model::serializeDesign(design), "saved", catalog);
+    for (const auto& [id, node] : again.topology.nodes())
+        if (node.kind == NodeKind::Server)
+            QCOMPARE(node.server.portsPerNic, 2);
+    const model::RunReport report = model::runDesign(again, catalog);
+    QCOMPARE(report.switchPlanes, 2);
+    QCOMPARE(report.portsPerNic, 2);
+    // Half the injection each way: 2 servers x 800G, one on each side of the cut.
+    QCOMPARE(report.bisection.minCut.value, 800.0);
 }
 
 QTEST_APPLESS_MAIN(tst_PortPlanes)
