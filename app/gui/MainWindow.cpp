@@ -305,6 +305,7 @@ void MainWindow::buildEditMenu() {
     const std::pair<CanvasTool, std::pair<QString, QString>> toolList[] = {
         {CanvasTool::Select, {tr("&Select"), QStringLiteral("V")}},
         {CanvasTool::Server, {tr("Place se&rver"), QStringLiteral("S")}},
+        {CanvasTool::Rack, {tr("Place &NVLink rack"), QStringLiteral("R")}},
         {CanvasTool::Leaf, {tr("Place &leaf switch"), QStringLiteral("L")}},
         {CanvasTool::Spine, {tr("Place s&pine switch"), QStringLiteral("P")}},
         {CanvasTool::Core, {tr("Place &core switch"), QStringLiteral("C")}},

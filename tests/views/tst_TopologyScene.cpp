@@ -268,6 +268,10 @@ void tst_TopologyScene::superPodSpinesServeRails() {
     QVERIFY(block);
     QCOMPARE(block->look().title, QStringLiteral("rail 3 spines"));
     QCOMPARE(block->look().shortTitle, QStringLiteral("R3"));
+    // Its servers are NVL72 racks, and the tier says so.
+    QVERIFY(scene.nouns().serversAreRacks);
+    QCOMPARE(CanvasText::tierLabel(fabriclab::model::NodeKind::Server, 16, scene.nouns()),
+             QStringLiteral("Racks · 16"));
 }
 
 void tst_TopologyScene::switchesOfARowNeverOverlap() {
@@ -623,7 +627,7 @@ void tst_TopologyScene::deleteAndDuplicateSelection() {
 
 void tst_TopologyScene::placingANodeSaysWhatItGot_data() {
     QTest::addColumn<QString>("setup"); ///< "empty", "generated" or "gb200"
-    QTest::addColumn<bool>("server");   ///< else a leaf
+    QTest::addColumn<int>("tool");      ///< a CanvasTool
     QTest::addColumn<int>("gpus");
     QTest::addColumn<int>("nics");
     QTest::addColumn<double>("nicGbps");
@@ -632,24 +636,33 @@ void tst_TopologyScene::placingANodeSaysWhatItGot_data() {
     // No generator, no workload: the catalog's H100 (8 GPUs, one NIC each) at the default
     // fabric's (IB NDR) 400G.
     QTest::newRow("server in an empty design")
-        << "empty" << true << 8 << 8 << 400.0
+        << "empty" << int(CanvasTool::Server) << 8 << 8 << 400.0
         << "srv-1 placed: 8 GPUs, 8 × 400 Gb/s NICs — edit in the Inspector";
     // A generator of 4 x 200G NICs per server: the new server is one more of its kind.
     QTest::newRow("server in a generated design")
-        << "generated" << true << 8 << 4 << 200.0
+        << "generated" << int(CanvasTool::Server) << 8 << 4 << 200.0
         << "srv-17 placed: 8 GPUs, 4 × 200 Gb/s NICs — edit in the Inspector";
     // A GB200 workload on IB XDR: one NVL72 rack is one server, 72 GPUs with a NIC each.
     QTest::newRow("server for a GB200 workload on XDR")
-        << "gb200" << true << 72 << 72 << 800.0
+        << "gb200" << int(CanvasTool::Server) << 72 << 72 << 800.0
         << "srv-1 placed: 72 GPUs, 72 × 800 Gb/s NICs — edit in the Inspector";
-    QTest::newRow("leaf in an empty design") << "empty" << false << 0 << 0 << 0.0
+    // The Rack tool places an NVLink rack whatever the workload: GB200 NVL72 without one
+    // (72 GPUs, a NIC each, at IB NDR's 400G), the workload's rack-scale GPU with one.
+    QTest::newRow("rack in an empty design")
+        << "empty" << int(CanvasTool::Rack) << 72 << 72 << 400.0
+        << "srv-1 placed: 72 GPUs, 72 × 400 Gb/s NICs — edit in the Inspector";
+    QTest::newRow("rack for a GB200 workload on XDR")
+        << "gb200" << int(CanvasTool::Rack) << 72 << 72 << 800.0
+        << "srv-1 placed: 72 GPUs, 72 × 800 Gb/s NICs — edit in the Inspector";
+    QTest::newRow("leaf in an empty design") << "empty" << int(CanvasTool::Leaf) << 0 << 0 << 0.0
                                              << "leaf-1 placed: 64 ports × 400 Gb/s — edit in "
                                                 "the Inspector";
 }
 
 void tst_TopologyScene::placingANodeSaysWhatItGot() {
     QFETCH(QString, setup);
-    QFETCH(bool, server);
+    QFETCH(int, tool);
+    const bool server = tool != int(CanvasTool::Leaf);
     QFETCH(int, gpus);
     QFETCH(int, nics);
     QFETCH(double, nicGbps);
@@ -677,7 +690,7 @@ void tst_TopologyScene::placingANodeSaysWhatItGot() {
     view.resize(800, 600);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.setTool(server ? CanvasTool::Server : CanvasTool::Leaf);
+    view.setTool(static_cast<CanvasTool>(tool));
     QSignalSpy messages(&view, &CanvasView::message);
     const auto before = document.topology().nodes().size();
 

@@ -35,9 +35,9 @@ QPointF CanvasGestures::snapped(QPointF scenePos, Qt::KeyboardModifiers modifier
             std::round(scenePos.y() / kGridStep) * kGridStep};
 }
 
-void CanvasGestures::place(model::NodeKind kind, QPointF scenePos,
-                           Qt::KeyboardModifiers modifiers) {
-    const model::NodeId id = m_document.addNode(kind, snapped(scenePos, modifiers));
+void CanvasGestures::place(model::NodeKind kind, QPointF scenePos, Qt::KeyboardModifiers modifiers,
+                           bool rackScale) {
+    const model::NodeId id = m_document.addNode(kind, snapped(scenePos, modifiers), rackScale);
     m_scene.selectNodes({id});
     m_message(CanvasText::placed(m_document.topology(), id));
 }

@@ -42,7 +42,8 @@ public:
     static QPointF snapped(QPointF scenePos, Qt::KeyboardModifiers modifiers);
 
     /// Adds a node at the snapped point and selects it.
-    void place(model::NodeKind kind, QPointF scenePos, Qt::KeyboardModifiers modifiers);
+    void place(model::NodeKind kind, QPointF scenePos, Qt::KeyboardModifiers modifiers,
+               bool rackScale = false);
 
     /// Starts moving the selection when `pressed` is a selected node or block.
     void beginMove(QGraphicsItem* pressed, QPointF scenePos);

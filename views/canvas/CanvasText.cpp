@@ -76,11 +76,20 @@ QString placementLine(const model::Node& node, CanvasText::Nouns nouns) {
 CanvasText::Nouns CanvasText::nounsOf(const model::Topology& topology) {
     Nouns nouns;
     nouns.podsAreGroups = sim::routing::dragonflyGroups(topology) > 0;
-    for (const auto& [id, node] : topology.nodes())
-        if (node.kind == model::NodeKind::Spine && node.placement.rail >= 0) {
+    // NVL36 is the smallest rack-scale domain FabricLab's catalog knows
+    // (docs/reference/rack-scale-domains.md); an HGX board holds 8.
+    constexpr int kRackScaleGpus = 32;
+    int servers = 0;
+    int racks = 0;
+    for (const auto& [id, node] : topology.nodes()) {
+        if (node.kind == model::NodeKind::Spine && node.placement.rail >= 0)
             nouns.spinesServeRails = true;
-            break;
+        if (node.kind == model::NodeKind::Server) {
+            ++servers;
+            racks += node.server.gpus >= kRackScaleGpus;
         }
+    }
+    nouns.serversAreRacks = servers > 0 && racks == servers;
     return nouns;
 }
 
@@ -101,7 +110,7 @@ QString CanvasText::groupTitle(model::GroupKey key, Nouns nouns) {
     return tr("unit %1").arg(key.group + 1);
 }
 
-QString CanvasText::tierLabel(model::NodeKind kind, int count) {
+QString CanvasText::tierLabel(model::NodeKind kind, int count, Nouns nouns) {
     const QString n = QLocale(QLocale::English).toString(count);
     switch (kind) {
     case model::NodeKind::Core:
@@ -113,7 +122,7 @@ QString CanvasText::tierLabel(model::NodeKind kind, int count) {
     case model::NodeKind::Server:
         break;
     }
-    return tr("Servers · %1").arg(n);
+    return (nouns.serversAreRacks ? tr("Racks · %1") : tr("Servers · %1")).arg(n);
 }
 
 QString CanvasText::groupShortTitle(model::GroupKey key, Nouns nouns) {
@@ -253,6 +262,10 @@ QString CanvasText::toolHint(CanvasTool tool) {
                   "expand it.");
     case CanvasTool::Server:
         return tr("Server: click to place a server (Alt: no snap). V or Esc returns to Select.");
+    case CanvasTool::Rack:
+        return tr("Rack: click to place an NVLink rack, one scale-up domain of 72 GPUs (the "
+                  "workload's rack-scale GPU, else GB200 NVL72; Alt: no snap). V or Esc returns "
+                  "to Select.");
     case CanvasTool::Leaf:
         return tr("Leaf: click to place a leaf switch (Alt: no snap). V or Esc returns to Select.");
     case CanvasTool::Spine:

@@ -17,6 +17,9 @@ struct CanvasNouns {
     /// A block of spines serves one rail (a SuperPOD's spine-leaf groups, whose spines carry
     /// their rail), rather than being a plane.
     bool spinesServeRails = false;
+    /// Every server is a rack-scale NVLink domain (NVL36, NVL72: 32 GPUs or more, more than
+    /// one tray holds), so the server tier is a tier of racks.
+    bool serversAreRacks = false;
 };
 
 /// The words the canvas shows: block labels, hover tooltips and tool hints. Tooltips are
@@ -29,7 +32,7 @@ public:
     /// "unit 3": one-based, like node names.
     static QString groupTitle(model::GroupKey key, Nouns nouns = {});
     /// A tier row's label: "Spines · 512".
-    static QString tierLabel(model::NodeKind kind, int count);
+    static QString tierLabel(model::NodeKind kind, int count, Nouns nouns = {});
     /// The title cut to what a narrow card can show: "P3" for pod 3, "U12" for unit 12.
     static QString groupShortTitle(model::GroupKey key, Nouns nouns = {});
     /// A count as every figure of the app is written, thousands grouped: "1,024".

@@ -293,7 +293,7 @@ void CanvasView::mousePressEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton)
         return QGraphicsView::mousePressEvent(event);
     if (const auto kind = placedKind(m_tool)) {
-        m_gestures->place(*kind, scenePos, event->modifiers());
+        m_gestures->place(*kind, scenePos, event->modifiers(), m_tool == CanvasTool::Rack);
         return event->accept();
     }
     if (m_tool == CanvasTool::Link) {
@@ -371,6 +371,8 @@ void CanvasView::keyPressEvent(QKeyEvent* event) {
             return setTool(CanvasTool::Select);
         case Qt::Key_S:
             return setTool(CanvasTool::Server);
+        case Qt::Key_R:
+            return setTool(CanvasTool::Rack);
         case Qt::Key_L:
             return setTool(CanvasTool::Leaf);
         case Qt::Key_P:
@@ -574,7 +576,7 @@ void CanvasView::drawForeground(QPainter* painter, const QRectF&) {
     double lastBottom = -1000;
     for (const auto& row : rows) {
         const int y = mapFromScene(QPointF(0, row.y)).y();
-        const QString text = CanvasText::tierLabel(row.kind, row.count);
+        const QString text = CanvasText::tierLabel(row.kind, row.count, m_scene->nouns());
         const QRect box(4, y - metrics.height() / 2 - 2, metrics.horizontalAdvance(text) + 10,
                         metrics.height() + 4);
         // Rows drawn closer than a label's height would overprint: keep the upper one.
@@ -602,8 +604,8 @@ double labelGutterShare(const TopologyScene& scene) {
     const QFontMetricsF metrics(tierLabelFont(kReferenceWidth * kLabelShareOfWidth));
     double widest = 0;
     for (const auto& row : scene.tierRows())
-        widest =
-            std::max(widest, metrics.horizontalAdvance(CanvasText::tierLabel(row.kind, row.count)));
+        widest = std::max(widest, metrics.horizontalAdvance(
+                                      CanvasText::tierLabel(row.kind, row.count, scene.nouns())));
     return widest > 0 ? (widest + metrics.height()) / kReferenceWidth : 0;
 }
 
@@ -646,9 +648,10 @@ void CanvasView::renderDesign(QPainter& painter, const QRectF& target) const {
         const double y = drawn.top() + (row.y - source.top()) * scale;
         if (y - metrics.height() < lastBottom)
             continue; // rows closer than a label: keep the upper one, as on screen
-        lastBottom = paintTierLabel(painter, CanvasText::tierLabel(row.kind, row.count),
-                                    target.left(), y, fill, CanvasPalette::tierColor(row.kind, pal))
-                         .bottom();
+        lastBottom =
+            paintTierLabel(painter, CanvasText::tierLabel(row.kind, row.count, m_scene->nouns()),
+                           target.left(), y, fill, CanvasPalette::tierColor(row.kind, pal))
+                .bottom();
     }
     painter.restore();
 }

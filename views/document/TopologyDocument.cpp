@@ -24,6 +24,10 @@ namespace {
 const char* const kDefaultFabric = "ib-ndr";
 /// The GPU a design without workload is evaluated with (as runDesign does).
 const char* const kDefaultGpu = "h100-sxm";
+/// The rack a Rack tool places when the workload's GPU is no rack-scale domain.
+const char* const kDefaultRackGpu = "gb200";
+/// The smallest scale-up domain that spans a rack (NVL36; an HGX board holds 8).
+constexpr int kRackScaleGpus = 32;
 
 QString nameOf(const model::Topology& topology, model::NodeId id) {
     return QString::fromStdString(topology.node(id).name);
@@ -117,7 +121,7 @@ int TopologyDocument::freePorts(model::NodeId id) const {
     return ports - topology().portsUsed(id);
 }
 
-model::NodeId TopologyDocument::addNode(model::NodeKind kind, QPointF position) {
+model::NodeId TopologyDocument::addNode(model::NodeKind kind, QPointF position, bool rackScale) {
     model::Node node;
     node.kind = kind;
     node.name = uniqueName(kind).toStdString();
@@ -125,7 +129,20 @@ model::NodeId TopologyDocument::addNode(model::NodeKind kind, QPointF position) 
     node.y = position.y();
     const auto& fabric = m_design.fabric.spec;
     const auto& generator = m_design.generator;
-    if (kind == model::NodeKind::Server && generator) {
+    const model::GpuSpec* workloadGpu = m_design.workload ? &m_design.workload->gpu.spec : nullptr;
+    if (kind == model::NodeKind::Server && rackScale) {
+        // One NVLink rack with a NIC per GPU (a GB200 tray's four ConnectX NICs for its
+        // four GPUs) at the fabric's port speed.
+        const model::GpuSpec* gpu = workloadGpu && workloadGpu->scaleUpDomain >= kRackScaleGpus
+                                        ? workloadGpu
+                                        : m_catalog.findGpu(kDefaultRackGpu);
+        node.server.gpus =
+            gpu ? std::clamp(gpu->scaleUpDomain, 1, model::limits::kMaxPerServer) : 72;
+        if (gpu && gpu->scaleUpGBps > 0)
+            node.server.scaleUpGBps = gpu->scaleUpGBps;
+        node.server.nics = node.server.gpus;
+        node.server.nicSpeed = fabric.portSpeed;
+    } else if (kind == model::NodeKind::Server && generator) {
         // Like the servers the generator made, so the new one fits beside them.
         node.server.gpus = generator->gpusPerServer;
         node.server.nics = generator->nicsPerServer;

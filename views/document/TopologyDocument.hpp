@@ -73,7 +73,9 @@ public:
     /// design's generator. Without one, a server is one scale-up domain of the workload's
     /// GPU (the catalog's H100 without a workload) with one NIC per GPU at the fabric's
     /// port speed, and a switch has the fabric's radix and port speed.
-    model::NodeId addNode(model::NodeKind kind, QPointF position);
+    /// With `rackScale`, a server is one NVLink rack: the workload's GPU if its scale-up
+    /// domain spans a rack, else the catalog's GB200 NVL72.
+    model::NodeId addNode(model::NodeKind kind, QPointF position, bool rackScale = false);
     /// Moves several nodes in one step (a drag). Positions in scene units.
     void moveNodes(const QHash<model::NodeId, QPointF>& positions);
     /// Deletes nodes (with their links) and links in one step.

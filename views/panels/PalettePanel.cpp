@@ -14,9 +14,9 @@
 namespace fabriclab::views {
 namespace {
 
-constexpr std::array<CanvasTool, 6> kTools{CanvasTool::Select, CanvasTool::Server,
-                                           CanvasTool::Leaf,   CanvasTool::Spine,
-                                           CanvasTool::Core,   CanvasTool::Link};
+constexpr std::array<CanvasTool, 7> kTools{CanvasTool::Select, CanvasTool::Server, CanvasTool::Rack,
+                                           CanvasTool::Leaf,   CanvasTool::Spine,  CanvasTool::Core,
+                                           CanvasTool::Link};
 
 QString toolHelp(CanvasTool tool) {
     switch (tool) {
@@ -24,6 +24,9 @@ QString toolHelp(CanvasTool tool) {
         return PalettePanel::tr("Select and move nodes and links.");
     case CanvasTool::Server:
         return PalettePanel::tr("Click the canvas to place a GPU server.");
+    case CanvasTool::Rack:
+        return PalettePanel::tr("Click the canvas to place an NVLink rack (GB200 or GB300 "
+                                "NVL72): one scale-up domain with a NIC per GPU.");
     case CanvasTool::Leaf:
         return PalettePanel::tr("Click the canvas to place a leaf switch.");
     case CanvasTool::Spine:
@@ -91,6 +94,8 @@ QKeySequence PalettePanel::shortcutFor(CanvasTool tool) {
         return QKeySequence(Qt::Key_V);
     case CanvasTool::Server:
         return QKeySequence(Qt::Key_S);
+    case CanvasTool::Rack:
+        return QKeySequence(Qt::Key_R);
     case CanvasTool::Leaf:
         return QKeySequence(Qt::Key_L);
     case CanvasTool::Spine:
@@ -109,6 +114,8 @@ QString PalettePanel::toolName(CanvasTool tool) {
         return tr("Select");
     case CanvasTool::Server:
         return tr("Server");
+    case CanvasTool::Rack:
+        return tr("Rack");
     case CanvasTool::Leaf:
         return tr("Leaf");
     case CanvasTool::Spine:
@@ -127,6 +134,8 @@ QString PalettePanel::iconName(CanvasTool tool) {
         return QStringLiteral("select.svg");
     case CanvasTool::Server:
         return QStringLiteral("server.svg");
+    case CanvasTool::Rack:
+        return QStringLiteral("rack.svg");
     case CanvasTool::Leaf:
         return QStringLiteral("leaf.svg");
     case CanvasTool::Spine:
