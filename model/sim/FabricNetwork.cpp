@@ -124,7 +124,19 @@ std::vector<std::uint32_t> FabricNetwork::nicDowns(Endpoint endpoint) const {
 bool FabricNetwork::reaches(Endpoint from, Endpoint to) const {
     if (from.server == to.server)
         return true;
-    return m_routing->hops(cable(from).switchNode, cable(to).switchNode) >= 0;
+    if (portCount(from.server) == 1 && portCount(to.server) == 1)
+        return m_routing->hops(cable(from).switchNode, cable(to).switchNode) >= 0;
+    // A multiplane NIC reaches a destination when any of its ports reaches the destination's
+    // port in the same plane.
+    cable(from); // throws naming a missing NIC
+    cable(to);
+    for (int port = 0; port < portCount(from.server); ++port) {
+        const auto* source = portCable(from, port);
+        const auto* sink = portCable(to, port % portCount(to.server));
+        if (source && sink && m_routing->hops(source->switchNode, sink->switchNode) >= 0)
+            return true;
+    }
+    return false;
 }
 
 Route FabricNetwork::route(Endpoint from, Endpoint to, std::uint64_t flowKey) const {

@@ -46,6 +46,7 @@ IdealNetwork::IdealNetwork(const FabricNetwork& actual) {
         model::Node copy;
         copy.name = original.name;
         copy.server = original.server;
+        copy.server.portsPerNic = 1; // a multiplane NIC's whole speed on one ideal cable
         const model::NodeId id = m_topology.addNode(copy);
         const int nics = std::max(original.server.nics, actual.nicCount(server));
         if (nics > 0)

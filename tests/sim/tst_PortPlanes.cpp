@@ -303,9 +303,9 @@ void tst_PortPlanes::losingAPlaneCostsItsShare() {
 
 void tst_PortPlanes::drawnByHand() {
     // Four servers, each one 800G NIC of two ports, cabled by hand to two leaves that carry
-    // no plane: the first cable of each server is port 0, the second port 1 (plane by
-    // plane, design-format.md). srv-1 -> srv-2 goes half over each leaf, 400G each, so the
-    // flow moves at the NIC's 800G; with leaf-b down, at 400G.
+    // no plane: each leaf is a plane, port 0 the one on leaf-a for every server. srv-1 -> srv-2
+    // goes half over each leaf, 400G each, so the flow moves at the NIC's 800G; with leaf-b down,
+    // at 400G.
     model::Topology t;
     model::Node leaf;
     leaf.kind = NodeKind::Leaf;
@@ -321,10 +321,13 @@ void tst_PortPlanes::drawnByHand() {
         server.server = {8, 1, model::Gbps(800), 450, 2};
         servers.push_back(t.addNode(server));
     }
-    for (const model::NodeId s : servers)
-        t.addLink({s, a, model::Gbps(400), 1, model::LinkMedium::Dac, 2});
-    for (const model::NodeId s : servers)
-        t.addLink({s, b, model::Gbps(400), 1, model::LinkMedium::Dac, 2});
+    // srv-2 is cabled to leaf-b first: planes are told apart by the switches each cable
+    // reaches, numbered alike for every server, not by one server's cable order.
+    for (const model::NodeId s : servers) {
+        const bool crossed = s == servers[1];
+        t.addLink({s, crossed ? b : a, model::Gbps(400), 1, model::LinkMedium::Dac, 2});
+        t.addLink({s, crossed ? a : b, model::Gbps(400), 1, model::LinkMedium::Dac, 2});
+    }
     QVERIFY(t.problems().empty());
 
     const model::Fabric& fabric = testing::builtinFabric("ib-ndr");

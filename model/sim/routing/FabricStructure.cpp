@@ -392,9 +392,10 @@ std::vector<int> switchParts(const FabricStructure& s) {
 }
 
 /// Finds each multiplane server's NIC ports (FabricStructure::portSlots). A cable's plane is
-/// the Placement::plane of the switch it lands on; in a drawing without planes, the order
-/// in which the server's cables first reach each separate part of the switches when they
-/// reach exactly P parts; else its place in the server's cable list (plane by plane).
+/// the Placement::plane of the switch it lands on; in a drawing without planes, the rank of
+/// the separate part of the switches it reaches among all the parts multiplane servers reach,
+/// when they reach exactly P; else its place in the server's cable list, plane by plane
+/// (port p of NIC i is cable p x nics + i).
 /// Within a plane a cable is keyed by its
 /// switch's rail and its turn among the server's cables to that rail in that plane, and
 /// NIC i is the i-th key of all planes together: so when a failure takes a plane's cable,
@@ -402,19 +403,29 @@ std::vector<int> switchParts(const FabricStructure& s) {
 void assignPorts(FabricStructure& s, const model::Topology& topology) {
     s.portSlots.resize(s.nics.size());
     s.nicsOf.assign(s.nics.size(), 0);
-    std::vector<int> parts;
+    const auto multiplane = [&](model::NodeId server) {
+        return server.value < s.nics.size() && s.portsPerNic[server.value] > 1;
+    };
+    if (std::none_of(s.servers.begin(), s.servers.end(), multiplane))
+        return;
+    // The separate parts of the switches that multiplane servers reach, numbered alike for
+    // every server (in node order), so port p means the same plane on both ends of a flow.
+    const std::vector<int> parts = switchParts(s);
+    std::vector<int> reached;
+    for (const model::NodeId server : s.servers)
+        if (multiplane(server))
+            for (const Cable& cable : s.nics[server.value])
+                reached.push_back(parts[cable.switchNode]);
+    std::sort(reached.begin(), reached.end());
+    reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+
     for (const model::NodeId server : s.servers) {
-        if (server.value >= s.nics.size() || s.portsPerNic[server.value] <= 1)
+        if (!multiplane(server))
             continue;
-        if (parts.empty())
-            parts = switchParts(s);
         const int ports = s.portsPerNic[server.value];
+        const int declared = std::max(1, topology.node(server).server.nics);
         const auto& cables = s.nics[server.value];
         const int count = static_cast<int>(cables.size());
-        std::vector<int> reached; // parts in the order the cables first reach them
-        for (const Cable& cable : cables)
-            if (std::find(reached.begin(), reached.end(), parts[cable.switchNode]) == reached.end())
-                reached.push_back(parts[cable.switchNode]);
         const bool byPart = static_cast<int>(reached.size()) == ports;
         std::vector<int> planeOf(cables.size());
         std::vector<std::pair<int, int>> keyOf(cables.size());
@@ -426,10 +437,10 @@ void assignPorts(FabricStructure& s, const model::Topology& topology) {
             int plane = sw.placement.plane;
             if ((plane < 0 || plane >= ports) && byPart)
                 plane = static_cast<int>(
-                    std::find(reached.begin(), reached.end(), parts[cable.switchNode]) -
+                    std::lower_bound(reached.begin(), reached.end(), parts[cable.switchNode]) -
                     reached.begin());
             if (plane < 0 || plane >= ports)
-                plane = k * ports / count;
+                plane = std::min(k / declared, ports - 1); // plane by plane, as drawn
             planeOf[static_cast<std::size_t>(k)] = plane;
             const int rail = sw.placement.rail;
             keyOf[static_cast<std::size_t>(k)] = {rail, turns[{plane, rail}]++};
