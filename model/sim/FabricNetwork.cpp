@@ -154,58 +154,86 @@ void FabricNetwork::routeInto(Endpoint from, Endpoint to, std::uint64_t flowKey,
         return; // inside the scale-up domain: no fabric involved
     const int ports = portCount(from.server);
     if (ports == 1) {
-        appendPort(from, to, cable(from), 0, 1.0, flowKey, route);
+        const routing::FabricStructure::Cable& source = cable(from);
+        const Sink sink = findSink(to, source, 0);
+        if (!sink.cable)
+            throw noPath(from, to);
+        appendPort(from, source, sink, 1.0, flowKey, route, 0);
         return;
     }
-    // A multiplane NIC sprays each flow evenly over the ports it has cabled, port p into
-    // plane p, where the destination's port p waits (a destination with fewer ports takes
-    // it on p mod its). A port a failure took gets no share: the NIC sprays over the rest.
-    int cabled = 0;
-    for (int port = 0; port < ports; ++port)
-        cabled += portCable(from, port) != nullptr;
-    if (cabled == 0)
-        cable(from); // names the missing NIC
+    // A multiplane NIC sprays each flow evenly over the ports it has cabled that reach the
+    // destination, port p into plane p, where the destination's port p waits (a destination
+    // with fewer ports takes it on p mod its). A port a failure took, or whose plane the
+    // destination is not in, gets no share: the NIC sprays over the rest.
+    std::vector<std::pair<const routing::FabricStructure::Cable*, Sink>> shares;
     for (int port = 0; port < ports; ++port)
         if (const auto* source = portCable(from, port))
-            appendPort(from, to, *source, port % portCount(to.server), 1.0 / cabled, flowKey, route,
-                       port);
+            if (const Sink sink = findSink(to, *source, port % portCount(to.server)); sink.cable)
+                shares.push_back({source, sink});
+    if (shares.empty()) {
+        cable(from); // names a missing NIC
+        throw noPath(from, to);
+    }
+    for (std::size_t i = 0; i < shares.size(); ++i)
+        appendPort(from, *shares[i].first, shares[i].second,
+                   1.0 / static_cast<double>(shares.size()), flowKey, route, static_cast<int>(i));
+    // Two ports landing on one destination port (a destination with fewer ports) share its
+    // cable: one element each channel, as every route lists it.
+    auto& elements = route.elements;
+    for (std::size_t x = 0; x < elements.size(); ++x)
+        for (std::size_t y = elements.size(); y-- > x + 1;)
+            if (elements[y].channel == elements[x].channel) {
+                elements[x].fraction += elements[y].fraction;
+                elements.erase(elements.begin() + static_cast<std::ptrdiff_t>(y));
+            }
 }
 
-void FabricNetwork::appendPort(Endpoint from, Endpoint to,
-                               const routing::FabricStructure::Cable& source, int toPort,
-                               double fraction, std::uint64_t flowKey, Route& route,
-                               int fromPort) const {
+std::invalid_argument FabricNetwork::noPath(Endpoint from, Endpoint to) const {
+    return std::invalid_argument("no path from " + m_s->topology->node(from.server).name + " to " +
+                                 m_s->topology->node(to.server).name);
+}
+
+FabricNetwork::Sink FabricNetwork::findSink(Endpoint to,
+                                            const routing::FabricStructure::Cable& source,
+                                            int toPort) const {
     // The destination NIC's cable in the source's plane, or, where no switch path joins
     // them (rail planes, a failure), the first NIC from `to` on that the source reaches,
-    // which hands the data over NVLink (PXN).
-    const routing::FabricStructure::Cable* sink = nullptr;
-    int switchHops = -1;
+    // which hands the data over NVLink (PXN); failing that (a destination whose ports sit
+    // in other planes), the first of its other ports the source reaches.
     const int nics = nicCount(to.server);
     if (to.nic < 0 || to.nic >= nics)
         throw std::invalid_argument("server " + m_s->topology->node(to.server).name +
                                     " has no NIC " + std::to_string(to.nic));
-    for (int k = 0; switchHops < 0 && k < std::max(1, nics); ++k) {
-        if (k > 0)
-            to.nic = (to.nic + 1) % nics;
-        sink = portCable(to, toPort);
-        switchHops = sink ? m_routing->hops(source.switchNode, sink->switchNode) : -1;
+    const int toPorts = portCount(to.server);
+    for (int q = 0; q < toPorts; ++q) {
+        const int port = (toPort + q) % toPorts;
+        for (int k = 0; k < nics; ++k) {
+            const int nic = (to.nic + k) % nics;
+            const auto* sink = portCable({to.server, nic}, port);
+            const int hops = sink ? m_routing->hops(source.switchNode, sink->switchNode) : -1;
+            if (hops >= 0)
+                return {sink, hops, nic, to.server.value};
+        }
     }
-    if (switchHops < 0 || !sink)
-        throw std::invalid_argument("no path from " + m_s->topology->node(from.server).name +
-                                    " to " + m_s->topology->node(to.server).name);
+    return {};
+}
+
+void FabricNetwork::appendPort(Endpoint from, const routing::FabricStructure::Cable& source,
+                               const Sink& sink, double fraction, std::uint64_t flowKey,
+                               Route& route, int share) const {
     const std::size_t first = route.elements.size();
     route.elements.push_back({source.up, 1.0});
-    route.wireMeters = std::max(route.wireMeters, source.meters + sink->meters);
-    route.switchHops = std::max(route.switchHops, switchHops + 1);
+    route.wireMeters = std::max(route.wireMeters, source.meters + sink.cable->meters);
+    route.switchHops = std::max(route.switchHops, sink.hops + 1);
 
-    if (source.switchNode != sink->switchNode) {
+    if (source.switchNode != sink.cable->switchNode) {
         const auto key =
             mix(m_seed ^ mix(from.server.value * 131ULL + static_cast<std::uint64_t>(from.nic)) ^
-                mix((to.server.value * 131ULL + static_cast<std::uint64_t>(to.nic)) << 1) ^
-                mix(flowKey << 2) ^ static_cast<std::uint64_t>(fromPort));
-        m_routing->appendMiddle(source.switchNode, sink->switchNode, key, route);
+                mix((sink.server * 131ULL + static_cast<std::uint64_t>(sink.nic)) << 1) ^
+                mix(flowKey << 2) ^ static_cast<std::uint64_t>(share));
+        m_routing->appendMiddle(source.switchNode, sink.cable->switchNode, key, route);
     }
-    route.elements.push_back({sink->down, 1.0});
+    route.elements.push_back({sink.cable->down, 1.0});
     if (fraction != 1.0)
         for (std::size_t i = first; i < route.elements.size(); ++i)
             route.elements[i].fraction *= fraction;

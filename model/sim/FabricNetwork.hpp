@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -131,11 +132,21 @@ private:
     const routing::FabricStructure::Cable* portCable(Endpoint endpoint, int port) const;
     /// The NIC's first cabled port; throws std::invalid_argument naming a missing NIC.
     const routing::FabricStructure::Cable& cable(Endpoint endpoint) const;
-    /// Appends one port's share of a route: `fraction` of the flow leaving on `source` to
-    /// port `toPort` of `to` (or of the first NIC after it that the source reaches).
-    void appendPort(Endpoint from, Endpoint to, const routing::FabricStructure::Cable& source,
-                    int toPort, double fraction, std::uint64_t flowKey, Route& route,
-                    int fromPort = 0) const;
+    /// Where a flow leaving on `source` lands at `to`: NIC to.nic's cable on `toPort`, else
+    /// the first NIC after it (PXN), else the first other port, that the source reaches;
+    /// no cable when none does. Throws std::invalid_argument for a NIC `to` lacks.
+    struct Sink {
+        const routing::FabricStructure::Cable* cable = nullptr;
+        int hops = -1;            ///< switch hops between the two cables' switches
+        int nic = 0;              ///< the destination NIC it lands on
+        std::uint32_t server = 0; ///< the destination server's id
+    };
+    Sink findSink(Endpoint to, const routing::FabricStructure::Cable& source, int toPort) const;
+    std::invalid_argument noPath(Endpoint from, Endpoint to) const;
+    /// Appends one share of a route: `fraction` of the flow from `source` to `sink`, its
+    /// ECMP key told apart from the flow's other shares by `share`.
+    void appendPort(Endpoint from, const routing::FabricStructure::Cable& source, const Sink& sink,
+                    double fraction, std::uint64_t flowKey, Route& route, int share) const;
 
     std::shared_ptr<const routing::FabricStructure> m_s;
     std::unique_ptr<routing::RoutingPolicy> m_routing;

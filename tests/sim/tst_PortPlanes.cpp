@@ -343,6 +343,27 @@ void tst_PortPlanes::drawnByHand() {
     const model::Topology oneLeaf =
         model::applyFailures(t, {{"leaf-b", model::FailureKind::Down, 0, 1}});
     QVERIFY(std::abs(seconds(oneLeaf) / (2 * whole) - 1) < 1e-9);
+
+    // A one-port 400G server on leaf-b alone: flows to it from a two-port NIC go all over
+    // the plane it is in, and flows from it land on the two-port NIC's port there, both at
+    // its 400G (no share is lost to leaf-a, which cannot reach it).
+    model::Node single;
+    single.name = "srv-5";
+    single.server = {8, 1, model::Gbps(400), 450, 1};
+    const model::NodeId five = t.addNode(single);
+    t.addLink({five, b, model::Gbps(400), 1, model::LinkMedium::Dac, 2});
+    const sim::FabricNetwork mixed(t, fabric);
+    for (const auto& [from, to] : {std::pair{servers[0], five}, std::pair{five, servers[0]}}) {
+        const double took =
+            sim::FlowSimulator{}.run(mixed, {{{from, 0}, {to, 0}, bytes, {}, 0, 0}}).dataSeconds;
+        QVERIFY(std::abs(took / (2 * whole) - 1) < 1e-9);
+    }
+    double fractions = 0;
+    for (const sim::PathElement& e : mixed.route({servers[0], 0}, {five, 0}, 1).elements)
+        if (mixed.linkOf(e.channel) ==
+            mixed.linkOf(mixed.route({servers[0], 0}, {five, 0}, 1).elements.back().channel))
+            fractions += e.fraction;
+    QCOMPARE(fractions, 1.0); // the whole flow down srv-5's one cable, listed once
 }
 
 void tst_PortPlanes::drawnByHandRunsFromAFile() {
