@@ -27,12 +27,17 @@ DesignOnFabric designOnFabric(const Design& design, const Fabric& fabric, const 
         return result;
     }
     GeneratorParams params = *design.generator;
-    params.nicSpeed = fabric.portSpeed;
+    // A NIC of the fabric's speed; a multiplane NIC stays the one the design split into
+    // planes, and the fabric's switches run at its ports' speed.
+    const int ports = std::max(1, params.portsPerNic.value_or(1));
+    if (ports == 1)
+        params.nicSpeed = fabric.portSpeed;
+    const Gbps portSpeed(params.nicSpeed.value / ports);
     const FabricHardware& parts = fabric.hardware;
     const PriceCatalog& prices = catalog.prices();
-    params.leafRadix = switchRadixAt(fabric, prices, parts.switchId, params.nicSpeed);
-    params.spineRadix = switchRadixAt(fabric, prices, parts.spineSwitch(), params.nicSpeed);
-    params.coreRadix = switchRadixAt(fabric, prices, parts.coreSwitch(), params.nicSpeed);
+    params.leafRadix = switchRadixAt(fabric, prices, parts.switchId, portSpeed);
+    params.spineRadix = switchRadixAt(fabric, prices, parts.spineSwitch(), portSpeed);
+    params.coreRadix = switchRadixAt(fabric, prices, parts.coreSwitch(), portSpeed);
     Design next = withTopology(design, generate(params)); // throws the generator's reason
     next.generator = params;
     next.fabric = {fabric, false};

@@ -10,6 +10,7 @@
 #include "model/fabric/GeneratorError.hpp"
 #include "model/fabric/Generators.hpp"
 #include "model/io/DesignFile.hpp"
+#include "model/report/FabricComparison.hpp"
 #include "model/report/RunReport.hpp"
 #include "model/sim/EffectiveBisection.hpp"
 #include "model/sim/FabricNetwork.hpp"
@@ -88,6 +89,7 @@ private Q_SLOTS:
     void losingAPlaneCostsItsShare();
     void drawnByHand();
     void drawnByHandRunsFromAFile();
+    void comparisonKeepsTheNic();
 };
 
 void tst_PortPlanes::countsByHand_data() {
@@ -391,6 +393,24 @@ void tst_PortPlanes::drawnByHandRunsFromAFile() {
     QCOMPARE(report.portsPerNic, 2);
     // Half the injection each way: 2 servers x 800G, one on each side of the cut.
     QCOMPARE(report.bisection.minCut.value, 800.0);
+}
+
+void tst_PortPlanes::comparisonKeepsTheNic() {
+    // Set beside other fabrics, a multiplane design keeps the NIC it split (800G as 4 x 200G)
+    // and takes each fabric's switches at its ports' speed, rather than a NIC of the
+    // fabric's own speed split four ways.
+    const model::Catalog& catalog = model::Catalog::builtin();
+    const model::Design sample = model::loadDesign(
+        FABRICLAB_SOURCE_DIR "/samples/spectrum-x-multiplane-8k-gpu-4x200g.fabric.json", catalog);
+    for (const char* id : {"ib-xdr", "roce-v2"}) {
+        const model::DesignOnFabric on =
+            model::designOnFabric(sample, *catalog.findFabric(id), catalog);
+        QVERIFY(on.regenerated);
+        QCOMPARE(on.design.generator->nicSpeed.value, 800.0);
+        QCOMPARE(on.design.generator->portsPerNic.value_or(1), 4);
+        for (const auto& [linkId, link] : on.design.topology.links())
+            QCOMPARE(link.speed.value, 200.0);
+    }
 }
 
 QTEST_APPLESS_MAIN(tst_PortPlanes)

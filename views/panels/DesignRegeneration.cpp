@@ -9,6 +9,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace fabriclab::views {
@@ -47,10 +48,21 @@ DesignRegeneration DesignRegeneration::withFabric(const model::Design& current,
         return result;
     }
     model::GeneratorParams params = *current.generator;
-    params.nicSpeed = fabric.portSpeed;
-    params.leafRadix = fabric.switchRadix;
-    params.spineRadix = fabric.switchRadix;
-    params.coreRadix = fabric.switchRadix;
+    // A NIC of the fabric's speed; a multiplane NIC stays the one the design split into
+    // planes, on the fabric's switches broken out to its ports' speed (64 x 800G as
+    // 256 x 200G).
+    const int ports = std::max(1, params.portsPerNic.value_or(1));
+    int radix = fabric.switchRadix;
+    if (ports == 1) {
+        params.nicSpeed = fabric.portSpeed;
+    } else {
+        const double portGbps = params.nicSpeed.value / ports;
+        radix = std::max(1, static_cast<int>(std::lround(fabric.switchRadix *
+                                                         fabric.portSpeed.value / portGbps)));
+    }
+    params.leafRadix = radix;
+    params.spineRadix = radix;
+    params.coreRadix = radix;
     DesignRegeneration result = withParams(current, params);
     if (result.design)
         result.design->fabric = {fabric, false};
