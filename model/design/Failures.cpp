@@ -196,24 +196,31 @@ std::vector<Failure> loseOneSpine(const Topology& topology) {
     return {};
 }
 
-std::vector<Failure> loseOneRail(const Topology& topology) {
+namespace {
+
+/// The lowest `field` of any node `counts`, as `element` names it, down; nothing when no node
+/// has one.
+std::vector<Failure> loseLowest(const Topology& topology, bool (*counts)(NodeKind),
+                                int Placement::*field, std::string (*element)(int)) {
     int first = -1;
     for (const auto& [id, node] : topology.nodes())
-        if (node.kind == NodeKind::Leaf && node.placement.rail >= 0)
-            first = first < 0 ? node.placement.rail : std::min(first, node.placement.rail);
+        if (counts(node.kind) && node.placement.*field >= 0)
+            first = first < 0 ? node.placement.*field : std::min(first, node.placement.*field);
     if (first < 0)
         return {};
-    return {Failure{railElement(first), FailureKind::Down, 0, 1}};
+    return {Failure{element(first), FailureKind::Down, 0, 1}};
+}
+
+} // namespace
+
+std::vector<Failure> loseOneRail(const Topology& topology) {
+    return loseLowest(
+        topology, [](NodeKind kind) { return kind == NodeKind::Leaf; }, &Placement::rail,
+        railElement);
 }
 
 std::vector<Failure> loseOnePlane(const Topology& topology) {
-    int first = -1;
-    for (const auto& [id, node] : topology.nodes())
-        if (isSwitch(node.kind) && node.placement.plane >= 0)
-            first = first < 0 ? node.placement.plane : std::min(first, node.placement.plane);
-    if (first < 0)
-        return {};
-    return {Failure{planeElement(first), FailureKind::Down, 0, 1}};
+    return loseLowest(topology, isSwitch, &Placement::plane, planeElement);
 }
 
 std::vector<Failure> loseLinksAtRandom(const Topology& topology, double share, std::uint64_t seed) {

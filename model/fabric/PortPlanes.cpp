@@ -5,6 +5,7 @@
 #include "model/design/DesignLimits.hpp"
 #include "model/fabric/GeneratorError.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -74,6 +75,13 @@ Topology buildPortPlanes(const GeneratorParams& params,
         }
     }
     return topology;
+}
+
+Gbps carryNicsTo(GeneratorParams& params, const Fabric& fabric) {
+    const int ports = std::max(1, params.portsPerNic.value_or(1));
+    if (ports == 1)
+        params.nicSpeed = fabric.portSpeed;
+    return Gbps(params.nicSpeed.value / ports);
 }
 
 } // namespace fabriclab::model::generator

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/catalog/Fabric.hpp"
 #include "model/fabric/GeneratorParams.hpp"
 #include "model/topology/Topology.hpp"
 
@@ -17,5 +18,11 @@ namespace fabriclab::model::generator {
 /// cannot be split into, or rail planes asked for as well.
 Topology buildPortPlanes(const GeneratorParams& params,
                          const std::function<Topology(const GeneratorParams&)>& buildPlane);
+
+/// Carries a request's NICs over to `fabric` and returns the speed its switch ports run at:
+/// a NIC of the fabric's own speed, or, for a multiplane request, the NIC it split into
+/// planes, whose ports' speed the fabric's switches then run at (broken out: 64 x 800G as
+/// 256 x 200G).
+Gbps carryNicsTo(GeneratorParams& params, const Fabric& fabric);
 
 } // namespace fabriclab::model::generator

@@ -5,6 +5,7 @@
 #include "model/catalog/PartChoice.hpp"
 #include "model/core/Cancellation.hpp"
 #include "model/fabric/Generators.hpp"
+#include "model/fabric/PortPlanes.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -27,12 +28,7 @@ DesignOnFabric designOnFabric(const Design& design, const Fabric& fabric, const 
         return result;
     }
     GeneratorParams params = *design.generator;
-    // A NIC of the fabric's speed; a multiplane NIC stays the one the design split into
-    // planes, and the fabric's switches run at its ports' speed.
-    const int ports = std::max(1, params.portsPerNic.value_or(1));
-    if (ports == 1)
-        params.nicSpeed = fabric.portSpeed;
-    const Gbps portSpeed(params.nicSpeed.value / ports);
+    const Gbps portSpeed = generator::carryNicsTo(params, fabric);
     const FabricHardware& parts = fabric.hardware;
     const PriceCatalog& prices = catalog.prices();
     params.leafRadix = switchRadixAt(fabric, prices, parts.switchId, portSpeed);

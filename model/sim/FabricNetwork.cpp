@@ -247,13 +247,13 @@ void FabricNetwork::expectFlows(std::span<const std::pair<Endpoint, Endpoint>> f
     for (const auto& [from, to] : flows) {
         if (from.server == to.server)
             continue;
-        for (int port = 0; port < portCount(from.server); ++port) {
-            const auto* source = portCable(from, port);
-            const auto* sink = portCable(to, port % portCount(to.server));
-            if (source && sink)
-                expected.push_back(
-                    {source->switchNode, sink->switchNode, m_s->capacity[source->up]});
-        }
+        // Where routeInto sends each port's share.
+        for (int port = 0; port < portCount(from.server); ++port)
+            if (const auto* source = portCable(from, port))
+                if (const Sink sink = findSink(to, *source, port % portCount(to.server));
+                    sink.cable)
+                    expected.push_back(
+                        {source->switchNode, sink.cable->switchNode, m_s->capacity[source->up]});
     }
     m_routing->expectFlows(expected);
 }

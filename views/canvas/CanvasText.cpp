@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/canvas/CanvasText.hpp"
 
+#include "views/document/RackScale.hpp"
+
 #include "model/sim/routing/ValiantRouting.hpp"
 #include "views/models/NumberFormat.hpp"
 
@@ -76,9 +78,6 @@ QString placementLine(const model::Node& node, CanvasText::Nouns nouns) {
 CanvasText::Nouns CanvasText::nounsOf(const model::Topology& topology) {
     Nouns nouns;
     nouns.podsAreGroups = sim::routing::dragonflyGroups(topology) > 0;
-    // NVL36 is the smallest rack-scale domain FabricLab's catalog knows
-    // (docs/reference/rack-scale-domains.md); an HGX board holds 8.
-    constexpr int kRackScaleGpus = 32;
     int servers = 0;
     int racks = 0;
     for (const auto& [id, node] : topology.nodes()) {

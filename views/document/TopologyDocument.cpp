@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/document/TopologyDocument.hpp"
 
+#include "views/document/RackScale.hpp"
+
 #include "model/design/DesignLimits.hpp"
 #include "model/io/DesignFile.hpp"
 #include "views/document/EditLinkCommand.hpp"
@@ -26,8 +28,6 @@ const char* const kDefaultFabric = "ib-ndr";
 const char* const kDefaultGpu = "h100-sxm";
 /// The rack a Rack tool places when the workload's GPU is no rack-scale domain.
 const char* const kDefaultRackGpu = "gb200";
-/// The smallest scale-up domain that spans a rack (NVL36; an HGX board holds 8).
-constexpr int kRackScaleGpus = 32;
 
 QString nameOf(const model::Topology& topology, model::NodeId id) {
     return QString::fromStdString(topology.node(id).name);

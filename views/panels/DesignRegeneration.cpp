@@ -6,6 +6,7 @@
 
 #include "model/fabric/GeneratorError.hpp"
 #include "model/fabric/Generators.hpp"
+#include "model/fabric/PortPlanes.hpp"
 
 #include <QCoreApplication>
 
@@ -48,18 +49,10 @@ DesignRegeneration DesignRegeneration::withFabric(const model::Design& current,
         return result;
     }
     model::GeneratorParams params = *current.generator;
-    // A NIC of the fabric's speed; a multiplane NIC stays the one the design split into
-    // planes, on the fabric's switches broken out to its ports' speed (64 x 800G as
-    // 256 x 200G).
-    const int ports = std::max(1, params.portsPerNic.value_or(1));
-    int radix = fabric.switchRadix;
-    if (ports == 1) {
-        params.nicSpeed = fabric.portSpeed;
-    } else {
-        const double portGbps = params.nicSpeed.value / ports;
-        radix = std::max(1, static_cast<int>(std::lround(fabric.switchRadix *
-                                                         fabric.portSpeed.value / portGbps)));
-    }
+    // The fabric's switch, broken out to the ports' speed where a multiplane NIC's run slower.
+    const model::Gbps portSpeed = model::generator::carryNicsTo(params, fabric);
+    const int radix = std::max(
+        1, static_cast<int>(std::lround(fabric.switchRadix * (fabric.portSpeed / portSpeed))));
     params.leafRadix = radix;
     params.spineRadix = radix;
     params.coreRadix = radix;
