@@ -22,12 +22,12 @@ std::string formatReport(const RunReport& r) {
         << "  GPUs          " << grouped(r.gpus) << " on " << grouped(r.servers) << " servers\n"
         << "  switches      " << r.switches.leaf << " leaf, " << r.switches.spine << " spine, "
         << r.switches.core << " core"
-        << (r.switchPlanes <= 1 ? std::string()
-            : r.portsPerNic > 1
-                ? " in " + std::to_string(r.switchPlanes) + " planes (each NIC's " +
-                      std::to_string(r.portsPerNic) + " ports, every flow sprayed over them)"
-                : " in " + std::to_string(r.switchPlanes) +
-                      " planes (their rails meet over NVLink only)")
+        << (r.switchPlanes <= 1
+                ? std::string()
+                : " in " + std::to_string(r.switchPlanes) + " planes " +
+                      (r.portsPerNic > 1 ? "(each NIC's " + std::to_string(r.portsPerNic) +
+                                               " ports, every flow sprayed over them)"
+                                         : std::string("(their rails meet over NVLink only)")))
         << "\n"
         << "  bisection     " << grouped(b.minCut.value) << " Gb/s of "
         << grouped(b.halfInjection.value) << " Gb/s half-injection, ratio " << fixed(b.ratio, 2)
